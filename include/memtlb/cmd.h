@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_CMD_H
+#define MEMTLB_CMD_H
+
+/* Exit codes: the CLI contract (DESIGN.md). */
+enum {
+	MT_EXIT_OK = 0,
+	MT_EXIT_FAILURE = 1,	/* the measurement or a system call failed */
+	MT_EXIT_USAGE = 2,	/* bad option, size, event name or input file */
+};
+
+/* kmod's command table entry: one file per command exports one of these. */
+struct mt_cmd {
+	const char *name;
+	int (*fn)(int argc, char *argv[]);
+	const char *help;
+};
+
+extern const struct mt_cmd mt_cmd_stat;
+
+#endif

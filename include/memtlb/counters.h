@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_COUNTERS_H
+#define MEMTLB_COUNTERS_H
+
+/* libpfm4's copy of perf_event.h is guarded only by its own macro. */
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <memtlb/sample.h>
+
+#define MT_EVENT_NAME_MAX 128
+
+/* One event as the user named it, resolved to an attr by libpfm4. */
+struct mt_event {
+	char name[MT_EVENT_NAME_MAX];	/* as given: "dTLB-load-misses" */
+	char fstr[MT_EVENT_NAME_MAX];	/* libpfm4's fully qualified name */
+	struct perf_event_attr attr;
+	int err;			/* -errno of the open: 0 = counting */
+	bool user_only;			/* kernel counting refused by paranoia */
+};
+
+/*
+ * Split a comma-separated list and resolve every name: perf-style names
+ * (cycles, dTLB-load-misses, minor-faults) through libpfm4's perf:: PMU,
+ * PMU names (DTLB_LOAD_MISSES:WALK_COMPLETED) through the detected one.
+ * Returns 0 or -EINVAL with the offending name copied into bad.
+ */
+int mt_events_resolve(const char *list, struct mt_event **out, size_t *n, char *bad,
+		      size_t bad_len);
+
+/*
+ * Why an event is not counted, for humans ("no PMU driver in this kernel").
+ * hw_counters: whether the kernel has a CPU PMU driver (1, 0, or -1 unknown).
+ */
+const char *mt_event_reason(const struct mt_event *ev, int hw_counters);
+
+/* libpfm4's present core PMU ("icl", "amd64_fam19h"): 0, or -ENOENT. */
+int mt_pmu_core_name(char *buf, size_t len);
+
+struct mt_counters;
+
+/*
+ * Open the events as one group on task pid (0: this process, inherited by
+ * threads and children) through the backend chosen by MEMTLB_BACKEND
+ * ("perf", the default, or "replay:FILE"). Events that cannot be opened get
+ * ev->err and are skipped; the rest still count.
+ */
+int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, pid_t pid);
+void mt_counters_destroy(struct mt_counters *c);
+
+/* Read every event's running totals; unopened events read as all zero. */
+int mt_counters_read(struct mt_counters *c, struct mt_counts *out);
+
+const char *mt_counters_backend(const struct mt_counters *c);
+
+/* Backends: an ops table, one static instance per backend (wlroots-style). */
+struct mt_backend;
+
+struct mt_backend_ops {
+	const char *name;
+	int (*open)(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t pid);
+	int (*read)(struct mt_backend *be, size_t idx, struct mt_counts *out);
+	void (*destroy)(struct mt_backend *be);
+};
+
+struct mt_backend {
+	const struct mt_backend_ops *ops;
+};
+
+int mt_backend_perf_create(struct mt_backend **out);
+int mt_backend_replay_create(struct mt_backend **out, const char *path);
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_LOG_H
+#define MEMTLB_LOG_H
+
+#include <stdbool.h>
+
+/*
+ * One line per message, bpftool-style and uniform: "memtlb: <what>: <why>".
+ * mt_hint() adds the second line that says how to fix it.
+ */
+void mt_log_set_verbose(int level);
+int mt_log_verbose(void);
+
+void mt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mt_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

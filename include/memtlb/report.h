@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_REPORT_H
+#define MEMTLB_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <memtlb/config.h>
+#include <memtlb/stats.h>
+#include <memtlb/sysinfo.h>
+
+#define MT_REPORT_SCHEMA 1
+
+/* Everything a report file holds; output code reads only this. */
+struct mt_report {
+	char command[16];
+	char version[32];
+	struct mt_sysinfo system;
+	struct mt_config config;
+	char events[512];	/* backs config.events in a loaded report */
+	bool user_only;		/* some event counted user space only */
+	char backend[16];	/* counter backend: "perf" or "replay" */
+	size_t n_results;
+	struct mt_result **results;
+};
+
+int mt_report_create(struct mt_report **out, const char *command);
+void mt_report_destroy(struct mt_report *rep);	/* also destroys its results */
+int mt_report_add(struct mt_report *rep, struct mt_result *res);
+
+/*
+ * Write the JSON report to path atomically: a 0600 temp file created with
+ * O_EXCL in the same directory, fsync'ed, renamed over path. path "-" is
+ * stdout. Returns 0 or -errno; nothing is left behind on failure.
+ */
+int mt_report_write(const struct mt_report *rep, const char *path);
+
+/*
+ * Load a report file. Returns 0, -errno for I/O, -EINVAL for a file that
+ * is not a memtlb report (msg says why), -EPROTO for another schema.
+ */
+int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len);
+
+/* The seed's table: phase, mean (us), cv (%), a column per event, derived. */
+void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose);
+void mt_report_print_csv(FILE *f, const struct mt_report *rep);
+
+#endif

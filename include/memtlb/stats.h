@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_STATS_H
+#define MEMTLB_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <memtlb/counters.h>
+#include <memtlb/sample.h>
+
+/* Summary of n samples; stddev is the sample (n - 1) one, cv = stddev/mean. */
+struct mt_summary {
+	size_t n;
+	double mean;
+	double stddev;
+	double cv;	/* a fraction; 0 when n < 2 or mean == 0 */
+	double min;
+	double median;
+	double max;
+};
+
+int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s);
+
+enum mt_counter_state {
+	MT_COUNTER_OK,
+	MT_COUNTER_UNSUPPORTED,	/* the event could not be opened */
+	MT_COUNTER_NOT_COUNTED,	/* opened, never scheduled in this phase */
+};
+
+struct mt_counter_stat {
+	enum mt_counter_state state;
+	struct mt_summary s;	/* of scaled per-iteration deltas */
+	double running;		/* time running / time enabled, summed over iterations */
+};
+
+enum mt_derived {
+	MT_DERIVED_NS_PER_BLOCK,
+	MT_DERIVED_FAULTS_PER_BLOCK,
+	MT_DERIVED_DTLB_MISS_RATIO,
+	MT_DERIVED_MISSES_PER_BLOCK,
+	MT_DERIVED_MAX,
+};
+
+struct mt_phase_stat {
+	char name[16];
+	struct mt_summary time_ns;
+	double *time_samples;		/* n = time_ns.n */
+	struct mt_counter_stat *counters;	/* one per event of the result */
+	double derived[MT_DERIVED_MAX];
+	unsigned int has_derived;	/* bit per enum mt_derived */
+};
+
+/* What an event stands for in the derived metrics, from its encoding. */
+enum mt_role {
+	MT_ROLE_NONE,
+	MT_ROLE_PAGE_FAULTS,
+	MT_ROLE_MINOR_FAULTS,
+	MT_ROLE_MAJOR_FAULTS,
+	MT_ROLE_DTLB_LOADS,
+	MT_ROLE_DTLB_MISSES,
+};
+
+enum mt_role mt_event_role(const struct mt_event *ev);
+
+struct mt_result_event {
+	char name[MT_EVENT_NAME_MAX];
+	enum mt_role role;
+	int err;		/* errno of the failed open, 0 when it counted */
+	int user_only;		/* kernel counting was refused: user space only */
+	char reason[64];	/* why it is not counted, for humans */
+};
+
+/* One measured point: a stat run, or later one point of a sweep. */
+struct mt_result {
+	uint64_t region;
+	uint64_t block;
+	uint64_t blocks;
+	unsigned int n_events;
+	struct mt_result_event *events;
+	unsigned int n_phases;
+	struct mt_phase_stat *phases;
+};
+
+const char *mt_derived_name(enum mt_derived d);
+
+/* Scale and summarise the raw samples of a run into a result. */
+int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
+			   const struct mt_event *ev, uint64_t region, uint64_t block,
+			   uint64_t blocks);
+
+/* Allocate an empty result of this shape (the report loader fills it). */
+int mt_result_create(struct mt_result **out, unsigned int n_phases, unsigned int n_events);
+void mt_result_destroy(struct mt_result *r);
+
+/* Derived metrics from the means; absent (bit clear) when an input is missing. */
+void mt_result_derive(struct mt_result *r);
+
+static inline int mt_phase_has(const struct mt_phase_stat *p, enum mt_derived d)
+{
+	return !!(p->has_derived & (1u << d));
+}
+
+int mt_result_event_index(const struct mt_result *r, const char *name);
+
+#endif

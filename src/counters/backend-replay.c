@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The replay backend: recorded counts instead of a PMU, so the hardware
+ * paths (ratios, multiplexing, not supported vs not counted) run on machines
+ * without one. Like wlroots' headless backend it is a real backend behind
+ * the same ops; only MEMTLB_BACKEND=replay:FILE selects it.
+ *
+ * File format, one line per event, '#' starts a comment:
+ *
+ *   NAME: DELTA [DELTA...]     deltas of successive measured intervals
+ *   NAME: unsupported ERRNO    the open fails (ENOENT, EACCES, ...)
+ *   NAME: notcounted           opens, never scheduled (running 0)
+ *
+ * DELTA is VAL or VAL/ENA/RUN (ns). Reads alternate begin/end of an
+ * interval; the deltas are applied at each end read, cycling through the
+ * list, so a list of one iteration's phases replays every iteration.
+ * Events not in the file fail to open with ENOENT.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <memtlb/counters.h>
+
+struct replay_event {
+	char name[MT_EVENT_NAME_MAX];
+	int err;
+	int notcounted;
+	size_t n_deltas;
+	struct mt_counts *deltas;
+};
+
+struct replay_backend {
+	struct mt_backend base;
+	struct replay_event *rec;
+	size_t n_rec;
+	size_t n;
+	int *map;			/* requested event -> record, -1 none */
+	uint64_t *reads;		/* per requested event */
+	struct mt_counts *total;	/* per requested event */
+};
+
+static const struct {
+	const char *name;
+	int err;
+} errnames[] = {
+	{ "ENOENT", ENOENT }, { "EOPNOTSUPP", EOPNOTSUPP }, { "EACCES", EACCES },
+	{ "EPERM", EPERM }, { "EINVAL", EINVAL }, { "ENODEV", ENODEV }, { "EMFILE", EMFILE },
+};
+
+static int parse_delta(const char *tok, struct mt_counts *d)
+{
+	int consumed = 0;
+
+	d->ena = d->run = 1000000;
+	if (sscanf(tok, "%" SCNu64 "/%" SCNu64 "/%" SCNu64 "%n", &d->val, &d->ena, &d->run,
+		   &consumed) == 3 && !tok[consumed])
+		return 0;
+	consumed = 0;
+	if (sscanf(tok, "%" SCNu64 "%n", &d->val, &consumed) == 1 && !tok[consumed])
+		return 0;
+	return -EINVAL;
+}
+
+static int parse_line(char *line, struct replay_event *re)
+{
+	char *colon, *tok, *save = NULL;
+
+	colon = strchr(line, ':');
+	if (!colon || colon == line || (size_t)(colon - line) >= sizeof(re->name))
+		return -EINVAL;
+	memset(re, 0, sizeof(*re));
+	memcpy(re->name, line, colon - line);
+	tok = strtok_r(colon + 1, " \t", &save);
+	if (!tok)
+		return -EINVAL;
+	if (!strcmp(tok, "unsupported")) {
+		tok = strtok_r(NULL, " \t", &save);
+		for (size_t i = 0; tok && i < sizeof(errnames) / sizeof(errnames[0]); i++)
+			if (!strcmp(tok, errnames[i].name))
+				re->err = -errnames[i].err;
+		return re->err ? 0 : -EINVAL;
+	}
+	if (!strcmp(tok, "notcounted")) {
+		re->notcounted = 1;
+		return 0;
+	}
+	for (; tok; tok = strtok_r(NULL, " \t", &save)) {
+		struct mt_counts *grown = realloc(re->deltas, (re->n_deltas + 1) * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		re->deltas = grown;
+		if (parse_delta(tok, &re->deltas[re->n_deltas++]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int load(struct replay_backend *rb, const char *path)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *s = line, *hash = strchr(line, '#');
+		struct replay_event *grown;
+
+		if (hash)
+			*hash = '\0';
+		s[strcspn(s, "\r\n")] = '\0';
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			continue;
+		grown = realloc(rb->rec, (rb->n_rec + 1) * sizeof(*grown));
+		if (!grown) {
+			ret = -ENOMEM;
+			break;
+		}
+		rb->rec = grown;
+		ret = parse_line(s, &rb->rec[rb->n_rec]);
+		rb->n_rec++;
+		if (ret)
+			break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+static int replay_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t pid)
+{
+	struct replay_backend *rb = (struct replay_backend *)be;
+
+	(void)pid;
+	rb->n = n;
+	rb->map = calloc(n, sizeof(*rb->map));
+	rb->reads = calloc(n, sizeof(*rb->reads));
+	rb->total = calloc(n, sizeof(*rb->total));
+	if (!rb->map || !rb->reads || !rb->total)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		rb->map[i] = -1;
+		for (size_t r = 0; r < rb->n_rec; r++)
+			if (!strcmp(rb->rec[r].name, ev[i].name))
+				rb->map[i] = (int)r;
+		ev[i].err = rb->map[i] < 0 ? -ENOENT : rb->rec[rb->map[i]].err;
+	}
+	return 0;
+}
+
+static int replay_read(struct mt_backend *be, size_t idx, struct mt_counts *out)
+{
+	struct replay_backend *rb = (struct replay_backend *)be;
+	struct replay_event *re;
+	uint64_t k;
+
+	if (idx >= rb->n || rb->map[idx] < 0)
+		return -EINVAL;
+	re = &rb->rec[rb->map[idx]];
+	k = rb->reads[idx]++;
+	if (k & 1) {
+		if (re->notcounted) {
+			rb->total[idx].ena += 1000000;
+		} else if (re->n_deltas) {
+			const struct mt_counts *d = &re->deltas[(k / 2) % re->n_deltas];
+
+			rb->total[idx].val += d->val;
+			rb->total[idx].ena += d->ena;
+			rb->total[idx].run += d->run;
+		}
+	}
+	*out = rb->total[idx];
+	return 0;
+}
+
+static void replay_destroy(struct mt_backend *be)
+{
+	struct replay_backend *rb = (struct replay_backend *)be;
+
+	for (size_t r = 0; r < rb->n_rec; r++)
+		free(rb->rec[r].deltas);
+	free(rb->rec);
+	free(rb->map);
+	free(rb->reads);
+	free(rb->total);
+	free(rb);
+}
+
+static const struct mt_backend_ops replay_ops = {
+	.name = "replay",
+	.open = replay_open,
+	.read = replay_read,
+	.destroy = replay_destroy,
+};
+
+int mt_backend_replay_create(struct mt_backend **out, const char *path)
+{
+	struct replay_backend *rb;
+	int ret;
+
+	rb = calloc(1, sizeof(*rb));
+	if (!rb)
+		return -ENOMEM;
+	rb->base.ops = &replay_ops;
+	ret = load(rb, path);
+	if (ret) {
+		replay_destroy(&rb->base);
+		return ret;
+	}
+	*out = &rb->base;
+	return 0;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/* Event names to perf_event_attr, by libpfm4: no event tables of our own. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
+
+#include <memtlb/counters.h>
+
+static int pfm_ready(void)
+{
+	static int ret = 1;
+
+	if (ret == 1)
+		ret = pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
+	return ret;
+}
+
+static int encode(const char *name, struct mt_event *ev)
+{
+	pfm_perf_encode_arg_t arg;
+	char *fstr = NULL;
+	int ret;
+
+	memset(&arg, 0, sizeof(arg));
+	memset(&ev->attr, 0, sizeof(ev->attr));
+	arg.attr = &ev->attr;
+	arg.fstr = &fstr;
+	arg.size = sizeof(arg);
+	/* Count user and kernel; the backend drops kernel if paranoia says so. */
+	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	if (ret != PFM_SUCCESS)
+		return -EINVAL;
+	snprintf(ev->fstr, sizeof(ev->fstr), "%s", fstr ? fstr : name);
+	free(fstr);
+	/* libpfm4 leaves size 0 (measured); the kernel wants it. */
+	ev->attr.size = sizeof(ev->attr);
+	ev->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* Threads and children of the measured task count too. */
+	ev->attr.inherit = 1;
+	return 0;
+}
+
+static int resolve_one(const char *name, struct mt_event *ev)
+{
+	char qualified[MT_EVENT_NAME_MAX + 8];
+
+	if (strlen(name) >= MT_EVENT_NAME_MAX)
+		return -EINVAL;
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	/*
+	 * perf's own names (cycles, dTLB-load-misses, minor-faults) live in
+	 * libpfm4's perf:: PMU, which an unqualified lookup may not reach first;
+	 * anything else is a PMU event name (DTLB_LOAD_MISSES:WALK_COMPLETED).
+	 */
+	if (!strstr(name, "::")) {
+		snprintf(qualified, sizeof(qualified), "perf::%s", name);
+		if (!encode(qualified, ev))
+			return 0;
+	}
+	return encode(name, ev);
+}
+
+int mt_events_resolve(const char *list, struct mt_event **out, size_t *n, char *bad,
+		      size_t bad_len)
+{
+	struct mt_event *ev = NULL;
+	size_t count = 0, cap = 0;
+	char *copy, *tok, *save = NULL;
+	int ret;
+
+	ret = pfm_ready();
+	if (ret) {
+		snprintf(bad, bad_len, "libpfm4 found no PMU to encode events for");
+		return ret;
+	}
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (count == cap) {
+			struct mt_event *grown;
+
+			cap = cap ? 2 * cap : 8;
+			grown = realloc(ev, cap * sizeof(*ev));
+			if (!grown) {
+				ret = -ENOMEM;
+				goto fail;
+			}
+			ev = grown;
+		}
+		memset(&ev[count], 0, sizeof(ev[count]));
+		for (size_t i = 0; i < count; i++) {
+			if (!strcmp(ev[i].name, tok)) {
+				snprintf(bad, bad_len, "%s: listed twice", tok);
+				ret = -EINVAL;
+				goto fail;
+			}
+		}
+		if (resolve_one(tok, &ev[count])) {
+			snprintf(bad, bad_len, "%s: unknown event", tok);
+			ret = -EINVAL;
+			goto fail;
+		}
+		count++;
+	}
+	if (!count) {
+		snprintf(bad, bad_len, "no event named");
+		ret = -EINVAL;
+		goto fail;
+	}
+	free(copy);
+	*out = ev;
+	*n = count;
+	return 0;
+fail:
+	free(copy);
+	free(ev);
+	return ret;
+}
+
+int mt_pmu_core_name(char *buf, size_t len)
+{
+	pfm_pmu_info_t info;
+	pfm_pmu_t p;
+
+	buf[0] = '\0';
+	if (pfm_ready())
+		return -ENODEV;
+	/* is_dfl marks only ix86arch/s390x: look for the present core PMU. */
+	pfm_for_all_pmus(p) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
+			continue;
+		if (info.type != PFM_PMU_TYPE_CORE)
+			continue;
+		snprintf(buf, len, "%s", info.name);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int is_hw(const struct mt_event *ev)
+{
+	return ev->attr.type == PERF_TYPE_HARDWARE || ev->attr.type == PERF_TYPE_HW_CACHE ||
+	       ev->attr.type >= PERF_TYPE_RAW;
+}
+
+const char *mt_event_reason(const struct mt_event *ev, int hw_counters)
+{
+	switch (-ev->err) {
+	case 0:
+		return "counting";
+	case ENOENT:
+		if (is_hw(ev) && hw_counters == 0)
+			return "no PMU driver in this kernel";
+		return "this kernel's PMU has no such event";
+	case EOPNOTSUPP:
+		return "not supported by this PMU";
+	case EACCES:
+	case EPERM:
+		return "not permitted by kernel.perf_event_paranoid";
+	case EINVAL:
+		return "the kernel rejected the event's attributes";
+	case EMFILE:
+		return "too many open files (RLIMIT_NOFILE)";
+	case ENODEV:
+		return "no such PMU on this machine";
+	default:
+		return strerror(-ev->err);
+	}
+}

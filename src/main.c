@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/* memtlb: command dispatch (kmod's table), global options, stdout check. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <memtlb/cmd.h>
+#include <memtlb/log.h>
+
+static const struct mt_cmd *const commands[] = {
+	&mt_cmd_stat,
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void help(void)
+{
+	printf("Usage: memtlb [--version] [--help] COMMAND [ARGS]\n"
+	       "Measure how TLB reach, page walks and page faults shape the cost of\n"
+	       "touching memory.\n\nCommands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		printf("  %-10s %s\n", commands[i]->name, commands[i]->help);
+	printf("\n'memtlb COMMAND --help' shows a command's options; see memtlb(1).\n");
+}
+
+/* perf's check: a full disk or closed pipe must not pass as success. */
+static int check_stdout(int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return ret;
+		mt_err("write failure on standard output: %s", strerror(errno));
+		return ret ? ret : MT_EXIT_FAILURE;
+	}
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "list-cmds", no_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			help();
+			return check_stdout(MT_EXIT_OK);
+		case 'V':
+			printf("memtlb %s\n", MEMTLB_VERSION);
+			return check_stdout(MT_EXIT_OK);
+		case 'L':
+			for (size_t i = 0; i < N_COMMANDS; i++)
+				printf("%s\n", commands[i]->name);
+			return check_stdout(MT_EXIT_OK);
+		default:
+			mt_err("unknown option '%s'", argv[optind - 1]);
+			mt_hint("memtlb --help lists the commands");
+			return MT_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		help();
+		return MT_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		if (!strcmp(argv[optind], commands[i]->name)) {
+			int ret = commands[i]->fn(argc - optind, argv + optind);
+
+			return check_stdout(ret);
+		}
+	}
+	mt_err("%s: not a memtlb command", argv[optind]);
+	mt_hint("memtlb --help lists the commands");
+	return MT_EXIT_USAGE;
+}

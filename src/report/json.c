@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+/* The report file: written and read with jansson; schema in memtlb-json(5). */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include <memtlb/report.h>
+
+/* jansson refuses NaN and infinities: a value we do not have is absent. */
+static int set_real(json_t *obj, const char *key, double v)
+{
+	if (isnan(v) || isinf(v))
+		return 0;
+	return json_object_set_new(obj, key, json_real(v));
+}
+
+static json_t *summary_json(const struct mt_summary *s)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	set_real(o, "mean", s->mean);
+	set_real(o, "stddev", s->stddev);
+	set_real(o, "cv", s->cv);
+	set_real(o, "min", s->min);
+	set_real(o, "median", s->median);
+	set_real(o, "max", s->max);
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	return o;
+}
+
+static json_t *system_json(const struct mt_sysinfo *si)
+{
+	json_t *o = json_object(), *pools = json_object();
+
+	for (unsigned int i = 0; i < si->n_hugepools; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%llukB", (unsigned long long)si->hugepools[i].size_kb);
+		json_object_set_new(pools, key, json_pack("{s:I,s:I}",
+			"total", (json_int_t)si->hugepools[i].total,
+			"free", (json_int_t)si->hugepools[i].free));
+	}
+	json_object_set_new(o, "kernel", json_string(si->kernel));
+	json_object_set_new(o, "kernel_version", json_string(si->kernel_version));
+	json_object_set_new(o, "machine", json_string(si->machine));
+	json_object_set_new(o, "cpu", json_string(si->cpu));
+	json_object_set_new(o, "pmu", si->pmu[0] ? json_string(si->pmu) : json_null());
+	json_object_set_new(o, "page_size", json_integer(si->page_size));
+	json_object_set_new(o, "thp_enabled", json_string(si->thp_enabled));
+	json_object_set_new(o, "thp_defrag", json_string(si->thp_defrag));
+	json_object_set_new(o, "thp_shmem_enabled", json_string(si->thp_shmem_enabled));
+	json_object_set_new(o, "hugepages", pools);
+	json_object_set_new(o, "tunables", json_pack("{s:i}", "perf_event_paranoid",
+						      si->perf_event_paranoid));
+	json_object_set_new(o, "hw_counters", si->hw_counters < 0 ? json_null()
+					      : json_boolean(si->hw_counters));
+	return o;
+}
+
+static json_t *config_json(const struct mt_report *rep)
+{
+	const struct mt_config *c = &rep->config;
+
+	return json_pack("{s:I,s:I,s:I,s:I,s:s,s:s,s:s,s:b}",
+			 "region", (json_int_t)c->region, "block", (json_int_t)c->block,
+			 "iterations", (json_int_t)c->iterations,
+			 "passes", (json_int_t)c->passes,
+			 "backing", mt_backing_name(c->backing),
+			 "events", c->events ? c->events : "",
+			 "backend", rep->backend, "user_only", rep->user_only);
+}
+
+static json_t *counter_json(const struct mt_result_event *ev, const struct mt_counter_stat *cs)
+{
+	json_t *o;
+
+	if (cs->state == MT_COUNTER_UNSUPPORTED)
+		return json_pack("{s:b,s:s,s:s}", "supported", 0,
+				 "error", strerrorname_np(ev->err) ? strerrorname_np(ev->err) : "?",
+				 "reason", ev->reason);
+	if (cs->state == MT_COUNTER_NOT_COUNTED)
+		return json_pack("{s:b,s:b}", "supported", 1, "counted", 0);
+	o = summary_json(&cs->s);
+	json_object_set_new(o, "supported", json_true());
+	json_object_set_new(o, "counted", json_true());
+	set_real(o, "running", cs->running);
+	return o;
+}
+
+static json_t *result_json(const struct mt_result *r)
+{
+	json_t *res, *phases, *events;
+
+	events = json_array();
+	for (unsigned int e = 0; e < r->n_events; e++)
+		json_array_append_new(events, json_pack("{s:s,s:b,s:b}",
+			"name", r->events[e].name, "supported", !r->events[e].err,
+			"user_only", r->events[e].user_only));
+	phases = json_array();
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		const struct mt_phase_stat *ps = &r->phases[p];
+		json_t *ph, *t, *samples, *counters, *derived;
+
+		t = summary_json(&ps->time_ns);
+		samples = json_array();
+		for (size_t i = 0; ps->time_samples && i < ps->time_ns.n; i++)
+			json_array_append_new(samples, json_integer((json_int_t)ps->time_samples[i]));
+		json_object_set_new(t, "samples", samples);
+		counters = json_object();
+		for (unsigned int e = 0; e < r->n_events; e++)
+			json_object_set_new(counters, r->events[e].name,
+					    counter_json(&r->events[e], &ps->counters[e]));
+		derived = json_object();
+		for (int d = 0; d < MT_DERIVED_MAX; d++)
+			if (mt_phase_has(ps, d))
+				set_real(derived, mt_derived_name(d), ps->derived[d]);
+		ph = json_pack("{s:s,s:o,s:o,s:o}", "name", ps->name, "time_ns", t,
+			       "counters", counters, "derived", derived);
+		json_array_append_new(phases, ph);
+	}
+	res = json_pack("{s:{s:I,s:I,s:I},s:o,s:o}",
+			"params", "region", (json_int_t)r->region, "block", (json_int_t)r->block,
+			"blocks", (json_int_t)r->blocks, "events", events, "phases", phases);
+	return res;
+}
+
+static json_t *report_json(const struct mt_report *rep)
+{
+	json_t *root, *results = json_array();
+
+	for (size_t i = 0; i < rep->n_results; i++)
+		json_array_append_new(results, result_json(rep->results[i]));
+	root = json_pack("{s:{s:s,s:i},s:o,s:s,s:o,s:o}",
+			 "memtlb", "version", rep->version, "schema", MT_REPORT_SCHEMA,
+			 "system", system_json(&rep->system), "command", rep->command,
+			 "config", config_json(rep), "results", results);
+	return root;
+}
+
+int mt_report_write(const struct mt_report *rep, const char *path)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	json_t *root;
+	FILE *f;
+	int fd, ret = 0;
+
+	root = report_json(rep);
+	if (!root)
+		return -ENOMEM;
+	if (!strcmp(path, "-")) {
+		ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ? -EIO : 0;
+		fputc('\n', stdout);
+		json_decref(root);
+		return ret;
+	}
+	/* Same directory as the target, so rename() is atomic. */
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (snprintf(tmp, sizeof(tmp), "%s/.memtlb-XXXXXX", dirname(dir)) >= (int)sizeof(tmp)) {
+		json_decref(root);
+		return -ENAMETOOLONG;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);	/* O_EXCL, mode 0600 */
+	if (fd < 0) {
+		json_decref(root);
+		return -errno;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		goto out;
+	}
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || fputc('\n', f) == EOF ||
+	    fflush(f) || fsync(fd))
+		ret = errno ? -errno : -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+out:
+	if (ret)
+		unlink(tmp);
+	json_decref(root);
+	return ret;
+}
+
+/* Loading: every key checked for its type; a bad file is an error, not a crash. */
+
+struct loader {
+	char *msg;
+	size_t len;
+};
+
+static int bad(struct loader *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(struct loader *ld, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ld->msg, ld->len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int get_num(json_t *o, const char *key, double *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v))
+		return -EINVAL;
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int get_u64(json_t *o, const char *key, uint64_t *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return -EINVAL;
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static void get_str(json_t *o, const char *key, char *out, size_t len)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	snprintf(out, len, "%s", s ? s : "");
+}
+
+static int load_summary(json_t *o, struct mt_summary *s)
+{
+	uint64_t n = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!json_is_object(o) || get_num(o, "mean", &s->mean))
+		return -EINVAL;
+	get_num(o, "stddev", &s->stddev);
+	get_num(o, "cv", &s->cv);
+	get_num(o, "min", &s->min);
+	get_num(o, "median", &s->median);
+	get_num(o, "max", &s->max);
+	get_u64(o, "n", &n);
+	s->n = (size_t)n;
+	return 0;
+}
+
+static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsigned int p)
+{
+	struct mt_phase_stat *ps = &r->phases[p];
+	json_t *t, *samples, *counters, *derived;
+	const char *name;
+
+	name = json_string_value(json_object_get(jp, "name"));
+	t = json_object_get(jp, "time_ns");
+	if (!name || load_summary(t, &ps->time_ns))
+		return bad(ld, "phase %u: missing name or time_ns", p);
+	snprintf(ps->name, sizeof(ps->name), "%s", name);
+	samples = json_object_get(t, "samples");
+	if (json_is_array(samples) && json_array_size(samples)) {
+		size_t n = json_array_size(samples);
+
+		ps->time_samples = calloc(n, sizeof(double));
+		if (!ps->time_samples)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			json_t *v = json_array_get(samples, i);
+
+			if (!json_is_number(v))
+				return bad(ld, "phase %s: time_ns.samples: not a number", name);
+			ps->time_samples[i] = json_number_value(v);
+		}
+		ps->time_ns.n = n;
+	}
+	counters = json_object_get(jp, "counters");
+	if (!json_is_object(counters))
+		return bad(ld, "phase %s: counters: not an object", name);
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		struct mt_counter_stat *cs = &ps->counters[e];
+		json_t *c = json_object_get(counters, r->events[e].name);
+
+		if (!json_is_object(c))
+			return bad(ld, "phase %s: counter %s missing", name, r->events[e].name);
+		if (!json_is_true(json_object_get(c, "supported"))) {
+			cs->state = MT_COUNTER_UNSUPPORTED;
+			get_str(c, "reason", r->events[e].reason, sizeof(r->events[e].reason));
+		} else if (!json_is_true(json_object_get(c, "counted"))) {
+			cs->state = MT_COUNTER_NOT_COUNTED;
+		} else {
+			cs->state = MT_COUNTER_OK;
+			if (load_summary(c, &cs->s) || get_num(c, "running", &cs->running))
+				return bad(ld, "phase %s: counter %s: bad values", name,
+					   r->events[e].name);
+		}
+	}
+	derived = json_object_get(jp, "derived");
+	for (int d = 0; json_is_object(derived) && d < MT_DERIVED_MAX; d++) {
+		if (!get_num(derived, mt_derived_name(d), &ps->derived[d]))
+			ps->has_derived |= 1u << d;
+	}
+	return 0;
+}
+
+static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
+{
+	json_t *params, *events, *phases;
+	struct mt_result *r;
+	int ret;
+
+	params = json_object_get(jr, "params");
+	events = json_object_get(jr, "events");
+	phases = json_object_get(jr, "phases");
+	if (!json_is_object(params) || !json_is_array(events) || !json_is_array(phases))
+		return bad(ld, "result: params, events or phases missing");
+	if (json_array_size(events) > 4096 || json_array_size(phases) > 4096)
+		return bad(ld, "result: too many events or phases");
+	ret = mt_result_create(&r, json_array_size(phases), json_array_size(events));
+	if (ret)
+		return ret;
+	if (get_u64(params, "region", &r->region) || get_u64(params, "block", &r->block) ||
+	    get_u64(params, "blocks", &r->blocks)) {
+		ret = bad(ld, "result: params: region, block and blocks must be integers");
+		goto fail;
+	}
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		json_t *je = json_array_get(events, e);
+		const char *name = json_string_value(json_object_get(je, "name"));
+
+		if (!name || strlen(name) >= MT_EVENT_NAME_MAX) {
+			ret = bad(ld, "result: event %u: no valid name", e);
+			goto fail;
+		}
+		snprintf(r->events[e].name, sizeof(r->events[e].name), "%s", name);
+		r->events[e].user_only = json_is_true(json_object_get(je, "user_only"));
+	}
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		ret = load_phase(ld, json_array_get(phases, p), r, p);
+		if (ret)
+			goto fail;
+	}
+	*out = r;
+	return 0;
+fail:
+	mt_result_destroy(r);
+	return ret;
+}
+
+static void load_system(json_t *js, struct mt_sysinfo *si)
+{
+	json_t *v;
+
+	get_str(js, "kernel", si->kernel, sizeof(si->kernel));
+	get_str(js, "kernel_version", si->kernel_version, sizeof(si->kernel_version));
+	get_str(js, "machine", si->machine, sizeof(si->machine));
+	get_str(js, "cpu", si->cpu, sizeof(si->cpu));
+	get_str(js, "pmu", si->pmu, sizeof(si->pmu));
+	get_str(js, "thp_enabled", si->thp_enabled, sizeof(si->thp_enabled));
+	get_str(js, "thp_defrag", si->thp_defrag, sizeof(si->thp_defrag));
+	get_str(js, "thp_shmem_enabled", si->thp_shmem_enabled, sizeof(si->thp_shmem_enabled));
+	v = json_object_get(js, "page_size");
+	si->page_size = json_is_integer(v) ? (long)json_integer_value(v) : -1;
+	v = json_object_get(js, "hw_counters");
+	si->hw_counters = json_is_boolean(v) ? json_is_true(v) : -1;
+	v = json_object_get(json_object_get(js, "tunables"), "perf_event_paranoid");
+	si->perf_event_paranoid = json_is_integer(v) ? (int)json_integer_value(v) : -99;
+}
+
+static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
+{
+	const char *backing = json_string_value(json_object_get(jc, "backing"));
+	struct mt_config *c = &rep->config;
+
+	if (!json_is_object(jc) || get_u64(jc, "region", &c->region) ||
+	    get_u64(jc, "block", &c->block) || get_u64(jc, "iterations", (uint64_t *)&c->iterations) ||
+	    get_u64(jc, "passes", (uint64_t *)&c->passes))
+		return bad(ld, "config: region, block, iterations and passes must be integers");
+	c->backing = backing && !strcmp(backing, "anon") ? MT_BACKING_ANON : MT_BACKING_SHARED;
+	get_str(jc, "events", rep->events, sizeof(rep->events));
+	c->events = rep->events;
+	get_str(jc, "backend", rep->backend, sizeof(rep->backend));
+	rep->user_only = json_is_true(json_object_get(jc, "user_only"));
+	return 0;
+}
+
+int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len)
+{
+	struct loader ld = { msg, msg_len };
+	struct mt_report *rep = NULL;
+	json_t *root, *meta, *results, *schema;
+	json_error_t jerr;
+	struct stat st;
+	int ret;
+
+	msg[0] = '\0';
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		if (access(path, R_OK))
+			return -errno;
+		return bad(&ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
+	}
+	meta = json_object_get(root, "memtlb");
+	schema = json_object_get(meta, "schema");
+	if (!json_is_object(root) || !json_is_object(meta) || !json_is_integer(schema)) {
+		ret = bad(&ld, "not a memtlb report (no memtlb.schema)");
+		goto out;
+	}
+	if (json_integer_value(schema) != MT_REPORT_SCHEMA) {
+		snprintf(msg, msg_len, "schema %lld, this memtlb reads schema %d",
+			 (long long)json_integer_value(schema), MT_REPORT_SCHEMA);
+		ret = -EPROTO;
+		goto out;
+	}
+	results = json_object_get(root, "results");
+	if (!json_is_array(results)) {
+		ret = bad(&ld, "results: not an array");
+		goto out;
+	}
+	ret = mt_report_create(&rep, "");
+	if (ret)
+		goto out;
+	get_str(root, "command", rep->command, sizeof(rep->command));
+	get_str(meta, "version", rep->version, sizeof(rep->version));
+	load_system(json_object_get(root, "system"), &rep->system);
+	ret = load_config(&ld, json_object_get(root, "config"), rep);
+	for (size_t i = 0; !ret && i < json_array_size(results); i++) {
+		struct mt_result *r = NULL;
+
+		ret = load_result(&ld, json_array_get(results, i), &r);
+		if (!ret) {
+			ret = mt_report_add(rep, r);
+			if (ret)
+				mt_result_destroy(r);
+		}
+	}
+out:
+	json_decref(root);
+	if (ret) {
+		mt_report_destroy(rep);
+		return ret;
+	}
+	*out = rep;
+	return 0;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/* Text table (test_with_mmap's, widened with counters) and CSV output. */
+#include <stdio.h>
+#include <string.h>
+
+#include <memtlb/report.h>
+#include <memtlb/size.h>
+
+#define CELL 24
+
+static const char *const derived_head[MT_DERIVED_MAX] = {
+	[MT_DERIVED_NS_PER_BLOCK] = "ns/block",
+	[MT_DERIVED_FAULTS_PER_BLOCK] = "faults/block",
+	[MT_DERIVED_DTLB_MISS_RATIO] = "dTLB miss ratio",
+	[MT_DERIVED_MISSES_PER_BLOCK] = "misses/block",
+};
+
+static void count_cell(char *buf, size_t len, const struct mt_counter_stat *cs)
+{
+	int n;
+
+	switch (cs->state) {
+	case MT_COUNTER_UNSUPPORTED:
+		snprintf(buf, len, "not supported");
+		return;
+	case MT_COUNTER_NOT_COUNTED:
+		snprintf(buf, len, "not counted");
+		return;
+	case MT_COUNTER_OK:
+		break;
+	}
+	n = snprintf(buf, len, cs->s.mean >= 100.0 || cs->s.mean == (double)(int64_t)cs->s.mean
+			       ? "%.0f" : "%.2f", cs->s.mean);
+	/* perf's convention: the running share only when it was multiplexed. */
+	if (cs->running < 0.9999 && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " (%.1f%%)", 100.0 * cs->running);
+}
+
+static void derived_cell(char *buf, size_t len, const struct mt_phase_stat *ps,
+			 enum mt_derived d)
+{
+	double v = ps->derived[d];
+
+	if (!mt_phase_has(ps, d))
+		snprintf(buf, len, "-");
+	else if (d == MT_DERIVED_DTLB_MISS_RATIO)
+		snprintf(buf, len, "%.2f%%", 100.0 * v);
+	else
+		snprintf(buf, len, v >= 100.0 ? "%.1f" : "%.3f", v);
+}
+
+static void print_result(FILE *f, const struct mt_result *r)
+{
+	unsigned int any = 0;
+	int w[64];
+	char cell[CELL + 16];
+
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		any |= r->phases[p].has_derived;
+
+	fprintf(f, "%-10s %14s %8s", "phase", "mean (us)", "cv (%)");
+	if (any & (1u << MT_DERIVED_NS_PER_BLOCK))
+		fprintf(f, " %10s", derived_head[MT_DERIVED_NS_PER_BLOCK]);
+	for (unsigned int e = 0; e < r->n_events && e < 64; e++) {
+		w[e] = (int)strlen(r->events[e].name);
+		if (w[e] < 14)
+			w[e] = 14;
+		fprintf(f, " %*s", w[e], r->events[e].name);
+	}
+	for (int d = MT_DERIVED_NS_PER_BLOCK + 1; d < MT_DERIVED_MAX; d++)
+		if (any & (1u << d))
+			fprintf(f, " %15s", derived_head[d]);
+	fputc('\n', f);
+
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		const struct mt_phase_stat *ps = &r->phases[p];
+
+		fprintf(f, "%-10s %14.2f %8.2f", ps->name, ps->time_ns.mean / 1000.0,
+			100.0 * ps->time_ns.cv);
+		if (any & (1u << MT_DERIVED_NS_PER_BLOCK)) {
+			derived_cell(cell, sizeof(cell), ps, MT_DERIVED_NS_PER_BLOCK);
+			fprintf(f, " %10s", cell);
+		}
+		for (unsigned int e = 0; e < r->n_events && e < 64; e++) {
+			count_cell(cell, sizeof(cell), &ps->counters[e]);
+			fprintf(f, " %*s", w[e], cell);
+		}
+		for (int d = MT_DERIVED_NS_PER_BLOCK + 1; d < MT_DERIVED_MAX; d++) {
+			if (!(any & (1u << d)))
+				continue;
+			derived_cell(cell, sizeof(cell), ps, d);
+			fprintf(f, " %15s", cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_unsupported(FILE *f, const struct mt_result *r, bool verbose)
+{
+	unsigned int n = 0;
+
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		if (!r->events[e].err && !r->events[e].reason[0])
+			continue;
+		if (r->phases[0].counters[e].state != MT_COUNTER_UNSUPPORTED)
+			continue;
+		if (verbose)
+			fprintf(f, "%s: not supported: %s\n", r->events[e].name, r->events[e].reason);
+		n++;
+	}
+	if (n && !verbose)
+		fprintf(f, "%u event%s not supported on this machine (--verbose says why)\n", n,
+			n > 1 ? "s" : "");
+}
+
+void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
+{
+	const struct mt_config *c = &rep->config;
+	char region[32], block[32];
+
+	mt_size_format(c->region, region, sizeof(region));
+	mt_size_format(c->block, block, sizeof(block));
+	fprintf(f, "memtlb %s: region %s (%s), block %s, %lu iteration%s x %lu pass%s\n",
+		rep->command, region, mt_backing_name(c->backing), block, c->iterations,
+		c->iterations == 1 ? "" : "s", c->passes, c->passes == 1 ? "" : "es");
+	fprintf(f, "kernel %s on %s, counters: %s%s\n\n", rep->system.kernel,
+		rep->system.cpu[0] ? rep->system.cpu : rep->system.machine, rep->backend,
+		rep->user_only ? " (user space only)" : "");
+	for (size_t i = 0; i < rep->n_results; i++) {
+		print_result(f, rep->results[i]);
+		fputc('\n', f);
+		print_unsupported(f, rep->results[i], verbose);
+	}
+	fprintf(f, "counts: mean per iteration of each phase; (x%%) = share of time counted, "
+		   "values scaled\n");
+}
+
+static void csv_summary(FILE *f, const char *phase, const char *metric, const char *unit,
+			const struct mt_summary *s, double running, const char *status)
+{
+	fprintf(f, "%s,%s,%s,%.6g,%.6g,%.6g,%.4f,%s\n", phase, metric, unit, s->mean, s->stddev,
+		s->cv, running, status);
+}
+
+void mt_report_print_csv(FILE *f, const struct mt_report *rep)
+{
+	fprintf(f, "point,phase,metric,unit,mean,stddev,cv,running,status\n");
+	for (size_t i = 0; i < rep->n_results; i++) {
+		const struct mt_result *r = rep->results[i];
+
+		for (unsigned int p = 0; p < r->n_phases; p++) {
+			const struct mt_phase_stat *ps = &r->phases[p];
+
+			fprintf(f, "%zu,", i);
+			csv_summary(f, ps->name, "time", "ns", &ps->time_ns, 1.0, "ok");
+			for (unsigned int e = 0; e < r->n_events; e++) {
+				const struct mt_counter_stat *cs = &ps->counters[e];
+
+				fprintf(f, "%zu,", i);
+				if (cs->state == MT_COUNTER_OK)
+					csv_summary(f, ps->name, r->events[e].name, "count", &cs->s,
+						    cs->running, "ok");
+				else
+					fprintf(f, "%s,%s,count,,,,,%s\n", ps->name, r->events[e].name,
+						cs->state == MT_COUNTER_UNSUPPORTED ? "not supported"
+										     : "not counted");
+			}
+			for (int d = 0; d < MT_DERIVED_MAX; d++) {
+				if (!mt_phase_has(ps, d))
+					continue;
+				fprintf(f, "%zu,%s,%s,ratio,%.6g,,,,derived\n", i, ps->name,
+					mt_derived_name(d), ps->derived[d]);
+			}
+		}
+	}
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/* Summaries, scaling of multiplexed counts, and the derived metrics. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <memtlb/stats.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s)
+{
+	double sum = 0.0, ss = 0.0, *sorted;
+
+	memset(s, 0, sizeof(*s));
+	if (!n)
+		return -EINVAL;
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, x, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	s->n = n;
+	s->mean = sum / (double)n;
+	/* Two passes: no cancellation from sum-of-squares on large counts. */
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - s->mean) * (x[i] - s->mean);
+	s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+	s->cv = s->mean != 0.0 ? s->stddev / fabs(s->mean) : 0.0;
+	s->min = sorted[0];
+	s->max = sorted[n - 1];
+	s->median = n & 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+	free(sorted);
+	return 0;
+}
+
+const char *mt_derived_name(enum mt_derived d)
+{
+	static const char *const names[MT_DERIVED_MAX] = {
+		[MT_DERIVED_NS_PER_BLOCK] = "ns_per_block",
+		[MT_DERIVED_FAULTS_PER_BLOCK] = "faults_per_block",
+		[MT_DERIVED_DTLB_MISS_RATIO] = "dtlb_miss_ratio",
+		[MT_DERIVED_MISSES_PER_BLOCK] = "misses_per_block",
+	};
+
+	return d < MT_DERIVED_MAX ? names[d] : NULL;
+}
+
+enum mt_role mt_event_role(const struct mt_event *ev)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	const __u64 dtlb_read = PERF_COUNT_HW_CACHE_DTLB | (PERF_COUNT_HW_CACHE_OP_READ << 8);
+
+	if (a->type == PERF_TYPE_SOFTWARE) {
+		switch (a->config) {
+		case PERF_COUNT_SW_PAGE_FAULTS: return MT_ROLE_PAGE_FAULTS;
+		case PERF_COUNT_SW_PAGE_FAULTS_MIN: return MT_ROLE_MINOR_FAULTS;
+		case PERF_COUNT_SW_PAGE_FAULTS_MAJ: return MT_ROLE_MAJOR_FAULTS;
+		}
+	} else if (a->type == PERF_TYPE_HW_CACHE) {
+		if (a->config == (dtlb_read | (PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16)))
+			return MT_ROLE_DTLB_LOADS;
+		if (a->config == (dtlb_read | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16)))
+			return MT_ROLE_DTLB_MISSES;
+	}
+	return MT_ROLE_NONE;
+}
+
+int mt_result_create(struct mt_result **out, unsigned int n_phases, unsigned int n_events)
+{
+	struct mt_result *r;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->n_phases = n_phases;
+	r->n_events = n_events;
+	r->phases = calloc(n_phases, sizeof(*r->phases));
+	r->events = calloc(n_events ? n_events : 1, sizeof(*r->events));
+	if (!r->phases || !r->events) {
+		mt_result_destroy(r);
+		return -ENOMEM;
+	}
+	for (unsigned int p = 0; p < n_phases; p++) {
+		r->phases[p].counters = calloc(n_events ? n_events : 1,
+					       sizeof(*r->phases[p].counters));
+		if (!r->phases[p].counters) {
+			mt_result_destroy(r);
+			return -ENOMEM;
+		}
+	}
+	*out = r;
+	return 0;
+}
+
+void mt_result_destroy(struct mt_result *r)
+{
+	if (!r)
+		return;
+	for (unsigned int p = 0; r->phases && p < r->n_phases; p++) {
+		free(r->phases[p].counters);
+		free(r->phases[p].time_samples);
+	}
+	free(r->phases);
+	free(r->events);
+	free(r);
+}
+
+int mt_result_event_index(const struct mt_result *r, const char *name)
+{
+	for (unsigned int i = 0; i < r->n_events; i++)
+		if (!strcmp(r->events[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * One event in one phase: each iteration's delta scaled by enabled/running
+ * time, as perf_counts_values__scale does; iterations that never ran are
+ * left out, and a phase where none ran is "not counted", never 0.
+ */
+static int counter_stat(const struct mt_samples *s, unsigned int phase, unsigned int ev,
+			double *buf, struct mt_counter_stat *cs)
+{
+	uint64_t ena = 0, run = 0;
+	size_t n = 0;
+
+	for (unsigned int i = 0; i < s->n_iter; i++) {
+		const struct mt_counts *c = mt_samples_counts((struct mt_samples *)s, phase, ev, i);
+
+		ena += c->ena;
+		run += c->run;
+		if (!c->run)
+			continue;
+		buf[n++] = c->run < c->ena ? (double)c->val * ((double)c->ena / (double)c->run)
+					   : (double)c->val;
+	}
+	if (!n) {
+		cs->state = MT_COUNTER_NOT_COUNTED;
+		return 0;
+	}
+	cs->state = MT_COUNTER_OK;
+	cs->running = ena ? (double)run / (double)ena : 1.0;
+	return mt_stats_summarize(buf, n, &cs->s);
+}
+
+int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
+			   const struct mt_event *ev, uint64_t region, uint64_t block,
+			   uint64_t blocks)
+{
+	struct mt_result *r;
+	double *buf;
+	int ret;
+
+	ret = mt_result_create(&r, s->n_phases, s->n_events);
+	if (ret)
+		return ret;
+	r->region = region;
+	r->block = block;
+	r->blocks = blocks;
+	for (unsigned int e = 0; e < s->n_events; e++) {
+		snprintf(r->events[e].name, sizeof(r->events[e].name), "%s", ev[e].name);
+		r->events[e].role = mt_event_role(&ev[e]);
+		r->events[e].err = -ev[e].err;
+		r->events[e].user_only = ev[e].user_only;
+	}
+	buf = malloc(s->n_iter * sizeof(*buf));
+	if (!buf) {
+		mt_result_destroy(r);
+		return -ENOMEM;
+	}
+	for (unsigned int p = 0; !ret && p < s->n_phases; p++) {
+		struct mt_phase_stat *ps = &r->phases[p];
+
+		snprintf(ps->name, sizeof(ps->name), "%s", s->phase_names[p]);
+		ps->time_samples = malloc(s->n_iter * sizeof(double));
+		if (!ps->time_samples) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (unsigned int i = 0; i < s->n_iter; i++)
+			ps->time_samples[i] = (double)*mt_samples_time((struct mt_samples *)s, p, i);
+		ret = mt_stats_summarize(ps->time_samples, s->n_iter, &ps->time_ns);
+		for (unsigned int e = 0; !ret && e < s->n_events; e++) {
+			if (ev[e].err)
+				ps->counters[e].state = MT_COUNTER_UNSUPPORTED;
+			else
+				ret = counter_stat(s, p, e, buf, &ps->counters[e]);
+		}
+	}
+	free(buf);
+	if (ret) {
+		mt_result_destroy(r);
+		return ret;
+	}
+	mt_result_derive(r);
+	*out = r;
+	return 0;
+}
+
+/* The mean of the first counted event with this role, or NAN. */
+static double role_mean(const struct mt_result *r, const struct mt_phase_stat *ps,
+			enum mt_role role)
+{
+	for (unsigned int e = 0; e < r->n_events; e++)
+		if (r->events[e].role == role && ps->counters[e].state == MT_COUNTER_OK)
+			return ps->counters[e].s.mean;
+	return NAN;
+}
+
+static void set(struct mt_phase_stat *ps, enum mt_derived d, double v)
+{
+	if (isnan(v) || isinf(v))
+		return;
+	ps->derived[d] = v;
+	ps->has_derived |= 1u << d;
+}
+
+void mt_result_derive(struct mt_result *r)
+{
+	double blocks = (double)r->blocks;
+
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		struct mt_phase_stat *ps = &r->phases[p];
+		double faults = role_mean(r, ps, MT_ROLE_PAGE_FAULTS);
+		double loads = role_mean(r, ps, MT_ROLE_DTLB_LOADS);
+		double misses = role_mean(r, ps, MT_ROLE_DTLB_MISSES);
+
+		ps->has_derived = 0;
+		if (!r->blocks)
+			continue;
+		if (isnan(faults)) {
+			/* page-faults = minor + major; either alone is partial. */
+			faults = role_mean(r, ps, MT_ROLE_MINOR_FAULTS) +
+				 role_mean(r, ps, MT_ROLE_MAJOR_FAULTS);
+		}
+		set(ps, MT_DERIVED_NS_PER_BLOCK, ps->time_ns.mean / blocks);
+		set(ps, MT_DERIVED_FAULTS_PER_BLOCK, faults / blocks);
+		if (loads > 0)
+			set(ps, MT_DERIVED_DTLB_MISS_RATIO, misses / loads);
+		set(ps, MT_DERIVED_MISSES_PER_BLOCK, misses / blocks);
+	}
+}
