@@ -27,6 +27,7 @@ struct mt_config {
 	enum mt_format format;
 	const char *output;	/* -o FILE: the JSON report, or NULL */
 	bool force;
+	bool verbose;
 };
 
 const char *mt_backing_name(enum mt_backing b);

@@ -10,13 +10,10 @@
 
 #include <memtlb/counters.h>
 
+/* Idempotent in libpfm4: a no-op once done, redone after pfm_terminate(). */
 static int pfm_ready(void)
 {
-	static int ret = 1;
-
-	if (ret == 1)
-		ret = pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
-	return ret;
+	return pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
 }
 
 static int encode(const char *name, struct mt_event *ev)

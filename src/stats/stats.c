@@ -207,14 +207,19 @@ int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
 	return 0;
 }
 
-/* The mean of the first counted event with this role, or NAN. */
+/*
+ * The mean of the first event with this role: NAN when it was asked for
+ * but not counted, absent (the dfl given) when it was not asked for.
+ */
 static double role_mean(const struct mt_result *r, const struct mt_phase_stat *ps,
-			enum mt_role role)
+			enum mt_role role, double dfl)
 {
-	for (unsigned int e = 0; e < r->n_events; e++)
-		if (r->events[e].role == role && ps->counters[e].state == MT_COUNTER_OK)
-			return ps->counters[e].s.mean;
-	return NAN;
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		if (r->events[e].role != role)
+			continue;
+		return ps->counters[e].state == MT_COUNTER_OK ? ps->counters[e].s.mean : NAN;
+	}
+	return dfl;
 }
 
 static void set(struct mt_phase_stat *ps, enum mt_derived d, double v)
@@ -231,17 +236,21 @@ void mt_result_derive(struct mt_result *r)
 
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		struct mt_phase_stat *ps = &r->phases[p];
-		double faults = role_mean(r, ps, MT_ROLE_PAGE_FAULTS);
-		double loads = role_mean(r, ps, MT_ROLE_DTLB_LOADS);
-		double misses = role_mean(r, ps, MT_ROLE_DTLB_MISSES);
+		double faults = role_mean(r, ps, MT_ROLE_PAGE_FAULTS, INFINITY);
+		double loads = role_mean(r, ps, MT_ROLE_DTLB_LOADS, NAN);
+		double misses = role_mean(r, ps, MT_ROLE_DTLB_MISSES, NAN);
 
 		ps->has_derived = 0;
 		if (!r->blocks)
 			continue;
-		if (isnan(faults)) {
-			/* page-faults = minor + major; either alone is partial. */
-			faults = role_mean(r, ps, MT_ROLE_MINOR_FAULTS) +
-				 role_mean(r, ps, MT_ROLE_MAJOR_FAULTS);
+		if (isinf(faults)) {
+			/*
+			 * page-faults = minor + major. Without major-faults in the
+			 * set, minor faults are all the faults we know of; a major
+			 * count that was asked for and missing leaves it absent.
+			 */
+			faults = role_mean(r, ps, MT_ROLE_MINOR_FAULTS, NAN) +
+				 role_mean(r, ps, MT_ROLE_MAJOR_FAULTS, 0.0);
 		}
 		set(ps, MT_DERIVED_NS_PER_BLOCK, ps->time_ns.mean / blocks);
 		set(ps, MT_DERIVED_FAULTS_PER_BLOCK, faults / blocks);

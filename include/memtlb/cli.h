@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_CLI_H
+#define MEMTLB_CLI_H
+
+#include <getopt.h>
+
+#include <memtlb/config.h>
+
+/*
+ * Options shared by every command that runs the workload (stat, sweep):
+ * one table fragment, one parser, one help fragment (bpftool's
+ * HELP_SPEC_OPTIONS idea), so the commands cannot drift apart.
+ */
+enum {
+	MT_OPT_BACKING = 0x100,
+	MT_OPT_FORMAT,
+	MT_OPT_FORCE,
+	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
+};
+
+#define MT_DEFAULT_EVENTS \
+	"cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults"
+
+#define MT_WORKLOAD_SHORTOPTS "r:b:i:p:e:o:v"
+
+#define MT_WORKLOAD_LONGOPTS \
+	{ "region", required_argument, NULL, 'r' }, \
+	{ "block", required_argument, NULL, 'b' }, \
+	{ "iterations", required_argument, NULL, 'i' }, \
+	{ "passes", required_argument, NULL, 'p' }, \
+	{ "backing", required_argument, NULL, MT_OPT_BACKING }, \
+	{ "force", no_argument, NULL, MT_OPT_FORCE }, \
+	{ "event", required_argument, NULL, 'e' }, \
+	{ "format", required_argument, NULL, MT_OPT_FORMAT }, \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "verbose", no_argument, NULL, 'v' }
+
+#define MT_WORKLOAD_HELP \
+	"Workload:\n" \
+	"  -r, --region SIZE        region to map (default 1g; k/m/g/t, 0x hex)\n" \
+	"  -b, --block SIZE         one word touched per block (default: page size)\n" \
+	"  -i, --iterations N       mmap/touch/munmap cycles (default 10)\n" \
+	"  -p, --passes N           write+read passes per iteration (default 5)\n" \
+	"      --backing KIND       shared (MAP_SHARED|MAP_ANONYMOUS, default) or anon\n" \
+	"      --force              run even if the region exceeds MemAvailable\n" \
+	"Counting:\n" \
+	"  -e, --event LIST         events, comma-separated (default:\n" \
+	"                           " MT_DEFAULT_EVENTS ")\n" \
+	"Output:\n" \
+	"      --format FMT         table (default), csv or json\n" \
+	"  -o, --output FILE        also write the JSON report to FILE (atomically)\n" \
+	"  -v, --verbose            say why events are not supported\n"
+
+/* The defaults of DESIGN.md: 1g region, page-size blocks, 10 x 5. */
+void mt_cli_config_init(struct mt_config *cfg);
+
+/*
+ * Handle one getopt result if it is a workload option: 0 handled,
+ * MT_EXIT_USAGE on a bad value (the message is printed), -ENOENT when the
+ * option is not one of these.
+ */
+int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg);
+
+/* Checks across options and the machine, before anything runs. */
+int mt_cli_config_check(const struct mt_config *cfg);
+
+/* getopt's '?' and ':' as one line on stderr; returns MT_EXIT_USAGE. */
+int mt_cli_getopt_error(const char *cmd, int c, char *argv[]);
+
+/* Size and count options: the message is printed; 0 or MT_EXIT_USAGE. */
+int mt_cli_size_opt(const char *opt, const char *arg, uint64_t *out);
+int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out);
+
+struct mt_event;
+struct mt_report;
+
+/* Resolve cfg->events; prints the error. 0, MT_EXIT_USAGE or MT_EXIT_FAILURE. */
+int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n);
+
+/* A report with this machine's system object and the config; 0 or -errno. */
+int mt_cli_report_create(struct mt_report **out, const char *command,
+			 const struct mt_config *cfg);
+
+/*
+ * Print the report in cfg->format on stdout and write cfg->output, once
+ * warnings about it are out (user-only counting). Returns an exit code.
+ */
+int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg);
+
+/* The counter backend MEMTLB_BACKEND selects: "perf" or "replay". */
+const char *mt_cli_backend_name(void);
+
+#endif

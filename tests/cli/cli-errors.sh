@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Bad input: one clear line on stderr, exit 2, nothing run, nothing written.
+. "$(dirname "$0")/lib.sh"
+
+report="$work/report.json"
+
+usage_case() {	# WHAT ARGS...
+	what=$1
+	shift
+	run "$@" -o "$report"
+	expect_status 2 "$what"
+	expect_one_error_line "$what"
+	if [ -e "$report" ]; then fail "$what: wrote $report"; rm -f "$report"; else ok; fi
+}
+
+usage_case "unknown suffix" stat --region 16x
+usage_case "zero region" stat --region 0
+usage_case "negative region" stat --region -1
+usage_case "fraction" stat --region 1.5g
+usage_case "overflow" stat --region 99999999999g
+usage_case "empty region" stat --region ""
+usage_case "block larger than region" stat --region 4k --block 8k
+usage_case "block smaller than a word" stat --region 4k --block 4
+usage_case "unknown event" stat --region 4m -e cycles,NO_SUCH_EVENT
+usage_case "duplicated event" stat --region 4m -e minor-faults,minor-faults
+usage_case "unknown option" stat --region 4m --bogus
+usage_case "missing value" stat --region 4m --iterations
+usage_case "zero iterations" stat --region 4m -i 0
+usage_case "bad backing" stat --region 4m --backing tmpfs
+usage_case "bad format" stat --region 4m --format xml
+usage_case "stray argument" stat --region 4m extra
+usage_case "region beyond MemAvailable" stat --region 64t
+usage_case "unknown command" frobnicate
+
+run stat --region 4m -o /nonexistent-dir/r.json
+expect_status 2 "unwritable -o"
+expect_one_error_line "unwritable -o"
+
+run stat --region 16x
+expect_grep '^memtlb: --region: 16x: not a size$' "$err" "message names option and value"
+expect_grep '^hint: ' "$err" "a hint follows"
+
+run
+expect_status 2 "no command"
+
+run --help
+expect_status 0 "--help"
+expect_grep '^  stat ' "$out" "--help lists stat"
+
+finish

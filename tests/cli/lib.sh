@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: MIT
+# Shared by the CLI tests: run the real binary, check exit status, stdout and
+# stderr. Each test script is one meson test; $1 is the memtlb binary.
+set -u
+
+MEMTLB=${1:?usage: $0 path/to/memtlb}
+failures=0
+checks=0
+work=$(mktemp -d "${TMPDIR:-/tmp}/memtlb-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# run ARGS...: runs memtlb, leaves $status, $out (stdout file), $err (stderr file)
+run() {
+	out="$work/out" err="$work/err"
+	"$MEMTLB" "$@" >"$out" 2>"$err"
+	status=$?
+}
+
+fail() {
+	failures=$((failures + 1))
+	echo "FAIL: $*" >&2
+}
+
+ok() {
+	checks=$((checks + 1))
+}
+
+expect_status() {
+	if [ "$status" -eq "$1" ]; then ok; else
+		fail "$2: exit $status, expected $1"; sed 's/^/  stderr: /' "$err" >&2; fi
+}
+
+# expect_one_error_line WHAT: exactly one "memtlb: " line on stderr, plus
+# at most one "hint: " line, and nothing on stdout.
+expect_one_error_line() {
+	lines=$(grep -c '^memtlb: ' "$err")
+	other=$(grep -vc -e '^memtlb: ' -e '^hint: ' "$err")
+	if [ "$lines" -eq 1 ] && [ "$other" -eq 0 ] && [ ! -s "$out" ]; then ok; else
+		fail "$1: expected one error line and an empty stdout"
+		sed 's/^/  stderr: /' "$err" >&2
+		sed 's/^/  stdout: /' "$out" >&2
+	fi
+}
+
+expect_grep() {	# PATTERN FILE WHAT
+	if grep -Eq -- "$1" "$2"; then ok; else
+		fail "$3: /$1/ not found"; sed 's/^/  /' "$2" >&2; fi
+}
+
+finish() {
+	echo "$checks checks passed, $failures failed"
+	[ "$failures" -eq 0 ]
+	exit $?
+}

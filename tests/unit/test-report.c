@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/* The JSON report: a write/load round trip, atomic writes, bad files. */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <memtlb/report.h>
+
+static char dir[] = "/tmp/memtlb-test-report-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static size_t entries(void)
+{
+	struct dirent *d;
+	size_t n = 0;
+	DIR *dp = opendir(dir);
+
+	while ((d = readdir(dp)))
+		n += d->d_name[0] != '.' || strncmp(d->d_name, ".memtlb-", 8) == 0;
+	closedir(dp);
+	return n;
+}
+
+static struct mt_report *make_report(void)
+{
+	struct mt_event ev[2];
+	struct mt_samples *s;
+	struct mt_report *rep;
+	struct mt_result *r;
+
+	memset(ev, 0, sizeof(ev));
+	strcpy(ev[0].name, "minor-faults");
+	ev[0].attr.type = PERF_TYPE_SOFTWARE;
+	ev[0].attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	strcpy(ev[1].name, "dTLB-load-misses");
+	ev[1].err = -ENOENT;
+	assert_int_equal(mt_samples_create(&s, 2, 3, 2), 0);
+	strcpy(s->phase_names[0], "write_0");
+	strcpy(s->phase_names[1], "read_0");
+	for (unsigned int i = 0; i < 3; i++) {
+		*mt_samples_time(s, 0, i) = 1000000 + 1000 * i;
+		*mt_samples_time(s, 1, i) = 20000 + 10 * i;
+		*mt_samples_counts(s, 0, 0, i) = (struct mt_counts){ 256, 2000, 1000 };
+		*mt_samples_counts(s, 1, 0, i) = (struct mt_counts){ 0, 10, 10 };
+	}
+	assert_int_equal(mt_result_from_samples(&r, s, ev, 1 << 20, 4096, 256), 0);
+	snprintf(r->events[1].reason, sizeof(r->events[1].reason), "no PMU driver in this kernel");
+	mt_samples_destroy(s);
+	assert_int_equal(mt_report_create(&rep, "stat"), 0);
+	rep->config.region = 1 << 20;
+	rep->config.block = 4096;
+	rep->config.iterations = 3;
+	rep->config.passes = 1;
+	rep->config.backing = MT_BACKING_ANON;
+	rep->config.events = "minor-faults,dTLB-load-misses";
+	strcpy(rep->backend, "replay");
+	strcpy(rep->system.kernel, "6.1.0-test");
+	rep->system.hw_counters = 0;
+	rep->system.page_size = 4096;
+	assert_int_equal(mt_report_add(rep, r), 0);
+	return rep;
+}
+
+static void test_round_trip(void **state)
+{
+	struct mt_report *rep = make_report(), *back;
+	const struct mt_phase_stat *p;
+	char path[256], msg[256];
+	struct stat st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	assert_int_equal(mt_report_write(rep, path), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(entries(), 1);	/* no temp file left */
+	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_string_equal(back->command, "stat");
+	assert_string_equal(back->system.kernel, "6.1.0-test");
+	assert_int_equal(back->system.hw_counters, 0);
+	assert_string_equal(back->config.events, "minor-faults,dTLB-load-misses");
+	assert_int_equal(back->config.backing, MT_BACKING_ANON);
+	assert_int_equal(back->config.iterations, 3);
+	assert_int_equal(back->n_results, 1);
+	assert_int_equal(back->results[0]->blocks, 256);
+	assert_int_equal(back->results[0]->n_events, 2);
+	p = &back->results[0]->phases[0];
+	assert_string_equal(p->name, "write_0");
+	assert_float_equal(p->time_ns.mean, 1001000.0, 1e-6);
+	assert_int_equal(p->time_ns.n, 3);
+	assert_float_equal(p->time_samples[2], 1002000.0, 0);
+	assert_int_equal(p->counters[0].state, MT_COUNTER_OK);
+	assert_float_equal(p->counters[0].s.mean, 512.0, 1e-9);	/* scaled x2 */
+	assert_float_equal(p->counters[0].running, 0.5, 1e-9);
+	assert_int_equal(p->counters[1].state, MT_COUNTER_UNSUPPORTED);
+	assert_string_equal(back->results[0]->events[1].reason, "no PMU driver in this kernel");
+	assert_float_equal(p->derived[MT_DERIVED_FAULTS_PER_BLOCK], 2.0, 1e-9);
+	assert_false(mt_phase_has(p, MT_DERIVED_DTLB_MISS_RATIO));
+	mt_report_destroy(back);
+	mt_report_destroy(rep);
+}
+
+static void test_write_failure_leaves_nothing(void **state)
+{
+	struct mt_report *rep = make_report();
+	char path[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/missing/r.json", dir);
+	assert_int_equal(mt_report_write(rep, path), -ENOENT);
+	assert_int_equal(entries(), 1);
+	mt_report_destroy(rep);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_bad_files(void **state)
+{
+	static const struct {
+		const char *text;
+		int err;
+	} cases[] = {
+		{ "", -EINVAL },
+		{ "{\"memtlb\": {\"schema\": 1}, \"results\": [", -EINVAL },
+		{ "[1, 2, 3]", -EINVAL },
+		{ "{\"memtlb\": {\"schema\": 2}, \"results\": []}", -EPROTO },
+		{ "{\"memtlb\": {\"schema\": \"1\"}, \"results\": []}", -EINVAL },
+		{ "{\"memtlb\": {\"schema\": 1}, \"results\": {}}", -EINVAL },
+		{ "{\"memtlb\": {\"schema\": 1}, \"config\": {\"region\": \"1g\"}, \"results\": []}",
+		  -EINVAL },
+		{ "{\"memtlb\": {\"schema\": 1}, \"config\": {\"region\": 1, \"block\": 1, "
+		  "\"iterations\": 1, \"passes\": 1}, \"results\": [{\"params\": {}}]}", -EINVAL },
+	};
+	struct mt_report *rep = NULL;
+	char path[256], msg[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		write_file(path, cases[i].text);
+		assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), cases[i].err);
+		assert_string_not_equal(msg, "");
+	}
+	unlink(path);
+	assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), -ENOENT);
+	assert_int_equal(mt_report_load(dir, &rep, msg, sizeof(msg)), -EISDIR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_write_failure_leaves_nothing),
+		cmocka_unit_test(test_bad_files),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

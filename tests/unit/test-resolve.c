@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Event resolution through libpfm4. meson runs this with LIBPFM_FORCE_PMU
+ * unset for the perf-style names (their encodings are architecture-generic)
+ * and the PMU-name cases force a PMU, so the expected encodings hold on
+ * any x86 machine, whatever its CPU.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <memtlb/counters.h>
+#include <perfmon/pfmlib.h>
+#include <memtlb/stats.h>
+
+static void test_perf_names(void **state)
+{
+	struct mt_event *ev;
+	char bad[128];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(mt_events_resolve("cycles,instructions,dTLB-loads,dTLB-load-misses,"
+					   "minor-faults,major-faults,page-faults,task-clock",
+					   &ev, &n, bad, sizeof(bad)), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(ev[0].attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(ev[0].attr.config, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(ev[1].attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(ev[1].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_int_equal(ev[2].attr.type, PERF_TYPE_HW_CACHE);
+	assert_int_equal(ev[2].attr.config, 0x3);
+	assert_int_equal(ev[3].attr.type, PERF_TYPE_HW_CACHE);
+	assert_int_equal(ev[3].attr.config, 0x10003);
+	assert_int_equal(ev[4].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(ev[4].attr.config, PERF_COUNT_SW_PAGE_FAULTS_MIN);
+	assert_int_equal(ev[5].attr.config, PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+	assert_int_equal(ev[6].attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_int_equal(ev[7].attr.config, PERF_COUNT_SW_TASK_CLOCK);
+	/* what the backend relies on */
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(ev[i].attr.size, sizeof(struct perf_event_attr));
+		assert_true(ev[i].attr.read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+		assert_false(ev[i].attr.read_format & PERF_FORMAT_GROUP);
+		assert_string_not_equal(ev[i].fstr, "");
+	}
+	assert_int_equal(mt_event_role(&ev[2]), MT_ROLE_DTLB_LOADS);
+	assert_int_equal(mt_event_role(&ev[3]), MT_ROLE_DTLB_MISSES);
+	assert_int_equal(mt_event_role(&ev[4]), MT_ROLE_MINOR_FAULTS);
+	free(ev);
+}
+
+static void test_pmu_names(void **state)
+{
+	static const struct {
+		const char *pmu, *event;
+		uint64_t config;
+	} cases[] = {
+		/* skl: DTLB_LOAD_MISSES is event 0x08, WALK_COMPLETED umask 0x0e */
+		{ "skl", "DTLB_LOAD_MISSES:WALK_COMPLETED", 0xe08 },
+		{ "skl", "DTLB_LOAD_MISSES:WALK_ACTIVE", 0x1001008 },	/* cmask 1 */
+		{ "icl", "DTLB_LOAD_MISSES:WALK_COMPLETED", 0xe08 },
+		{ "icl", "DTLB_LOAD_MISSES:WALK_ACTIVE", 0x1001008 },
+	};
+	struct mt_event *ev;
+	char bad[128];
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* libpfm4 reads LIBPFM_FORCE_PMU at pfm_initialize(): start afresh per PMU. */
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			pfm_terminate();
+			setenv("LIBPFM_FORCE_PMU", cases[i].pmu, 1);
+			if (mt_events_resolve(cases[i].event, &ev, &n, bad, sizeof(bad)))
+				_exit(2);
+			if (ev[0].attr.type != PERF_TYPE_RAW || ev[0].attr.config != cases[i].config) {
+				fprintf(stderr, "type %u config %#llx\n", ev[0].attr.type,
+					(unsigned long long)ev[0].attr.config);
+				_exit(3);
+			}
+			_exit(0);
+		}
+		int status;
+
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (WEXITSTATUS(status))
+			print_error("%s on %s: exit %d\n", cases[i].event, cases[i].pmu,
+				    WEXITSTATUS(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+}
+
+static void test_unknown_and_duplicate(void **state)
+{
+	struct mt_event *ev = NULL;
+	char bad[128];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(mt_events_resolve("cycles,NO_SUCH_EVENT", &ev, &n, bad, sizeof(bad)),
+			 -EINVAL);
+	assert_non_null(strstr(bad, "NO_SUCH_EVENT"));
+	assert_int_equal(mt_events_resolve("cycles,cycles", &ev, &n, bad, sizeof(bad)), -EINVAL);
+	assert_non_null(strstr(bad, "twice"));
+	assert_int_equal(mt_events_resolve("", &ev, &n, bad, sizeof(bad)), -EINVAL);
+	assert_int_equal(mt_events_resolve(",,", &ev, &n, bad, sizeof(bad)), -EINVAL);
+}
+
+static void test_reasons(void **state)
+{
+	struct mt_event ev;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.attr.type = PERF_TYPE_HARDWARE;
+	ev.err = -ENOENT;
+	assert_string_equal(mt_event_reason(&ev, 0), "no PMU driver in this kernel");
+	assert_string_equal(mt_event_reason(&ev, 1), "this kernel's PMU has no such event");
+	ev.err = -EACCES;
+	assert_non_null(strstr(mt_event_reason(&ev, 1), "perf_event_paranoid"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perf_names),
+		cmocka_unit_test(test_pmu_names),
+		cmocka_unit_test(test_unknown_and_duplicate),
+		cmocka_unit_test(test_reasons),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
