@@ -169,6 +169,25 @@ int mt_cli_getopt_error(const char *cmd, int c, char *argv[])
 	return MT_EXIT_USAGE;
 }
 
+/* MEMTLB_BACKEND is input too: refuse a bad one before anything runs. */
+static int check_backend(void)
+{
+	const char *sel = getenv("MEMTLB_BACKEND");
+
+	if (!sel || !*sel || !strcmp(sel, "perf"))
+		return 0;
+	if (strncmp(sel, "replay:", 7) || !sel[7]) {
+		mt_err("MEMTLB_BACKEND=%s: not a backend", sel);
+		mt_hint("MEMTLB_BACKEND is perf (the default) or replay:FILE");
+		return MT_EXIT_USAGE;
+	}
+	if (access(sel + 7, R_OK)) {
+		mt_err("MEMTLB_BACKEND: %s: %s", sel + 7, strerror(errno));
+		return MT_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n)
 {
 	char msg[256];
@@ -185,7 +204,7 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 		mt_err("-e: %s", ret == -ENODEV ? msg : strerror(-ret));
 		return MT_EXIT_FAILURE;
 	}
-	return 0;
+	return check_backend();
 }
 
 const char *mt_cli_backend_name(void)

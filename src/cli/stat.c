@@ -77,9 +77,9 @@ static int cmd_stat(int argc, char *argv[])
 		ret = MT_EXIT_FAILURE;
 		goto out;
 	}
-	if (ret == -EINVAL && getenv("MEMTLB_BACKEND")) {
-		mt_err("MEMTLB_BACKEND=%s: not a backend, or not a valid replay file",
-		       getenv("MEMTLB_BACKEND"));
+	if (ret == -EINVAL && !strcmp(mt_cli_backend_name(), "replay")) {
+		mt_err("MEMTLB_BACKEND: %s: not a valid replay file", getenv("MEMTLB_BACKEND") + 7);
+		mt_hint("memtlb-stat(1), ENVIRONMENT, describes the format");
 		ret = MT_EXIT_USAGE;
 		goto out;
 	}

@@ -1,1 +1,56 @@
-exit 0
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The real libperf backend with software events, on real mappings.
+. "$(dirname "$0")/lib.sh"
+
+report="$work/r.json"
+run stat --region 256m --backing anon -i 3 -o "$report" --format json
+expect_status 0 "stat 256m anon"
+python3 - "$out" "$report" <<'PY' || fail "fault counts on 256m anon"
+import json, os, stat, sys
+rep = json.load(open(sys.argv[1]))
+assert json.load(open(sys.argv[2])) == rep, "-o report differs from --format json"
+assert stat.S_IMODE(os.stat(sys.argv[2]).st_mode) == 0o600
+res = rep["results"][0]
+page = rep["system"]["page_size"]
+assert res["params"]["blocks"] == (256 << 20) // page
+ph = {p["name"]: p for p in res["phases"]}
+assert [p["name"] for p in res["phases"]] == ["mmap"] + [
+    f"{k}_{i}" for i in range(5) for k in ("write", "read")] + ["munmap"]
+w0 = ph["write_0"]["counters"]["minor-faults"]
+assert w0["supported"] and w0["running"] == 1.0
+fpb = ph["write_0"]["derived"]["faults_per_block"]
+assert abs(fpb - 1.0) <= 0.01, f"write_0 faults/block {fpb}"
+for i in range(1, 5):
+    f = ph[f"write_{i}"]["derived"]["faults_per_block"]
+    assert f < 0.001, f"write_{i} faults/block {f}"
+assert len(ph["read_4"]["time_ns"]["samples"]) == 3
+if rep["system"]["hw_counters"] is False:
+    for ev in ("cycles", "instructions", "dTLB-loads", "dTLB-load-misses"):
+        c = ph["write_0"]["counters"][ev]
+        assert c["supported"] is False and c["error"] == "ENOENT", c
+        assert "mean" not in c
+    assert "dtlb_miss_ratio" not in ph["write_0"]["derived"]
+print("write_0 faults/block", fpb)
+PY
+ok
+
+# The seed's default backing, MAP_SHARED|MAP_ANONYMOUS: shmem faults, one per page.
+run stat --region 64m -i 2 -p 2 -e minor-faults,major-faults --format csv
+expect_status 0 "stat shared csv"
+expect_grep '^0,write_0,faults_per_block,ratio,1,' "$out" "shared anon: one fault per page"
+
+# Table: hardware events say not supported on a machine without a PMU driver.
+run stat --region 16m -i 2 -p 1
+expect_status 0 "stat table"
+expect_grep '^phase +mean \(us\) +cv \(%\)' "$out" "the seed's columns"
+expect_grep '^read_0 ' "$out" "a row per phase"
+if grep -q '"hw_counters": false' "$report"; then
+	expect_grep 'not supported' "$out" "hardware events not supported"
+fi
+
+# Blocks larger than a page touch fewer pages: 64k blocks -> 1/16 faults per page.
+run stat --region 64m --block 64k --backing anon -i 2 -p 1 -e minor-faults --format csv
+expect_grep '^0,write_0,minor-faults,count,1024,' "$out" "one fault per 64k block"
+
+finish

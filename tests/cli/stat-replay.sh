@@ -1,1 +1,52 @@
-exit 0
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The hardware paths through the replay backend: scaling and running share,
+# miss ratio, not supported vs not counted, absent derived metrics.
+. "$(dirname "$0")/lib.sh"
+
+replay="$MEMTLB_TEST_DATA/replay/tlb.txt"
+events=cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults
+
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 -p 1 -e "$events" -v
+expect_status 0 "replay table"
+expect_grep '^read_0 .* 524288 \(50\.0%\) .* 1\.00%' "$out" "dTLB-loads scaled x2 with running share, miss ratio 1.00%"
+expect_grep '^write_0 .* 2000000 +not counted' "$out" "cycles counted, instructions not counted"
+expect_grep '^major-faults: not supported: not permitted' "$out" "reason with --verbose"
+if grep -q 'faults/block' "$out"; then
+	fail "faults/block shown although major-faults was not counted"
+else ok; fi
+
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 -p 1 -e "$events" --format json
+expect_status 0 "replay json"
+python3 - "$out" <<'PY' || fail "replay json values"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+assert rep["config"]["backend"] == "replay"
+ph = {p["name"]: p for p in rep["results"][0]["phases"]}
+c = ph["read_0"]["counters"]
+assert c["dTLB-loads"]["mean"] == 524288 and abs(c["dTLB-loads"]["running"] - 0.5) < 1e-9
+assert c["instructions"] == {"supported": True, "counted": False}, c["instructions"]
+assert c["major-faults"]["supported"] is False and c["major-faults"]["error"] == "EACCES"
+d = ph["read_0"]["derived"]
+assert abs(d["dtlb_miss_ratio"] - 0.01) < 1e-4, d
+assert "faults_per_block" not in d, d
+assert abs(ph["write_0"]["derived"]["misses_per_block"] - 60 / 256) < 1e-9
+PY
+ok
+
+# Without major-faults in the set, faults/block is minor-faults per block.
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 -p 1 -e minor-faults
+expect_grep '^write_0 .* 256 +1\.000$' "$out" "faults/block from minor-faults alone"
+
+# Events missing from the replay file are not supported, never 0.
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 1 -p 1 -e minor-faults,task-clock
+expect_grep '^write_0 .* not supported' "$out" "event absent from replay file"
+
+MEMTLB_BACKEND=replay:/nonexistent run stat --region 1m -i 1
+expect_status 2 "missing replay file"
+expect_one_error_line "missing replay file"
+
+MEMTLB_BACKEND=bogus run stat --region 1m -i 1
+expect_status 2 "unknown backend"
+
+finish
