@@ -193,6 +193,9 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 	char msg[256];
 	int ret;
 
+	ret = check_backend();
+	if (ret)
+		return ret;
 	ret = mt_events_resolve(cfg->events, ev, n, msg, sizeof(msg));
 	if (ret == -EINVAL) {
 		mt_err("-e: %s", msg);
@@ -204,7 +207,7 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 		mt_err("-e: %s", ret == -ENODEV ? msg : strerror(-ret));
 		return MT_EXIT_FAILURE;
 	}
-	return check_backend();
+	return 0;
 }
 
 const char *mt_cli_backend_name(void)

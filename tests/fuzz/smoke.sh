@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Build the libFuzzer targets with clang (ASan+UBSan) and run each one
+# briefly from its seed corpus: the CI smoke run. Longer runs:
+#   FUZZ_SECONDS=600 tests/fuzz/smoke.sh   or   build-fuzz/tests/fuzz/fuzz-size -runs=10000000
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${FUZZ_BUILD_DIR:-$top/build-fuzz}
+seconds=${FUZZ_SECONDS:-20}
+deps=$top/.deps/libperf
+
+if ! command -v clang >/dev/null; then
+	echo "fuzz: clang not installed: skipped" >&2
+	exit 77
+fi
+if [ ! -f "$build/build.ninja" ]; then
+	CC=clang meson setup "$build" "$top" -Dfuzz=true -Dtests=disabled -Dman-pages=disabled \
+		-Db_sanitize=address,undefined -Db_lundef=false \
+		-Dpkg_config_path="$deps/lib64/pkgconfig" >/dev/null
+fi
+ninja -C "$build" >/dev/null
+
+status=0
+for name in ${FUZZ_TARGETS:-size report}; do
+	target=$build/tests/fuzz/fuzz-$name
+	corpus=$(mktemp -d)
+	cp "$top/tests/fuzz/corpus/$name"/* "$corpus"/ 2>/dev/null || true
+	if "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 \
+		"$corpus" >"$corpus.log" 2>&1; then
+		echo "fuzz-$name: ok, $(grep -o 'Done [0-9]* runs' "$corpus.log" | tail -n 1)"
+	else
+		echo "fuzz-$name: FAILED" >&2
+		tail -n 30 "$corpus.log" >&2
+		status=1
+	fi
+	rm -rf "$corpus" "$corpus.log"
+done
+exit $status
