@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The touch loops as compiled: exactly one memory access per block (a store
+# in mt_touch_write, a load in mt_touch_verify), inside a loop, and nothing
+# the compiler could have dropped or vectorised. Checked on the object file
+# the binary links, so a build-type or flag change cannot slip past.
+. "$(dirname "$0")/lib.sh"
+
+lib="$(dirname "$MEMTLB")/libmemtlb-touch.a"
+if ! command -v objdump >/dev/null || [ ! -f "$lib" ]; then
+	echo "objdump or $lib missing: skipped"
+	exit 77
+fi
+
+body() {	# FUNCTION: its instructions, one per line, without nops
+	objdump -d --no-show-raw-insn "$lib" |
+		sed -n "/<$1>:/,/^\$/p" | sed 1d | grep -v -e 'nop' -e '^$'
+}
+
+check() {	# FUNCTION WHAT PATTERN
+	insns=$(body "$1")
+	mem=$(printf '%s\n' "$insns" | grep -c '(%')
+	match=$(printf '%s\n' "$insns" | grep -Ec "$3")
+	if [ "$mem" -eq 1 ] && [ "$match" -eq 1 ]; then ok; else
+		fail "$1: expected one $2 and no other memory access"
+		printf '%s\n' "$insns" >&2
+	fi
+	if printf '%s\n' "$insns" | grep -Eq 'j(ne|e|b|a|l|g)[[:space:]]'; then ok; else
+		fail "$1: no loop branch"
+	fi
+	if printf '%s\n' "$insns" | grep -Eq '%[xy]mm'; then
+		fail "$1: vectorised"
+	else ok; fi
+}
+
+case $(uname -m) in
+x86_64)
+	check mt_touch_write "64-bit store" 'mov +%r[a-z0-9]+,\(%'
+	check mt_touch_verify "64-bit load" 'mov +\(%r[a-z0-9]+\),%r'
+	;;
+*)
+	echo "instruction check written for x86_64 only: skipped"
+	exit 77
+	;;
+esac
+finish
