@@ -5,6 +5,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +153,7 @@ static json_t *report_json(const struct mt_report *rep)
 int mt_report_write(const struct mt_report *rep, const char *path)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
+	sigset_t block, old;
 	json_t *root;
 	FILE *f;
 	int fd, ret = 0;
@@ -171,10 +173,21 @@ int mt_report_write(const struct mt_report *rep, const char *path)
 		json_decref(root);
 		return -ENAMETOOLONG;
 	}
+	/*
+	 * From the temp file's creation to the rename, an interrupt would leave
+	 * the temp file behind: hold SIGINT/SIGTERM/SIGHUP until it is done.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	fd = mkostemp(tmp, O_CLOEXEC);	/* O_EXCL, mode 0600 */
 	if (fd < 0) {
+		ret = -errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		json_decref(root);
-		return -errno;
+		return ret;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
@@ -192,6 +205,7 @@ int mt_report_write(const struct mt_report *rep, const char *path)
 out:
 	if (ret)
 		unlink(tmp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	json_decref(root);
 	return ret;
 }

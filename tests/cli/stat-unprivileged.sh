@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# As an unprivileged user: timing and software events still work; kernel
+# counting refused by kernel.perf_event_paranoid is said once, with the sysctl.
+# paranoid 3 is set for a moment and the original value always restored.
+. "$(dirname "$0")/lib.sh"
+
+paranoid=/proc/sys/kernel/perf_event_paranoid
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1; then
+	echo "needs root, setpriv and a nobody user: skipped"
+	exit 77
+fi
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+if ! as_nobody test -x "$MEMTLB"; then
+	echo "nobody cannot run $MEMTLB (a private directory): skipped"
+	exit 77
+fi
+chmod 0777 "$work"
+orig=$(cat "$paranoid")
+trap 'echo "$orig" >"$paranoid"; rm -rf "$work"' EXIT INT TERM
+
+for level in 2 3; do
+	echo "$level" >"$paranoid"
+	out="$work/out.$level" err="$work/err.$level"
+	as_nobody "$MEMTLB" stat --region 16m --backing anon -i 2 -p 1 -v >"$out" 2>"$err"
+	status=$?
+	expect_status 0 "paranoid $level: stat runs"
+	expect_grep '^write_0 ' "$out" "paranoid $level: timing still works"
+	if grep -q '^write_0 .* 4096 .* 1\.000$' "$out"; then
+		ok
+		expect_grep 'perf_event_paranoid' "$err" "paranoid $level: user-only said once, naming the sysctl"
+		[ "$(grep -c '^memtlb: warning' "$err")" -eq 1 ] && ok || fail "one warning"
+	else
+		# Debian's level 3 refuses every event: each says why, naming the sysctl.
+		expect_grep 'not supported: not permitted by kernel.perf_event_paranoid' "$out" \
+			"paranoid $level: refusal names the sysctl"
+	fi
+done
+echo "$orig" >"$paranoid"
+[ "$(cat "$paranoid")" = "$orig" ] && ok || fail "perf_event_paranoid not restored"
+finish
