@@ -10,6 +10,7 @@
 
 static const struct mt_cmd *const commands[] = {
 	&mt_cmd_stat,
+	&mt_cmd_compare,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -17,5 +17,6 @@ struct mt_cmd {
 };
 
 extern const struct mt_cmd mt_cmd_stat;
+extern const struct mt_cmd mt_cmd_compare;
 
 #endif

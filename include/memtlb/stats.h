@@ -21,6 +21,23 @@ struct mt_summary {
 
 int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s);
 
+/* Regularized incomplete beta function I_x(a, b); NAN for bad arguments. */
+double mt_stats_betai(double a, double b, double x);
+
+/* Two-sided p-value of Student's t with df degrees of freedom. */
+double mt_stats_t_pvalue(double t, double df);
+
+/* Welch's unequal-variances t-test, from two summaries (mean, stddev, n). */
+struct mt_welch {
+	double t;	/* (mean_b - mean_a) / standard error */
+	double df;	/* Welch-Satterthwaite degrees of freedom */
+	double p;	/* two-sided */
+};
+
+/* 0, or -EDOM when a side has fewer than 2 samples (no variance to test). */
+int mt_stats_welch(const struct mt_summary *a, const struct mt_summary *b,
+		   struct mt_welch *w);
+
 enum mt_counter_state {
 	MT_COUNTER_OK,
 	MT_COUNTER_UNSUPPORTED,	/* the event could not be opened */
@@ -75,6 +92,7 @@ struct mt_result {
 	uint64_t region;
 	uint64_t block;
 	uint64_t blocks;
+	char params[160];	/* loaded reports: "region=256m block=4k ...", the point's key */
 	unsigned int n_events;
 	struct mt_result_event *events;
 	unsigned int n_phases;

@@ -23,6 +23,7 @@ struct mt_sysinfo {
 	char kernel[65];	/* uname release */
 	char kernel_version[128];
 	char machine[65];
+	char host[65];		/* uname nodename: names the side in a comparison */
 	char cpu[128];
 	char pmu[32];		/* libpfm4's core PMU, "" when none */
 	long page_size;

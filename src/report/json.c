@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include <memtlb/report.h>
+#include <memtlb/size.h>
 
 /* jansson refuses NaN and infinities: a value we do not have is absent. */
 static int set_real(json_t *obj, const char *key, double v)
@@ -56,6 +57,7 @@ static json_t *system_json(const struct mt_sysinfo *si)
 	json_object_set_new(o, "kernel", json_string(si->kernel));
 	json_object_set_new(o, "kernel_version", json_string(si->kernel_version));
 	json_object_set_new(o, "machine", json_string(si->machine));
+	json_object_set_new(o, "host", json_string(si->host));
 	json_object_set_new(o, "cpu", json_string(si->cpu));
 	json_object_set_new(o, "pmu", si->pmu[0] ? json_string(si->pmu) : json_null());
 	json_object_set_new(o, "page_size", json_integer(si->page_size));
@@ -328,6 +330,38 @@ static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsign
 	return 0;
 }
 
+/*
+ * The point's parameters as one key, in file order: sizes in the parser's
+ * short form, "blocks" left out (it follows from region and block).
+ */
+static void params_label(json_t *params, char *buf, size_t len)
+{
+	const char *key;
+	json_t *v;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	json_object_foreach(params, key, v) {
+		char val[64];
+
+		if (!strcmp(key, "blocks"))
+			continue;
+		if (json_is_integer(v) && (!strcmp(key, "region") || !strcmp(key, "block")))
+			mt_size_format_short((uint64_t)json_integer_value(v), val, sizeof(val));
+		else if (json_is_integer(v))
+			snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
+		else if (json_is_string(v))
+			snprintf(val, sizeof(val), "%s", json_string_value(v));
+		else if (json_is_number(v))
+			snprintf(val, sizeof(val), "%g", json_number_value(v));
+		else
+			continue;
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s=%s", n ? " " : "", key, val);
+		if (n >= len)
+			break;
+	}
+}
+
 static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 {
 	json_t *params, *events, *phases;
@@ -349,6 +383,7 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 		ret = bad(ld, "result: params: region, block and blocks must be integers");
 		goto fail;
 	}
+	params_label(params, r->params, sizeof(r->params));
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		json_t *je = json_array_get(events, e);
 		const char *name = json_string_value(json_object_get(je, "name"));
@@ -379,6 +414,7 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 	get_str(js, "kernel", si->kernel, sizeof(si->kernel));
 	get_str(js, "kernel_version", si->kernel_version, sizeof(si->kernel_version));
 	get_str(js, "machine", si->machine, sizeof(si->machine));
+	get_str(js, "host", si->host, sizeof(si->host));
 	get_str(js, "cpu", si->cpu, sizeof(si->cpu));
 	get_str(js, "pmu", si->pmu, sizeof(si->pmu));
 	get_str(js, "thp_enabled", si->thp_enabled, sizeof(si->thp_enabled));

@@ -170,8 +170,10 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 	if (mt_sys_read_line("/proc/sys/kernel/version", si->kernel_version,
 			     sizeof(si->kernel_version)) && !uname(&u))
 		snprintf(si->kernel_version, sizeof(si->kernel_version), "%s", u.version);
-	if (!uname(&u))
+	if (!uname(&u)) {
 		snprintf(si->machine, sizeof(si->machine), "%s", u.machine);
+		snprintf(si->host, sizeof(si->host), "%s", u.nodename);
+	}
 	if (read_keyed("/proc/cpuinfo", "model name", si->cpu, sizeof(si->cpu)))
 		read_keyed("/proc/cpuinfo", "cpu", si->cpu, sizeof(si->cpu));
 	si->page_size = sysconf(_SC_PAGESIZE);

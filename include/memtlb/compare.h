@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_COMPARE_H
+#define MEMTLB_COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <memtlb/report.h>
+
+#define MT_COMPARE_MAX_INPUTS 16
+#define MT_COMPARE_ALPHA 0.05
+
+/* Summary lines: the geometric mean of ratios within each family. */
+enum mt_family {
+	MT_FAMILY_TIME,		/* phase times */
+	MT_FAMILY_PER_BLOCK,	/* derived per-block costs and ratios */
+	MT_FAMILY_COUNTER,	/* counts per phase */
+	MT_FAMILY_MAX,
+};
+
+enum mt_side_state {
+	MT_SIDE_OK,
+	MT_SIDE_ABSENT,		/* the point or metric is not in this input */
+	MT_SIDE_UNSUPPORTED,	/* the event could not be counted there */
+	MT_SIDE_NOT_COUNTED,
+};
+
+struct mt_cmp_side {
+	enum mt_side_state state;
+	struct mt_summary s;	/* n == 0: a value without samples (derived) */
+	/* vs the base, for inputs 1..n-1; only when both sides are OK: */
+	bool have_change;
+	bool absolute;		/* near-zero base: change is new - base */
+	double change;		/* percent, or the absolute difference */
+	bool tested;		/* both sides had >= 2 samples */
+	double p;
+	bool significant;	/* tested, p < alpha */
+	bool regression;	/* significant and in the worse direction */
+};
+
+/* One metric of one phase of one point, across the inputs. */
+struct mt_cmp_row {
+	const char *point;	/* the point's parameters */
+	char phase[16];
+	char metric[72];	/* "time_us", "minor-faults", "ns_per_block", ... */
+	enum mt_family family;
+	int worse;		/* +1: up is worse, -1: down is worse */
+	struct mt_cmp_side side[MT_COMPARE_MAX_INPUTS];
+};
+
+struct mt_comparison {
+	unsigned int n_inputs;
+	const char *files[MT_COMPARE_MAX_INPUTS];
+	const struct mt_report *reps[MT_COMPARE_MAX_INPUTS];
+	size_t n_rows;
+	struct mt_cmp_row *rows;
+	size_t n_warnings;
+	char **warnings;	/* differences in configuration or system */
+	size_t n_lonely;
+	char **lonely;		/* "region=1g block=4k: only in FILE" */
+	/* per input 1..n-1 and family; count 0 when nothing to average */
+	double geomean[MT_COMPARE_MAX_INPUTS][MT_FAMILY_MAX];	/* percent change */
+	unsigned int geomean_n[MT_COMPARE_MAX_INPUTS][MT_FAMILY_MAX];
+};
+
+/* Compare reps[1..n-1] with reps[0]; the reports must outlive the comparison. */
+int mt_compare_create(struct mt_comparison **out, const struct mt_report *const *reps,
+		      const char *const *files, unsigned int n);
+void mt_compare_destroy(struct mt_comparison *cmp);
+
+/* The largest significant regression in percent, 0 when there is none. */
+double mt_compare_worst(const struct mt_comparison *cmp);
+
+const char *mt_family_name(enum mt_family f);
+
+enum mt_compare_format {
+	MT_COMPARE_TEXT,
+	MT_COMPARE_MARKDOWN,
+	MT_COMPARE_CSV,
+	MT_COMPARE_JSON,
+};
+
+int mt_compare_print(FILE *f, const struct mt_comparison *cmp, enum mt_compare_format fmt);
+
+#endif

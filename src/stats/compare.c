@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Comparison of reports: points matched by their parameters, metrics by
+ * phase and name, each later input against the first. lkp-tests' layout,
+ * with a Welch test instead of range overlap, and an absolute change where
+ * a percentage of a near-zero baseline would be meaningless.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <memtlb/compare.h>
+
+/* Below 1% of the new value, a base turns a change into +9900% and more. */
+#define NEAR_ZERO_FRACTION 0.01
+
+const char *mt_family_name(enum mt_family f)
+{
+	static const char *const names[MT_FAMILY_MAX] = {
+		[MT_FAMILY_TIME] = "times",
+		[MT_FAMILY_PER_BLOCK] = "per-block costs",
+		[MT_FAMILY_COUNTER] = "counters",
+	};
+
+	return f < MT_FAMILY_MAX ? names[f] : "?";
+}
+
+static int push_str(char ***list, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int push_str(char ***list, size_t *n, const char *fmt, ...)
+{
+	char **grown, *s;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	grown = realloc(*list, (*n + 1) * sizeof(*grown));
+	if (!grown) {
+		free(s);
+		return -ENOMEM;
+	}
+	*list = grown;
+	(*list)[(*n)++] = s;
+	return 0;
+}
+
+static int warn_str(struct mt_comparison *cmp, unsigned int i, const char *what,
+		    const char *base, const char *other)
+{
+	if (!strcmp(base, other))
+		return 0;
+	return push_str(&cmp->warnings, &cmp->n_warnings, "%s: %s differs: %s (base) vs %s",
+			cmp->files[i], what, base[0] ? base : "(unknown)",
+			other[0] ? other : "(unknown)");
+}
+
+static int warn_num(struct mt_comparison *cmp, unsigned int i, const char *what,
+		    unsigned long long base, unsigned long long other)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), "%llu", base);
+	snprintf(b, sizeof(b), "%llu", other);
+	return warn_str(cmp, i, what, a, b);
+}
+
+/* Comparing unlike things must be visible: everything but the kernel. */
+static int check_alike(struct mt_comparison *cmp, unsigned int i)
+{
+	const struct mt_report *a = cmp->reps[0], *b = cmp->reps[i];
+	const struct mt_config *ca = &a->config, *cb = &b->config;
+	const char *ua = a->user_only ? "user space only" : "user and kernel";
+	const char *ub = b->user_only ? "user space only" : "user and kernel";
+	int ret = 0;
+
+	ret |= warn_num(cmp, i, "region", ca->region, cb->region);
+	ret |= warn_num(cmp, i, "block", ca->block, cb->block);
+	ret |= warn_num(cmp, i, "iterations", ca->iterations, cb->iterations);
+	ret |= warn_num(cmp, i, "passes", ca->passes, cb->passes);
+	ret |= warn_str(cmp, i, "backing", mt_backing_name(ca->backing),
+			mt_backing_name(cb->backing));
+	ret |= warn_str(cmp, i, "events", a->events, b->events);
+	ret |= warn_str(cmp, i, "counter backend", a->backend, b->backend);
+	ret |= warn_str(cmp, i, "counting", ua, ub);
+	ret |= warn_str(cmp, i, "CPU", a->system.cpu, b->system.cpu);
+	ret |= warn_str(cmp, i, "machine", a->system.machine, b->system.machine);
+	ret |= warn_num(cmp, i, "page size", (unsigned long long)a->system.page_size,
+			(unsigned long long)b->system.page_size);
+	ret |= warn_str(cmp, i, "THP", a->system.thp_enabled, b->system.thp_enabled);
+	ret |= warn_str(cmp, i, "THP defrag", a->system.thp_defrag, b->system.thp_defrag);
+	ret |= warn_str(cmp, i, "memtlb version", a->version, b->version);
+	return ret ? -ENOMEM : 0;
+}
+
+static const struct mt_result *find_point(const struct mt_report *rep, const char *key)
+{
+	for (size_t i = 0; i < rep->n_results; i++)
+		if (!strcmp(rep->results[i]->params, key))
+			return rep->results[i];
+	return NULL;
+}
+
+static const struct mt_phase_stat *find_phase(const struct mt_result *r, const char *name)
+{
+	for (unsigned int p = 0; r && p < r->n_phases; p++)
+		if (!strcmp(r->phases[p].name, name))
+			return &r->phases[p];
+	return NULL;
+}
+
+static struct mt_cmp_row *new_row(struct mt_comparison *cmp, const char *point,
+				  const char *phase, const char *metric, enum mt_family fam)
+{
+	struct mt_cmp_row *grown, *row;
+
+	grown = realloc(cmp->rows, (cmp->n_rows + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	cmp->rows = grown;
+	row = &cmp->rows[cmp->n_rows++];
+	memset(row, 0, sizeof(*row));
+	row->point = point;
+	snprintf(row->phase, sizeof(row->phase), "%s", phase);
+	snprintf(row->metric, sizeof(row->metric), "%s", metric);
+	row->family = fam;
+	row->worse = 1;	/* times, faults, misses, ratios of misses: all costs */
+	return row;
+}
+
+static void scaled(struct mt_summary *s, const struct mt_summary *from, double div)
+{
+	*s = *from;
+	s->mean /= div;
+	s->stddev /= div;
+	s->min /= div;
+	s->median /= div;
+	s->max /= div;
+}
+
+/* Each side's value for a row; kind: 0 time, 1 derived, 2 counter. */
+static void fill_side(struct mt_cmp_side *sd, const struct mt_result *r,
+		      const struct mt_phase_stat *ps, int kind, const char *metric, int d)
+{
+	int e;
+
+	sd->state = MT_SIDE_ABSENT;
+	if (!ps)
+		return;
+	switch (kind) {
+	case 0:
+		scaled(&sd->s, &ps->time_ns, 1000.0);
+		sd->state = MT_SIDE_OK;
+		break;
+	case 1:
+		if (!mt_phase_has(ps, d))
+			return;
+		/* ns per block is the phase time scaled: it keeps the samples' spread. */
+		if (d == MT_DERIVED_NS_PER_BLOCK && r->blocks)
+			scaled(&sd->s, &ps->time_ns, (double)r->blocks);
+		else
+			sd->s = (struct mt_summary){ .mean = ps->derived[d] };
+		sd->state = MT_SIDE_OK;
+		break;
+	case 2:
+		e = mt_result_event_index(r, metric);
+		if (e < 0)
+			return;
+		switch (ps->counters[e].state) {
+		case MT_COUNTER_OK:
+			sd->state = MT_SIDE_OK;
+			sd->s = ps->counters[e].s;
+			break;
+		case MT_COUNTER_UNSUPPORTED:
+			sd->state = MT_SIDE_UNSUPPORTED;
+			break;
+		case MT_COUNTER_NOT_COUNTED:
+			sd->state = MT_SIDE_NOT_COUNTED;
+			break;
+		}
+		break;
+	}
+}
+
+static void judge(struct mt_cmp_row *row, unsigned int i)
+{
+	const struct mt_cmp_side *b = &row->side[0];
+	struct mt_cmp_side *n = &row->side[i];
+	double base = b->s.mean, val = n->s.mean;
+	struct mt_welch w;
+
+	if (b->state != MT_SIDE_OK || n->state != MT_SIDE_OK)
+		return;
+	n->have_change = true;
+	n->absolute = base == 0.0 || fabs(base) < NEAR_ZERO_FRACTION * fabs(val) ||
+		      (row->family == MT_FAMILY_COUNTER && fabs(base) < 1.0);
+	n->change = n->absolute ? val - base : 100.0 * (val - base) / fabs(base);
+	if (!mt_stats_welch(&b->s, &n->s, &w) && !isnan(w.p)) {
+		n->tested = true;
+		n->p = w.p;
+		n->significant = w.p < MT_COMPARE_ALPHA;
+		n->regression = n->significant && row->worse * (val - base) > 0;
+	}
+}
+
+static int add_row(struct mt_comparison *cmp, const struct mt_result *const *res,
+		   const char *phase, int kind, const char *metric, int d, enum mt_family fam)
+{
+	struct mt_cmp_row row = { 0 }, *r;
+	unsigned int present = 0;
+
+	for (unsigned int i = 0; i < cmp->n_inputs; i++) {
+		fill_side(&row.side[i], res[i], find_phase(res[i], phase), kind, metric, d);
+		present += row.side[i].state != MT_SIDE_ABSENT;
+	}
+	/* A metric that is zero wherever it was measured says nothing: left out. */
+	for (unsigned int i = 0, zero = 0; i < cmp->n_inputs; i++) {
+		const struct mt_cmp_side *s = &row.side[i];
+
+		zero += s->state == MT_SIDE_ABSENT ||
+			(s->state == MT_SIDE_OK && s->s.mean == 0.0 && s->s.stddev == 0.0);
+		if (zero == cmp->n_inputs)
+			return 0;
+	}
+	if (!present)
+		return 0;
+	r = new_row(cmp, res[0]->params, phase, metric, fam);
+	if (!r)
+		return -ENOMEM;
+	memcpy(r->side, row.side, sizeof(row.side));
+	for (unsigned int i = 1; i < cmp->n_inputs; i++)
+		judge(r, i);
+	return 0;
+}
+
+static int compare_point(struct mt_comparison *cmp, const struct mt_result *const *res)
+{
+	const struct mt_result *base = res[0];
+	int ret = 0;
+
+	for (unsigned int p = 0; !ret && p < base->n_phases; p++) {
+		const char *phase = base->phases[p].name;
+
+		ret = add_row(cmp, res, phase, 0, "time_us", 0, MT_FAMILY_TIME);
+		for (int d = 0; !ret && d < MT_DERIVED_MAX; d++)
+			ret = add_row(cmp, res, phase, 1, mt_derived_name(d), d,
+				      MT_FAMILY_PER_BLOCK);
+		/* Every event of any input, in the first order it appears. */
+		for (unsigned int i = 0; !ret && i < cmp->n_inputs; i++) {
+			for (unsigned int e = 0; !ret && res[i] && e < res[i]->n_events; e++) {
+				const char *name = res[i]->events[e].name;
+				unsigned int j;
+
+				for (j = 0; j < i; j++)
+					if (res[j] && mt_result_event_index(res[j], name) >= 0)
+						break;
+				if (j == i)
+					ret = add_row(cmp, res, phase, 2, name, 0,
+						      MT_FAMILY_COUNTER);
+			}
+		}
+	}
+	return ret;
+}
+
+/* Points listed by every input that has them; those not in all are reported. */
+static int match_points(struct mt_comparison *cmp)
+{
+	for (unsigned int i = 0; i < cmp->n_inputs; i++) {
+		for (size_t k = 0; k < cmp->reps[i]->n_results; k++) {
+			const char *key = cmp->reps[i]->results[k]->params;
+			const struct mt_result *res[MT_COMPARE_MAX_INPUTS];
+			unsigned int j, seen = 0;
+			char missing[512] = "";
+			size_t len = 0;
+			int ret;
+
+			for (j = 0; j < i; j++)
+				if (find_point(cmp->reps[j], key))
+					break;
+			if (j < i)
+				continue;	/* handled with an earlier input */
+			for (j = 0; j < cmp->n_inputs; j++) {
+				res[j] = find_point(cmp->reps[j], key);
+				seen += !!res[j];
+				if (!res[j] && len < sizeof(missing))
+					len += snprintf(missing + len, sizeof(missing) - len,
+							"%s%s", len ? ", " : "", cmp->files[j]);
+			}
+			if (seen < cmp->n_inputs &&
+			    push_str(&cmp->lonely, &cmp->n_lonely, "%s: not in %s",
+				     key[0] ? key : "(no parameters)", missing))
+				return -ENOMEM;
+			if (!res[0] || seen < 2)
+				continue;
+			ret = compare_point(cmp, res);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static void geomeans(struct mt_comparison *cmp)
+{
+	for (unsigned int i = 1; i < cmp->n_inputs; i++) {
+		double sum[MT_FAMILY_MAX] = { 0 };
+
+		for (size_t k = 0; k < cmp->n_rows; k++) {
+			const struct mt_cmp_row *r = &cmp->rows[k];
+			double b = r->side[0].s.mean, n = r->side[i].s.mean;
+
+			if (!r->side[i].have_change || r->side[i].absolute || b <= 0 || n <= 0)
+				continue;
+			sum[r->family] += log(n / b);
+			cmp->geomean_n[i][r->family]++;
+		}
+		for (int f = 0; f < MT_FAMILY_MAX; f++)
+			if (cmp->geomean_n[i][f])
+				cmp->geomean[i][f] =
+					100.0 * (exp(sum[f] / cmp->geomean_n[i][f]) - 1.0);
+	}
+}
+
+int mt_compare_create(struct mt_comparison **out, const struct mt_report *const *reps,
+		      const char *const *files, unsigned int n)
+{
+	struct mt_comparison *cmp;
+	int ret = 0;
+
+	if (n < 2 || n > MT_COMPARE_MAX_INPUTS)
+		return -EINVAL;
+	cmp = calloc(1, sizeof(*cmp));
+	if (!cmp)
+		return -ENOMEM;
+	cmp->n_inputs = n;
+	for (unsigned int i = 0; i < n; i++) {
+		cmp->reps[i] = reps[i];
+		cmp->files[i] = files[i];
+	}
+	for (unsigned int i = 1; !ret && i < n; i++)
+		ret = check_alike(cmp, i);
+	if (!ret)
+		ret = match_points(cmp);
+	if (ret) {
+		mt_compare_destroy(cmp);
+		return ret;
+	}
+	geomeans(cmp);
+	*out = cmp;
+	return 0;
+}
+
+void mt_compare_destroy(struct mt_comparison *cmp)
+{
+	if (!cmp)
+		return;
+	for (size_t i = 0; i < cmp->n_warnings; i++)
+		free(cmp->warnings[i]);
+	for (size_t i = 0; i < cmp->n_lonely; i++)
+		free(cmp->lonely[i]);
+	free(cmp->warnings);
+	free(cmp->lonely);
+	free(cmp->rows);
+	free(cmp);
+}
+
+double mt_compare_worst(const struct mt_comparison *cmp)
+{
+	double worst = 0.0;
+
+	for (size_t k = 0; k < cmp->n_rows; k++) {
+		for (unsigned int i = 1; i < cmp->n_inputs; i++) {
+			const struct mt_cmp_side *s = &cmp->rows[k].side[i];
+			double c = cmp->rows[k].worse * s->change;
+
+			/* A near-zero base has no meaningful percentage: not gated. */
+			if (s->regression && !s->absolute && c > worst)
+				worst = c;
+		}
+	}
+	return worst;
+}

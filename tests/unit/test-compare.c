@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+/* Welch's t-test against values worked by hand, and comparisons of fixture reports. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <memtlb/compare.h>
+#include <memtlb/stats.h>
+
+static struct mt_summary of(const double *x, size_t n)
+{
+	struct mt_summary s;
+
+	assert_int_equal(mt_stats_summarize(x, n, &s), 0);
+	return s;
+}
+
+static void test_t_pvalue_closed_forms(void **state)
+{
+	(void)state;
+	/* df = 1 is the Cauchy distribution: P(|T| > 1) = 1 - 2 atan(1) / pi = 0.5. */
+	assert_float_equal(mt_stats_t_pvalue(1.0, 1.0), 0.5, 1e-12);
+	/* df = 2: P(|T| > t) = 1 - t / sqrt(2 + t^2); t = 2: 1 - 2 / sqrt(6) = 0.1835034191. */
+	assert_float_equal(mt_stats_t_pvalue(2.0, 2.0), 0.1835034191, 1e-9);
+	assert_float_equal(mt_stats_t_pvalue(-2.0, 2.0), 0.1835034191, 1e-9);
+	assert_float_equal(mt_stats_t_pvalue(0.0, 5.0), 1.0, 1e-12);
+	/* A large df approaches the normal: P(|Z| > 1.959964) = 0.05. */
+	assert_float_equal(mt_stats_t_pvalue(1.959964, 1e7), 0.05, 1e-5);
+	assert_float_equal(mt_stats_t_pvalue(INFINITY, 3.0), 0.0, 0);
+	assert_true(isnan(mt_stats_t_pvalue(1.0, 0.0)));
+	/* I_x(1, 1) = x; I_x(a, b) = 1 - I_{1-x}(b, a). */
+	assert_float_equal(mt_stats_betai(1.0, 1.0, 0.3), 0.3, 1e-12);
+	assert_float_equal(mt_stats_betai(2.5, 0.5, 0.9),
+			   1.0 - mt_stats_betai(0.5, 2.5, 0.1), 1e-12);
+}
+
+static void test_welch_equal_variances(void **state)
+{
+	/*
+	 * A = 1 2 3: mean 2, s^2 1; B = 4 5 6: mean 5, s^2 1.
+	 * va = vb = 1/3, se = sqrt(2/3) = 0.8164966, t = 3 / se = 3.6742346.
+	 * df = (2/3)^2 / ((1/3)^2 / 2 + (1/3)^2 / 2) = (4/9) / (1/9) = 4.
+	 * Student t, df 4: F(t) = 1/2 + 3/8 u (1 - u^2/12) with u = t / sqrt(1 + t^2/4):
+	 * t^2 = 13.5, sqrt(4.375) = 2.0916500, u = 1.7566201, u^2 = 3.0857143,
+	 * F = 0.5 + 0.375 * 1.7566201 * 0.7428571 = 0.9893441, p = 2 (1 - F) = 0.0213116.
+	 */
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	struct mt_summary sa = of(a, 3), sb = of(b, 3);
+	struct mt_welch w;
+
+	(void)state;
+	assert_int_equal(mt_stats_welch(&sa, &sb, &w), 0);
+	assert_float_equal(w.t, 3.6742346, 1e-6);
+	assert_float_equal(w.df, 4.0, 1e-12);
+	assert_float_equal(w.p, 0.0213116, 1e-6);
+	/* The other way round: t changes sign, p does not. */
+	assert_int_equal(mt_stats_welch(&sb, &sa, &w), 0);
+	assert_float_equal(w.t, -3.6742346, 1e-6);
+	assert_float_equal(w.p, 0.0213116, 1e-6);
+}
+
+static void test_welch_unequal(void **state)
+{
+	/*
+	 * A = 10 12 14 16: mean 13, s^2 = (9 + 1 + 1 + 9) / 3 = 6.6667, va = s^2 / 4 = 1.6667.
+	 * B = 20 22: mean 21, s^2 = 2, vb = 1. se = sqrt(2.6667) = 1.6329932, t = 8 / se
+	 * = 4.8989795. df = 2.6667^2 / (1.6667^2 / 3 + 1^2 / 1) = 7.1111 / 1.9259259
+	 * = 3.6923077 (not an integer: no closed form). p = I_{df/(df+t^2)}(df/2, 1/2)
+	 * = 0.0098530, by numerical integration of the t density (python3, 4e5
+	 * midpoint steps on the tail mapped to [0, 1)).
+	 */
+	const double a[] = { 10, 12, 14, 16 }, b[] = { 20, 22 };
+	struct mt_summary sa = of(a, 4), sb = of(b, 2);
+	struct mt_welch w;
+
+	(void)state;
+	assert_int_equal(mt_stats_welch(&sa, &sb, &w), 0);
+	assert_float_equal(w.t, 4.8989795, 1e-6);
+	assert_float_equal(w.df, 3.6923077, 1e-6);
+	assert_float_equal(w.p, 0.0098530, 1e-6);
+}
+
+static void test_welch_degenerate(void **state)
+{
+	const double one[] = { 5 }, same[] = { 7, 7, 7 }, other[] = { 8, 8, 8 };
+	struct mt_summary s1 = of(one, 1), s7 = of(same, 3), s8 = of(other, 3);
+	struct mt_welch w;
+
+	(void)state;
+	/* One sample has no variance: no test. */
+	assert_int_equal(mt_stats_welch(&s1, &s7, &w), -EDOM);
+	/* No spread at all: equal is p 1, different is certain. */
+	assert_int_equal(mt_stats_welch(&s7, &s7, &w), 0);
+	assert_float_equal(w.p, 1.0, 0);
+	assert_int_equal(mt_stats_welch(&s7, &s8, &w), 0);
+	assert_float_equal(w.p, 0.0, 0);
+	assert_true(isinf(w.t) && w.t > 0);
+}
+
+static struct mt_report *load(const char *name)
+{
+	char path[4096], msg[256];
+	struct mt_report *rep = NULL;
+
+	snprintf(path, sizeof(path), "%s/compare/%s", getenv("MEMTLB_TEST_DATA"), name);
+	assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), 0);
+	return rep;
+}
+
+static const struct mt_cmp_row *row(const struct mt_comparison *cmp, const char *phase,
+				    const char *metric)
+{
+	for (size_t k = 0; k < cmp->n_rows; k++)
+		if (!strcmp(cmp->rows[k].phase, phase) && !strcmp(cmp->rows[k].metric, metric))
+			return &cmp->rows[k];
+	return NULL;
+}
+
+static void test_compare_fixtures(void **state)
+{
+	const char *files[] = { "base.json", "regression.json", "nearzero.json",
+				"hwcounters.json" };
+	struct mt_report *reps[4];
+	struct mt_comparison *cmp;
+	const struct mt_cmp_row *r;
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		reps[i] = load(files[i]);
+	assert_int_equal(mt_compare_create(&cmp, (const struct mt_report *const *)reps, files, 4),
+			 0);
+	assert_int_equal(cmp->n_warnings, 0);
+	assert_int_equal(cmp->n_lonely, 0);
+
+	/* write_0 30% slower in regression.json, with a 2% spread: significant. */
+	r = row(cmp, "write_0", "time_us");
+	assert_non_null(r);
+	assert_true(r->side[1].significant && r->side[1].regression && !r->side[1].absolute);
+	assert_float_equal(r->side[1].change, 30.0, 0.01);
+	assert_false(r->side[2].significant);
+	/* Minor faults 0 -> 40 in read_0: a near-zero base is an absolute change. */
+	r = row(cmp, "read_0", "minor-faults");
+	assert_non_null(r);
+	assert_true(r->side[2].absolute);
+	assert_float_equal(r->side[2].change, 40.0, 1e-9);
+	/* Not supported on the base, counted on the other: a state, not a change. */
+	r = row(cmp, "write_0", "dTLB-load-misses");
+	assert_non_null(r);
+	assert_int_equal(r->side[0].state, MT_SIDE_UNSUPPORTED);
+	assert_int_equal(r->side[3].state, MT_SIDE_OK);
+	assert_false(r->side[3].have_change);
+	/* The gate: largest significant regression, near-zero rows not gated. */
+	assert_float_equal(mt_compare_worst(cmp), 100.0, 1e-9);	/* minor faults x2 */
+	assert_int_equal(cmp->geomean_n[1][MT_FAMILY_COUNTER], 1);
+	assert_float_equal(cmp->geomean[1][MT_FAMILY_COUNTER], 100.0, 1e-9);
+	mt_compare_destroy(cmp);
+	for (int i = 0; i < 4; i++)
+		mt_report_destroy(reps[i]);
+}
+
+static void test_compare_unlike(void **state)
+{
+	const char *files[] = { "base.json", "mismatch.json", "sweep.json" };
+	struct mt_report *reps[3];
+	struct mt_comparison *cmp;
+	bool cpu = false, thp = false;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		reps[i] = load(files[i]);
+	assert_int_equal(mt_compare_create(&cmp, (const struct mt_report *const *)reps, files, 3),
+			 0);
+	for (size_t k = 0; k < cmp->n_warnings; k++) {
+		cpu |= strstr(cmp->warnings[k], "mismatch.json: CPU differs") != NULL;
+		thp |= strstr(cmp->warnings[k], "mismatch.json: THP differs") != NULL;
+	}
+	assert_true(cpu && thp);
+	/* sweep.json's second point is in no other input. */
+	assert_int_equal(cmp->n_lonely, 1);
+	assert_non_null(strstr(cmp->lonely[0], "region=32m block=4k: not in base.json, "
+					      "mismatch.json"));
+	assert_float_equal(mt_compare_worst(cmp), 0.0, 0);
+	mt_compare_destroy(cmp);
+	for (int i = 0; i < 3; i++)
+		mt_report_destroy(reps[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_t_pvalue_closed_forms),
+		cmocka_unit_test(test_welch_equal_variances),
+		cmocka_unit_test(test_welch_unequal),
+		cmocka_unit_test(test_welch_degenerate),
+		cmocka_unit_test(test_compare_fixtures),
+		cmocka_unit_test(test_compare_unlike),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
