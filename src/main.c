@@ -11,6 +11,7 @@
 static const struct mt_cmd *const commands[] = {
 	&mt_cmd_stat,
 	&mt_cmd_compare,
+	&mt_cmd_report,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

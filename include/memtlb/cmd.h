@@ -18,5 +18,6 @@ struct mt_cmd {
 
 extern const struct mt_cmd mt_cmd_stat;
 extern const struct mt_cmd mt_cmd_compare;
+extern const struct mt_cmd mt_cmd_report;
 
 #endif

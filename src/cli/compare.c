@@ -72,8 +72,8 @@ static int cmd_compare(int argc, char *argv[])
 	int c, n, ret;
 
 	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:h", cmdopts, NULL)) != -1) {
+	optind = 0;	/* 0: glibc starts afresh (main parsed with "+") */
+	while ((c = getopt_long(argc, argv, ":h", cmdopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help();

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/* gnuplot as a child process: no shell, script on stdin, SVG from stdout. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <memtlb/render.h>
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int read_all(int fd, char **out)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 4096) {
+			char *grown = realloc(buf, cap + 65536);
+
+			if (!grown) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = grown;
+			cap += 65536;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return -EIO;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+/* "set ... DATAFILE ..." with the temp file's name put in, quoted for gnuplot. */
+static char *expand(const char *script, const char *path)
+{
+	size_t n = 0, plen = strlen(path) + 2;
+	const char *p;
+	char *out, *o;
+
+	for (p = script; (p = strstr(p, "DATAFILE")); p += 8)
+		n++;
+	out = malloc(strlen(script) + n * plen + 1);
+	if (!out)
+		return NULL;
+	for (o = out, p = script; *p;) {
+		if (!strncmp(p, "DATAFILE", 8)) {
+			o += sprintf(o, "'%s'", path);
+			p += 8;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+int mt_plot_svg(const char *script, const char *data, char **svg)
+{
+	const char *prog = getenv("MEMTLB_GNUPLOT");
+	const char *tmpdir = getenv("TMPDIR");
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, fd, status, ret = 0;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	char path[4096], *full = NULL;
+	pid_t pid;
+
+	*svg = NULL;
+	if (!prog || !*prog)
+		prog = "gnuplot";
+	/* The name goes into a quoted gnuplot string: no quotes in it. */
+	snprintf(path, sizeof(path), "%s/memtlb-plot-XXXXXX",
+		 tmpdir && *tmpdir && !strchr(tmpdir, '\'') ? tmpdir : "/tmp");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = write_all(fd, data, strlen(data));
+	close(fd);
+	full = ret ? NULL : expand(script, path);
+	if (!full) {
+		ret = ret ? ret : -ENOMEM;
+		goto out;
+	}
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
+		ret = -errno;
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(in[0], STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		execlp(prog, prog, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	in[0] = out[1] = -1;
+	/* A gnuplot that dies early must not take us down with SIGPIPE. */
+	sigaction(SIGPIPE, &ign, &old);
+	ret = write_all(in[1], full, strlen(full));
+	sigaction(SIGPIPE, &old, NULL);
+	close(in[1]);
+	in[1] = -1;
+	if (read_all(out[0], svg) && !ret)
+		ret = -EIO;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		ret = -ENOENT;
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) || !*svg || !strstr(*svg, "<svg"))
+		ret = ret ? ret : -EIO;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+	}
+	unlink(path);
+	free(full);
+	if (ret) {
+		free(*svg);
+		*svg = NULL;
+	}
+	return ret;
+}

@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: MIT
+/*
+ * memtlb report's document: the same tables as text, markdown or XHTML, and
+ * in XHTML the plots, drawn by gnuplot and inlined as SVG so that the file
+ * needs nothing else (no network, no side files).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <memtlb/render.h>
+#include <memtlb/size.h>
+
+/* A table of strings; row 0 is the header. */
+struct tbl {
+	unsigned int ncols;
+	size_t n;
+	char **cells;
+};
+
+static int cell(struct tbl *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int cell(struct tbl *t, const char *fmt, ...)
+{
+	char **grown, *s;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	grown = realloc(t->cells, (t->n + 1) * sizeof(*grown));
+	if (!grown) {
+		free(s);
+		return -ENOMEM;
+	}
+	t->cells = grown;
+	t->cells[t->n++] = s;
+	return 0;
+}
+
+static void tbl_free(struct tbl *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+static void html_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* Markdown cells: a pipe would split the cell. */
+static void md_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static void heading(FILE *f, enum mt_render_format fmt, int level, const char *title)
+{
+	switch (fmt) {
+	case MT_RENDER_TEXT:
+		fprintf(f, "\n%s %s\n", level == 1 ? "==" : "--", title);
+		break;
+	case MT_RENDER_MARKDOWN:
+		fprintf(f, "\n%s ", level == 1 ? "##" : "###");
+		md_esc(f, title);
+		fputs("\n\n", f);
+		break;
+	case MT_RENDER_HTML:
+		fprintf(f, "<h%d>", level + 1);
+		html_esc(f, title);
+		fprintf(f, "</h%d>\n", level + 1);
+		break;
+	}
+}
+
+static void note(FILE *f, enum mt_render_format fmt, const char *text)
+{
+	if (fmt == MT_RENDER_HTML) {
+		fputs("<p>", f);
+		html_esc(f, text);
+		fputs("</p>\n", f);
+	} else {
+		fprintf(f, "%s%s\n", fmt == MT_RENDER_MARKDOWN ? "\n" : "", text);
+	}
+}
+
+static void tbl_print(FILE *f, const struct tbl *t, enum mt_render_format fmt)
+{
+	size_t rows = t->ncols ? t->n / t->ncols : 0;
+	int w[64] = { 0 };
+
+	for (size_t i = 0; i < t->n && t->ncols <= 64; i++) {
+		int len = (int)strlen(t->cells[i]);
+
+		if (len > w[i % t->ncols])
+			w[i % t->ncols] = len;
+	}
+	if (fmt == MT_RENDER_HTML)
+		fputs("<table>\n", f);
+	for (size_t r = 0; r < rows; r++) {
+		const char *td = r ? "td" : "th";
+
+		if (fmt == MT_RENDER_HTML)
+			fputs("<tr>", f);
+		for (unsigned int c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+
+			switch (fmt) {
+			case MT_RENDER_TEXT:
+				fprintf(f, c ? "  %*s" : "%-*s", w[c], s);
+				break;
+			case MT_RENDER_MARKDOWN:
+				fputs("| ", f);
+				md_esc(f, s);
+				fputc(' ', f);
+				break;
+			case MT_RENDER_HTML:
+				fprintf(f, "<%s>", td);
+				html_esc(f, s);
+				fprintf(f, "</%s>", td);
+				break;
+			}
+		}
+		fputs(fmt == MT_RENDER_MARKDOWN ? "|\n" : fmt == MT_RENDER_HTML ? "</tr>\n" : "\n",
+		      f);
+		if (!r && fmt == MT_RENDER_MARKDOWN) {
+			for (unsigned int c = 0; c < t->ncols; c++)
+				fputs(c ? "|---:" : "|:---", f);
+			fputs("|\n", f);
+		}
+	}
+	if (fmt == MT_RENDER_HTML)
+		fputs("</table>\n", f);
+}
+
+static void num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (a != 0.0 && (a >= 1e7 || a < 1e-3))
+		snprintf(buf, len, "%.3g", v);
+	else if (a >= 100.0 || v == (double)(long long)v)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+/* Rows of facts, a column per input. */
+static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
+		 const char *const *files, unsigned int n, bool system)
+{
+	struct tbl t = { .ncols = n + 1 };
+	int ret = cell(&t, "%s", system ? "system" : "configuration");
+
+	for (unsigned int i = 0; i < n; i++)
+		ret |= cell(&t, "%s", files[i]);
+#define ROW(name, ...)							\
+	do {								\
+		ret |= cell(&t, "%s", name);				\
+		for (unsigned int i = 0; i < n; i++) {			\
+			const struct mt_report *r = reps[i];		\
+			const struct mt_sysinfo *si = &r->system;	\
+			const struct mt_config *c = &r->config;		\
+			char sz[32];					\
+			(void)si; (void)c; (void)sz;			\
+			ret |= cell(&t, __VA_ARGS__);			\
+		}							\
+	} while (0)
+	if (system) {
+		ROW("kernel", "%s", si->kernel);
+		ROW("host", "%s", si->host[0] ? si->host : "(unknown)");
+		ROW("machine", "%s", si->machine);
+		ROW("CPU", "%s", si->cpu);
+		ROW("PMU (libpfm4)", "%s", si->pmu[0] ? si->pmu : "none");
+		ROW("hardware counters", "%s", si->hw_counters < 0 ? "unknown"
+					       : si->hw_counters ? "yes" : "no");
+		ROW("page size", "%ld", si->page_size);
+		ROW("THP enabled", "%s", si->thp_enabled);
+		ROW("THP defrag", "%s", si->thp_defrag);
+		ROW("perf_event_paranoid", "%d", si->perf_event_paranoid);
+		ROW("memtlb", "%s", r->version);
+	} else {
+		ROW("command", "%s", r->command);
+		ROW("region", "%s", (mt_size_format(c->region, sz, sizeof(sz)), sz));
+		ROW("block", "%s", (mt_size_format(c->block, sz, sizeof(sz)), sz));
+		ROW("iterations", "%lu", c->iterations);
+		ROW("passes", "%lu", c->passes);
+		ROW("backing", "%s", mt_backing_name(c->backing));
+		ROW("events", "%s", r->events[0] ? r->events : "(none)");
+		ROW("counters", "%s%s", r->backend, r->user_only ? " (user space only)" : "");
+		ROW("points", "%zu", r->n_results);
+	}
+#undef ROW
+	if (!ret)
+		tbl_print(f, &t, fmt);
+	tbl_free(&t);
+	return ret ? -ENOMEM : 0;
+}
+
+static void count_cell(char *buf, size_t len, const struct mt_counter_stat *cs, double div)
+{
+	char v[32];
+
+	if (cs->state == MT_COUNTER_UNSUPPORTED) {
+		snprintf(buf, len, "not supported");
+	} else if (cs->state == MT_COUNTER_NOT_COUNTED) {
+		snprintf(buf, len, "not counted");
+	} else {
+		num(v, sizeof(v), cs->s.mean / div);
+		if (cs->running < 0.9999)
+			snprintf(buf, len, "%s (%.1f%%)", v, 100.0 * cs->running);
+		else
+			snprintf(buf, len, "%s", v);
+	}
+}
+
+/* The phase table: time, its spread, counts per iteration, derived metrics. */
+static int phase_table(FILE *f, enum mt_render_format fmt, const struct mt_result *r)
+{
+	struct tbl t = { 0 };
+	unsigned int any = 0;
+	char buf[64];
+	int ret = 0;
+
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		any |= r->phases[p].has_derived;
+	t.ncols = 4 + r->n_events;
+	ret |= cell(&t, "phase") | cell(&t, "mean (us)") | cell(&t, "stddev (us)") |
+	       cell(&t, "cv (%%)");
+	for (unsigned int e = 0; e < r->n_events; e++)
+		ret |= cell(&t, "%s", r->events[e].name);
+	for (int d = 0; d < MT_DERIVED_MAX; d++)
+		if (any & (1u << d)) {
+			ret |= cell(&t, "%s", mt_derived_name(d));
+			t.ncols++;
+		}
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		const struct mt_phase_stat *ps = &r->phases[p];
+
+		ret |= cell(&t, "%s", ps->name);
+		ret |= cell(&t, "%.2f", ps->time_ns.mean / 1000.0);
+		ret |= cell(&t, "%.2f", ps->time_ns.stddev / 1000.0);
+		ret |= cell(&t, "%.2f", 100.0 * ps->time_ns.cv);
+		for (unsigned int e = 0; e < r->n_events; e++) {
+			count_cell(buf, sizeof(buf), &ps->counters[e], 1.0);
+			ret |= cell(&t, "%s", buf);
+		}
+		for (int d = 0; d < MT_DERIVED_MAX; d++) {
+			if (!(any & (1u << d)))
+				continue;
+			if (mt_phase_has(ps, d))
+				num(buf, sizeof(buf), ps->derived[d]);
+			ret |= cell(&t, "%s", mt_phase_has(ps, d) ? buf : "-");
+		}
+	}
+	if (!ret)
+		tbl_print(f, &t, fmt);
+	tbl_free(&t);
+	return ret ? -ENOMEM : 0;
+}
+
+static int per_block_table(FILE *f, enum mt_render_format fmt, const struct mt_result *r)
+{
+	struct tbl t = { .ncols = 1 + r->n_events };
+	char buf[64];
+	int ret = cell(&t, "phase");
+
+	if (!r->n_events || !r->blocks)
+		return 0;
+	for (unsigned int e = 0; e < r->n_events; e++)
+		ret |= cell(&t, "%s", r->events[e].name);
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		ret |= cell(&t, "%s", r->phases[p].name);
+		for (unsigned int e = 0; e < r->n_events; e++) {
+			count_cell(buf, sizeof(buf), &r->phases[p].counters[e], (double)r->blocks);
+			ret |= cell(&t, "%s", buf);
+		}
+	}
+	if (!ret)
+		tbl_print(f, &t, fmt);
+	tbl_free(&t);
+	return ret ? -ENOMEM : 0;
+}
+
+static const struct mt_phase_stat *phase(const struct mt_result *r, const char *name)
+{
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		if (!strcmp(r->phases[p].name, name))
+			return &r->phases[p];
+	return NULL;
+}
+
+/* The last read pass: the steady state, once every page is mapped. */
+static const char *last_read(const struct mt_report *rep)
+{
+	static char name[32];
+
+	snprintf(name, sizeof(name), "read_%lu",
+		 rep->config.passes ? rep->config.passes - 1 : 0);
+	return name;
+}
+
+/* gnuplot single-quoted string: a quote is doubled. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		if (*s != '\n')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static const char gp_head[] =
+	"set terminal svg size 760,400 font 'sans,11' noenhanced\n"
+	"set key below\nset grid ytics\n";
+
+/* Per-phase bars, mean +/- stddev, one bar per input (its first point). */
+static void plot_phases(FILE *script, FILE *data, const struct mt_report *const *reps,
+		       const char *const *files, unsigned int n)
+{
+	const struct mt_result *r0 = reps[0]->results[0];
+
+	fprintf(script, "%sset title 'Time per phase (mean +/- stddev over iterations)'\n"
+		"set ylabel 'us (log scale)'\nset logscale y\nset style data histograms\n"
+		"set style histogram errorbars gap 1 lw 1\nset style fill solid 0.6 border -1\n"
+		"plot ", gp_head);
+	for (unsigned int i = 0; i < n; i++) {
+		fprintf(script, "%s%s using %u:%u%s title ", i ? ", " : "", i ? "''" : "DATAFILE",
+			2 * i + 2, 2 * i + 3, i ? "" : ":xtic(1)");
+		gp_str(script, files[i]);
+	}
+	fputc('\n', script);
+	for (unsigned int p = 0; p < r0->n_phases; p++) {
+		fprintf(data, "%s", r0->phases[p].name);
+		for (unsigned int i = 0; i < n; i++) {
+			const struct mt_phase_stat *ps = reps[i]->n_results
+				? phase(reps[i]->results[0], r0->phases[p].name) : NULL;
+
+			if (ps)
+				fprintf(data, " %.6g %.6g", ps->time_ns.mean / 1000.0,
+					ps->time_ns.stddev / 1000.0);
+			else
+				fprintf(data, " NaN NaN");
+		}
+		fputc('\n', data);
+	}
+}
+
+/* Per-block cost against region size, one line per input. */
+static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *reps,
+		      const char *const *files, unsigned int n, bool first_write)
+{
+	fprintf(script, "%sset title '%s: time per block against region size'\n"
+		"set xlabel 'region'\nset ylabel 'ns per block'\nset logscale x 2\n"
+		"set format x '%%.0b%%BB'\nset offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n"
+		"plot ", gp_head,
+		first_write ? "first write (write_0)" : "last read pass");
+	for (unsigned int i = 0; i < n; i++) {
+		const char *ph = first_write ? "write_0" : last_read(reps[i]);
+		char title[512];
+
+		snprintf(title, sizeof(title), "%s (%s)", files[i], ph);
+		fprintf(script, "%sDATAFILE index %u using 1:2:3 with yerrorlines pt 7 title ",
+			i ? ", " : "", i);
+		gp_str(script, title);
+		for (size_t k = 0; k < reps[i]->n_results; k++) {
+			const struct mt_result *r = reps[i]->results[k];
+			const struct mt_phase_stat *ps = phase(r, ph);
+
+			if (ps && r->blocks)
+				fprintf(data, "%llu %.6g %.6g\n", (unsigned long long)r->region,
+					ps->time_ns.mean / (double)r->blocks,
+					ps->time_ns.stddev / (double)r->blocks);
+		}
+		fputs("\n\n", data);
+	}
+	fputc('\n', script);
+}
+
+enum plot_kind { PLOT_PHASES, PLOT_SWEEP_WRITE, PLOT_SWEEP_READ };
+
+/* One plot inline; without gnuplot, *missing is set and the tables carry on. */
+static int plot(FILE *f, enum plot_kind kind, const struct mt_report *const *reps,
+		const char *const *files, unsigned int n, bool *missing)
+{
+	char *sbuf = NULL, *dbuf = NULL, *svg = NULL;
+	size_t slen, dlen;
+	FILE *script, *data;
+	int ret;
+
+	if (*missing)
+		return 0;
+	script = open_memstream(&sbuf, &slen);
+	data = open_memstream(&dbuf, &dlen);
+	if (!script || !data) {
+		if (script)
+			fclose(script);
+		free(sbuf);
+		return -ENOMEM;
+	}
+	if (kind == PLOT_PHASES)
+		plot_phases(script, data, reps, files, n);
+	else
+		plot_sweep(script, data, reps, files, n, kind == PLOT_SWEEP_WRITE);
+	ret = fclose(script) | fclose(data) ? -ENOMEM : 0;
+	if (!ret)
+		ret = mt_plot_svg(sbuf, dbuf, &svg);
+	free(sbuf);
+	free(dbuf);
+	if (ret == -ENOENT) {
+		*missing = true;
+		return 0;
+	}
+	if (ret) {
+		note(f, MT_RENDER_HTML, "gnuplot failed on this plot: left out.");
+		return 0;
+	}
+	/* Inline: the SVG element itself, without its XML prolog. */
+	fprintf(f, "<figure>\n%s</figure>\n", strstr(svg, "<svg"));
+	free(svg);
+	return 0;
+}
+
+static const char html_head[] =
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n"
+	"<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
+	"<meta charset=\"UTF-8\"/>\n<title>memtlb report</title>\n<style>\n"
+	"body { font-family: sans-serif; margin: 2em; }\n"
+	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
+	"th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: right; }\n"
+	"th:first-child, td:first-child { text-align: left; }\n"
+	"figure { margin: 1em 0; }\n</style>\n</head>\n<body>\n";
+
+int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *files,
+	      unsigned int n, enum mt_render_format fmt)
+{
+	bool sweep = false, missing = false;
+	char title[1024];
+	size_t len = 0;
+	int ret;
+
+	for (unsigned int i = 0; i < n; i++) {
+		sweep |= reps[i]->n_results > 1;
+		if (len < sizeof(title))
+			len += snprintf(title + len, sizeof(title) - len, "%s%s", i ? ", " : "",
+					files[i]);
+	}
+	if (fmt == MT_RENDER_HTML)
+		fputs(html_head, f);
+	if (fmt == MT_RENDER_HTML) {
+		fputs("<h1>memtlb report: ", f);
+		html_esc(f, title);
+		fputs("</h1>\n", f);
+	} else {
+		fprintf(f, "%smemtlb report: %s\n", fmt == MT_RENDER_MARKDOWN ? "# " : "", title);
+	}
+	heading(f, fmt, 1, "System");
+	ret = facts(f, fmt, reps, files, n, true);
+	heading(f, fmt, 1, "Configuration");
+	ret = ret ? ret : facts(f, fmt, reps, files, n, false);
+
+	heading(f, fmt, 1, "Plots");
+	if (fmt != MT_RENDER_HTML) {
+		note(f, fmt, "Plots are in the HTML report (--format html).");
+	} else if (sweep) {
+		ret = ret ? ret : plot(f, PLOT_SWEEP_WRITE, reps, files, n, &missing);
+		ret = ret ? ret : plot(f, PLOT_SWEEP_READ, reps, files, n, &missing);
+	} else if (reps[0]->n_results) {
+		ret = ret ? ret : plot(f, PLOT_PHASES, reps, files, n, &missing);
+	}
+	if (missing)
+		note(f, fmt, "gnuplot is not installed: plots left out, tables below "
+			     "(apt-get install gnuplot-nox).");
+
+	if (sweep) {
+		struct tbl t = { .ncols = 5 };
+
+		heading(f, fmt, 1, "Per-block cost against region size");
+		ret |= cell(&t, "input") | cell(&t, "point") | cell(&t, "write_0 ns/block") |
+		       cell(&t, "last read ns/block") | cell(&t, "write_0 faults/block");
+		for (unsigned int i = 0; i < n; i++) {
+			for (size_t k = 0; k < reps[i]->n_results; k++) {
+				const struct mt_result *r = reps[i]->results[k];
+				const struct mt_phase_stat *w = phase(r, "write_0");
+				const struct mt_phase_stat *rd = phase(r, last_read(reps[i]));
+				char a[32] = "-", b[32] = "-", c[32] = "-";
+
+				if (w && mt_phase_has(w, MT_DERIVED_NS_PER_BLOCK))
+					num(a, sizeof(a), w->derived[MT_DERIVED_NS_PER_BLOCK]);
+				if (rd && mt_phase_has(rd, MT_DERIVED_NS_PER_BLOCK))
+					num(b, sizeof(b), rd->derived[MT_DERIVED_NS_PER_BLOCK]);
+				if (w && mt_phase_has(w, MT_DERIVED_FAULTS_PER_BLOCK))
+					num(c, sizeof(c), w->derived[MT_DERIVED_FAULTS_PER_BLOCK]);
+				ret |= cell(&t, "%s", files[i]) | cell(&t, "%s", r->params) |
+				       cell(&t, "%s", a) | cell(&t, "%s", b) | cell(&t, "%s", c);
+			}
+		}
+		if (!ret)
+			tbl_print(f, &t, fmt);
+		tbl_free(&t);
+	}
+
+	for (unsigned int i = 0; !ret && i < n; i++) {
+		for (size_t k = 0; !ret && k < reps[i]->n_results; k++) {
+			const struct mt_result *r = reps[i]->results[k];
+			char h[600];
+
+			snprintf(h, sizeof(h), "%s: %s", files[i], r->params);
+			heading(f, fmt, 1, h);
+			ret = phase_table(f, fmt, r);
+			if (!ret && r->n_events) {
+				heading(f, fmt, 2, "Counts per block");
+				ret = per_block_table(f, fmt, r);
+			}
+		}
+	}
+	note(f, fmt, "Times are means over iterations; counts are means per iteration of each "
+		     "phase, (x%) the share of time counted where multiplexed and scaled.");
+	if (fmt == MT_RENDER_HTML)
+		fputs("</body>\n</html>\n", f);
+	return ret ? -ENOMEM : 0;
+}

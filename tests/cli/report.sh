@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# memtlb report: text, markdown and self-contained XHTML with inline SVG plots.
+. "$(dirname "$0")/lib.sh"
+
+D="$MEMTLB_TEST_DATA/compare"
+
+# markdown_ok FILE: every table row has as many cells as its header row.
+markdown_ok() {
+	awk -F'|' '/^\|/ { if (!n) n = NF; if (NF != n) bad++; rows++ } !/^\|/ { n = 0 }
+		END { exit !(rows > 0 && bad == 0) }' "$1"
+}
+
+# A stat report as text.
+run report "$D/base.json"
+expect_status 0 "text"
+expect_grep '^kernel +6\.1\.0-base$' "$out" "system context"
+expect_grep '^write_0 +13350\.37 +211\.09 +1\.58 +4096 +0 +not supported' "$out" "phase table"
+expect_grep '^-- Counts per block$' "$out" "counts per block"
+
+# Markdown: tables parse, counters not supported on one side only.
+run report --format markdown "$D/base.json" "$D/hwcounters.json"
+expect_status 0 "markdown"
+if markdown_ok "$out"; then ok; else fail "markdown: table column counts"; fi
+expect_grep '^\| write_0 \| 13350\.37 .*\| not supported \| not supported \|' "$out" "md row"
+expect_grep '^\| hardware counters \| no \| yes \|$' "$out" "md facts"
+
+# A sweep and several sweeps.
+run report --format markdown "$D/sweep.json"
+expect_status 0 "sweep markdown"
+if markdown_ok "$out"; then ok; else fail "sweep markdown: table column counts"; fi
+expect_grep '^\| .*sweep\.json \| region=32m block=4k \| [0-9]' "$out" "sweep table row"
+
+have_xmllint=0
+command -v xmllint >/dev/null && have_xmllint=1
+xml_ok() {	# FILE WHAT
+	if [ $have_xmllint -eq 0 ]; then ok; return; fi
+	if xmllint --noout "$1" 2>"$work/xmllint"; then ok; else
+		fail "$2: not well-formed"; sed 's/^/  /' "$work/xmllint" >&2; fi
+}
+
+for set in "stat:$D/base.json $D/noise.json:1" "sweep:$D/sweep.json:2" \
+	   "sweeps:$D/sweep.json $D/base.json:2"; do
+	name=${set%%:*}; rest=${set#*:}; files=${rest%:*}; svgs=${rest##*:}
+	# shellcheck disable=SC2086
+	run report $files -o "$work/$name.html"
+	expect_status 0 "$name html"
+	if [ -s "$out" ]; then fail "$name: -o also wrote stdout"; else ok; fi
+	xml_ok "$work/$name.html" "$name html"
+	if command -v gnuplot >/dev/null; then
+		n=$(grep -c '<svg' "$work/$name.html")
+		if [ "$n" -eq "$svgs" ]; then ok; else fail "$name: $n inline SVGs, expected $svgs"; fi
+	fi
+	if grep -Eq '<(script|link|img)|src=|href="http' "$work/$name.html"; then
+		fail "$name: refers to something outside the file"; else ok; fi
+done
+ls "${TMPDIR:-/tmp}"/memtlb-plot-* >/dev/null 2>&1 && fail "a plot data file was left behind"
+
+# Without gnuplot: said so, tables kept, still well-formed.
+MEMTLB_GNUPLOT=/nonexistent/gnuplot
+export MEMTLB_GNUPLOT
+run report --format html "$D/base.json"
+unset MEMTLB_GNUPLOT
+expect_status 0 "no gnuplot"
+expect_grep 'gnuplot is not installed: plots left out' "$out" "no gnuplot note"
+expect_grep '<td>write_0</td>' "$out" "tables kept"
+if grep -q '<svg' "$out"; then fail "no gnuplot: an SVG anyway"; else ok; fi
+cp "$out" "$work/nognuplot.html"
+xml_ok "$work/nognuplot.html" "no gnuplot html"
+
+# Errors: one line, exit 2, nothing written.
+run report
+expect_status 2 "no file"
+expect_one_error_line "no file"
+run report "$D/schema2.json" -o "$work/x.html"
+expect_status 2 "other schema"
+expect_one_error_line "other schema"
+if [ -e "$work/x.html" ]; then fail "other schema: wrote output"; else ok; fi
+run report --format pdf "$D/base.json"
+expect_status 2 "bad format"
+expect_one_error_line "bad format"
+run report "$D/base.json" -o /nonexistent-dir/r.html
+expect_status 2 "unwritable -o"
+expect_one_error_line "unwritable -o"
+
+finish
