@@ -284,8 +284,9 @@ static int match_points(struct mt_comparison *cmp)
 			for (j = 0; j < i; j++)
 				if (find_point(cmp->reps[j], key))
 					break;
-			if (j < i)
-				continue;	/* handled with an earlier input */
+			/* handled with an earlier input, or an earlier result of this one */
+			if (j < i || find_point(cmp->reps[i], key) != cmp->reps[i]->results[k])
+				continue;
 			for (j = 0; j < cmp->n_inputs; j++) {
 				res[j] = find_point(cmp->reps[j], key);
 				seen += !!res[j];
