@@ -157,7 +157,8 @@ static void print_csv(FILE *f, const struct mt_comparison *cmp)
 		for (unsigned int i = 1; i < cmp->n_inputs; i++) {
 			const struct mt_cmp_side *n = &r->side[i];
 
-			fprintf(f, "\"%s\",%s,%s,%s,%u,", r->point, r->phase, r->metric,
+			/* Raw PMU event names can hold commas: names are quoted. */
+			fprintf(f, "\"%s\",%s,\"%s\",%s,%u,", r->point, r->phase, r->metric,
 				mt_family_name(r->family), i);
 			if (b->state == MT_SIDE_OK)
 				fprintf(f, "%.6g,%.4g,%zu,ok,", b->s.mean, b->s.cv, b->s.n);
