@@ -7,6 +7,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <memtlb/compare.h>
+#include <memtlb/render.h>
 #include <memtlb/report.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
@@ -23,9 +25,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	if (!mt_report_load(path, &rep, msg, sizeof(msg))) {
 		/* what loads must print: exercise the output paths too */
 		FILE *null = fopen("/dev/null", "w");
+		const struct mt_report *two[2] = { rep, rep };
+		const char *names[2] = { "a.json", "b.json" };
+		struct mt_comparison *cmp;
 
 		mt_report_print_table(null, rep, true);
 		mt_report_print_csv(null, rep);
+		/* compare and report (no HTML: that runs gnuplot) */
+		if (!mt_compare_create(&cmp, two, names, 2)) {
+			for (int f = MT_COMPARE_TEXT; f <= MT_COMPARE_JSON; f++)
+				mt_compare_print(null, cmp, f);
+			mt_compare_destroy(cmp);
+		}
+		mt_render(null, two, names, 2, MT_RENDER_TEXT);
+		mt_render(null, two, names, 2, MT_RENDER_MARKDOWN);
 		fclose(null);
 		mt_report_destroy(rep);
 	}
