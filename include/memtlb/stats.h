@@ -87,7 +87,18 @@ struct mt_result_event {
 	char reason[64];	/* why it is not counted, for humans */
 };
 
-/* One measured point: a stat run, or later one point of a sweep. */
+/*
+ * A parameter of a point besides region and block: a swept workload option
+ * ("backing" = "anon") or kernel tunable ("sysfs:/sys/..." = "always").
+ */
+#define MT_PARAM_MAX 8
+
+struct mt_param {
+	char key[128];
+	char value[64];
+};
+
+/* One measured point: a stat run, or one point of a sweep. */
 struct mt_result {
 	uint64_t region;
 	uint64_t block;
@@ -97,6 +108,8 @@ struct mt_result {
 	struct mt_result_event *events;
 	unsigned int n_phases;
 	struct mt_phase_stat *phases;
+	unsigned int n_vary;
+	struct mt_param vary[MT_PARAM_MAX];	/* swept parameters, also in params */
 };
 
 const char *mt_derived_name(enum mt_derived d);
@@ -119,5 +132,8 @@ static inline int mt_phase_has(const struct mt_phase_stat *p, enum mt_derived d)
 }
 
 int mt_result_event_index(const struct mt_result *r, const char *name);
+
+/* Add or replace a swept parameter (vary): 0, -E2BIG when full, -ENAMETOOLONG. */
+int mt_result_set_param(struct mt_result *r, const char *key, const char *value);
 
 #endif

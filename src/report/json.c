@@ -136,6 +136,10 @@ static json_t *result_json(const struct mt_result *r)
 	res = json_pack("{s:{s:I,s:I,s:I},s:o,s:o}",
 			"params", "region", (json_int_t)r->region, "block", (json_int_t)r->block,
 			"blocks", (json_int_t)r->blocks, "events", events, "phases", phases);
+	/* Swept parameters: strings, as given (a tunable's value is text). */
+	for (unsigned int i = 0; res && i < r->n_vary; i++)
+		json_object_set_new(json_object_get(res, "params"), r->vary[i].key,
+				    json_string(r->vary[i].value));
 	return res;
 }
 
@@ -384,6 +388,34 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 		goto fail;
 	}
 	params_label(params, r->params, sizeof(r->params));
+	{
+		const char *key;
+		json_t *v;
+
+		/*
+		 * Every other parameter, as text, so that the points of one
+		 * series can be told from another's (knees are per series).
+		 */
+		json_object_foreach(params, key, v) {
+			char val[64];
+
+			if (!strcmp(key, "region") || !strcmp(key, "block") ||
+			    !strcmp(key, "blocks"))
+				continue;
+			if (json_is_string(v))
+				snprintf(val, sizeof(val), "%s", json_string_value(v));
+			else if (json_is_integer(v))
+				snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
+			else if (json_is_number(v))
+				snprintf(val, sizeof(val), "%g", json_number_value(v));
+			else
+				continue;
+			if (mt_result_set_param(r, key, val)) {
+				ret = bad(ld, "result: params: %s: too long, or too many", key);
+				goto fail;
+			}
+		}
+	}
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		json_t *je = json_array_get(events, e);
 		const char *name = json_string_value(json_object_get(je, "name"));

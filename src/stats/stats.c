@@ -123,6 +123,24 @@ int mt_result_event_index(const struct mt_result *r, const char *name)
 	return -1;
 }
 
+int mt_result_set_param(struct mt_result *r, const char *key, const char *value)
+{
+	unsigned int i;
+
+	if (strlen(key) >= sizeof(r->vary[0].key) || strlen(value) >= sizeof(r->vary[0].value))
+		return -ENAMETOOLONG;
+	for (i = 0; i < r->n_vary; i++)
+		if (!strcmp(r->vary[i].key, key))
+			break;
+	if (i == MT_PARAM_MAX)
+		return -E2BIG;
+	snprintf(r->vary[i].key, sizeof(r->vary[i].key), "%s", key);
+	snprintf(r->vary[i].value, sizeof(r->vary[i].value), "%s", value);
+	if (i == r->n_vary)
+		r->n_vary++;
+	return 0;
+}
+
 /*
  * One event in one phase: each iteration's delta scaled by enabled/running
  * time, as perf_counts_values__scale does; iterations that never ran are

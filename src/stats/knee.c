@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Knee detection on cost-per-block curves.
+ *
+ * lmbench's tlb compares each size with the smallest (ratio > 1.15) and
+ * Calibrator looks for a rise of log10 latency > 0.3 between plateaus;
+ * both assume a flat curve and evenly spaced points, and a single noisy
+ * point makes a knee. Here, per level (the points since the previous knee,
+ * minus rejected outliers), a power law y = a x^b is fitted by least squares
+ * in log-log space with b >= 0, so a curve that rises smoothly (cost per
+ * block that grows with the region) is a trend, not a knee, whatever the
+ * spacing. A step is a knee when the next point lies opts.ratio or more
+ * above that trend there, and the median of the following points stays at
+ * least sqrt(ratio) above the trend (it "stays there"); a point that jumps
+ * and comes back is an outlier and leaves the trend alone.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <memtlb/knee.h>
+#include <memtlb/stats.h>
+
+void mt_knee_opts_init(struct mt_knee_opts *o)
+{
+	o->ratio = MT_KNEE_RATIO_DEFAULT;
+	o->min_base = 2;
+	o->confirm = 3;
+}
+
+struct trend {
+	double a, b;	/* log y = a + b log x */
+};
+
+/* Least squares over the level's points (use[i]), slope clamped at 0. */
+static void fit(const double *x, const double *y, const bool *use, size_t from, size_t to,
+		struct trend *t)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
+
+	for (size_t i = from; i <= to; i++) {
+		double lx, ly;
+
+		if (!use[i])
+			continue;
+		lx = log(x[i]);
+		ly = log(y[i]);
+		sx += lx;
+		sy += ly;
+		sxx += lx * lx;
+		sxy += lx * ly;
+		m++;
+	}
+	t->b = 0.0;
+	if (m >= 2 && m * sxx - sx * sx > 1e-12)
+		t->b = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+	if (t->b < 0.0)
+		t->b = 0.0;
+	t->a = (sy - t->b * sx) / m;
+}
+
+static double predict(const struct trend *t, double x)
+{
+	return exp(t->a + t->b * log(x));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double p = *(const double *)a, q = *(const double *)b;
+
+	return (p > q) - (p < q);
+}
+
+/* Median over the next k points of y / trend. */
+static double later_over_trend(const double *x, const double *y, size_t from, size_t n,
+			       unsigned int k, const struct trend *t)
+{
+	double r[16];
+	size_t m = 0;
+
+	for (size_t j = from; j < n && m < k && m < 16; j++)
+		r[m++] = y[j] / predict(t, x[j]);
+	qsort(r, m, sizeof(*r), cmp_double);
+	return m & 1 ? r[m / 2] : (r[m / 2 - 1] + r[m / 2]) / 2.0;
+}
+
+int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_knee_opts *o,
+		 struct mt_knee *out, size_t max)
+{
+	struct mt_knee_opts def;
+	size_t start = 0, found = 0;
+	unsigned int on_level = 1;
+	bool *use;
+
+	if (!o) {
+		mt_knee_opts_init(&def);
+		o = &def;
+	}
+	if (n < 2 || !(o->ratio > 1.0))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (!(y[i] > 0.0) || !isfinite(y[i]) || !(x[i] > 0.0) || (i && !(x[i] > x[i - 1])))
+			return -EINVAL;
+	}
+	use = calloc(n, sizeof(*use));
+	if (!use)
+		return -ENOMEM;
+	use[0] = true;
+	for (size_t i = 0; i + 1 < n; i++) {
+		struct trend t;
+		double over;
+
+		fit(x, y, use, start, i, &t);
+		over = y[i + 1] / predict(&t, x[i + 1]);
+		if (on_level < (o->min_base < 2 ? 2 : o->min_base) || over < o->ratio) {
+			use[i + 1] = true;
+			on_level++;
+			continue;
+		}
+		if (i + 2 < n) {
+			double later = later_over_trend(x, y, i + 2, n, o->confirm ? o->confirm : 1, &t);
+
+			if (later < sqrt(o->ratio)) {
+				use[i + 1] = false;	/* jumped and came back: an outlier */
+				continue;
+			}
+		}
+		if (found < max) {
+			size_t before = i;
+
+			while (before > start && !use[before])
+				before--;
+			out[found].before = before;
+			out[found].after = i + 1;
+			out[found].step = y[i + 1] / y[before];
+			out[found].over_trend = over;
+			out[found].confirmed = i + 2 < n;
+		}
+		found++;
+		start = i + 1;
+		use[i + 1] = true;
+		on_level = 1;
+	}
+	free(use);
+	return (int)(found < max ? found : max);
+}
+
+double mt_knee_largest_step(const double *y, size_t n, size_t *at)
+{
+	double best = 0.0;
+
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (y[i] > 0.0 && y[i + 1] / y[i] > best) {
+			best = y[i + 1] / y[i];
+			if (at)
+				*at = i;
+		}
+	}
+	return best;
+}
+
+/* Same series: every parameter but the region (and so the block count). */
+static bool same_series(const struct mt_result *a, const struct mt_result *b)
+{
+	if (a->block != b->block || a->n_vary != b->n_vary)
+		return false;
+	for (unsigned int i = 0; i < a->n_vary; i++) {
+		unsigned int j;
+
+		for (j = 0; j < b->n_vary; j++)
+			if (!strcmp(a->vary[i].key, b->vary[j].key))
+				break;
+		if (j == b->n_vary || strcmp(a->vary[i].value, b->vary[j].value))
+			return false;
+	}
+	return true;
+}
+
+size_t mt_knee_series(struct mt_result *const *res, size_t n, unsigned int *series)
+{
+	size_t n_series = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		series[i] = (unsigned int)n_series;
+		for (size_t j = 0; j < i; j++) {
+			if (same_series(res[i], res[j])) {
+				series[i] = series[j];
+				break;
+			}
+		}
+		if (series[i] == n_series)
+			n_series++;
+	}
+	return n_series;
+}
+
+static bool phase_cost(const struct mt_result *r, const char *phase, double *y)
+{
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		const struct mt_phase_stat *ps = &r->phases[p];
+
+		if (strcmp(ps->name, phase))
+			continue;
+		if (mt_phase_has(ps, MT_DERIVED_NS_PER_BLOCK))
+			*y = ps->derived[MT_DERIVED_NS_PER_BLOCK];
+		else if (r->blocks)
+			*y = ps->time_ns.mean / (double)r->blocks;
+		else
+			return false;
+		return true;
+	}
+	return false;
+}
+
+int mt_knee_curve(struct mt_result *const *res, size_t n, const unsigned int *series,
+		  unsigned int s, const char *phase, size_t *idx, double *x, double *y,
+		  size_t *n_out)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double v;
+		size_t k;
+
+		if (series[i] != s || !phase_cost(res[i], phase, &v))
+			continue;
+		/* Insertion by region: a report's points may come in any order. */
+		for (k = m; k > 0 && x[k - 1] > (double)res[i]->region; k--) {
+			x[k] = x[k - 1];
+			y[k] = y[k - 1];
+			idx[k] = idx[k - 1];
+		}
+		x[k] = (double)res[i]->region;
+		y[k] = v;
+		idx[k] = i;
+		m++;
+	}
+	*n_out = m;
+	return m ? 0 : -ENOENT;
+}

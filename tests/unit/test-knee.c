@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Knee detection on seed 000's published read_4 means (us per region, 8k
+ * blocks: per-block cost = time / (region / 8k)) and on synthetic curves.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <memtlb/knee.h>
+#include <memtlb/stats.h>
+
+#define M (1024.0 * 1024.0)
+#define G (1024.0 * M)
+
+static const double small_x[] = { 256 * M, 320 * M, 384 * M, 448 * M, 512 * M,
+				   576 * M, 640 * M, 704 * M, 768 * M };
+static const double all_x[] = { 256 * M, 320 * M, 384 * M, 448 * M, 512 * M, 576 * M,
+				640 * M, 704 * M, 768 * M, 2 * G, 4 * G, 6 * G, 8 * G,
+				10 * G, 12 * G, 14 * G, 16 * G };
+
+/* "no patch" columns: 256m..768m. */
+static const double ldom_nopatch[] = { 888.64, 1096.16, 1311.02, 1534.28, 1741.04,
+				       10885.34, 20029.18, 29174.22, 38330.03 };
+static const double bare_nopatch[] = { 896.42, 1077.53, 1374.84, 1512.21, 1800.35,
+				       10816.66, 19912.01, 29138.67, 38215.05 };
+static const double t58_nopatch[] = { 1282.48, 1582.04, 1897.30, 2200.42, 2508.67,
+				      12952.35, 23196.00, 33594.81, 44024.04 };
+/* "patch" and "S11.3" columns: 256m..16g. */
+static const double flat_columns[6][17] = {
+	{ 885.33, 1097.02, 1312.44, 1533.70, 1736.21, 1958.27, 2185.42, 2392.41, 2597.53,
+	  6996.52, 14179.75, 22739.78, 30532.06, 38808.78, 48192.40, 63295.06, 77528.53 },
+	{ 926.23, 1151.21, 1382.20, 1617.01, 1840.40, 2068.41, 2321.79, 2529.47, 2766.51,
+	  7324.10, 15031.50, 23393.57, 32148.94, 40430.79, 50292.28, 62081.07, 76133.42 },
+	{ 893.94, 1113.77, 1331.38, 1547.06, 1752.13, 1990.98, 2209.60, 2421.58, 2639.70,
+	  7002.06, 14031.26, 22737.31, 30327.43, 38166.01, 45825.36, 53745.17, 61909.64 },
+	{ 1300.72, 1628.67, 1937.39, 2293.58, 2589.45, 2925.43, 3266.45, 3547.10, 3919.14,
+	  10309.68, 20800.67, 32157.27, 43313.26, 54417.91, 65615.88, 75464.72, 88794.12 },
+	{ 1237.02, 1402.70, 1672.54, 1968.63, 2214.64, 2476.88, 2675.64, 3021.73, 3274.23,
+	  8744.85, 18075.35, 38238.04, 51342.70, 67445.53, 80693.10, 93587.64, 108258.13 },
+	{ 1490.88, 1862.87, 2225.20, 2590.34, 2970.70, 3333.26, 3710.52, 4088.76, 4459.49,
+	  11856.14, 25066.44, 46081.15, 62928.90, 77680.87, 93567.80, 108438.67, 126455.04 },
+};
+
+static void per_block(const double *x, const double *us, size_t n, double blk, double *y)
+{
+	for (size_t i = 0; i < n; i++)
+		y[i] = us[i] * 1000.0 / (x[i] / blk);
+}
+
+static void one_knee_between(const double *x, const double *y, size_t n, double lo,
+			     double hi, double step_lo, double step_hi)
+{
+	struct mt_knee k[4];
+
+	assert_int_equal(mt_knee_find(x, y, n, NULL, k, 4), 1);
+	assert_true(x[k[0].before] == lo);
+	assert_true(x[k[0].after] == hi);
+	assert_true(k[0].step >= step_lo && k[0].step <= step_hi);
+	assert_true(k[0].confirmed);
+}
+
+static void test_seed_nopatch(void **state)
+{
+	const double *cols[] = { ldom_nopatch, bare_nopatch, t58_nopatch };
+	double y[9];
+
+	(void)state;
+	for (int c = 0; c < 3; c++) {
+		per_block(small_x, cols[c], 9, 8192, y);
+		/* x5.56, x5.34, x4.59 in one step */
+		one_knee_between(small_x, y, 9, 512 * M, 576 * M, 4.5, 5.7);
+	}
+}
+
+static void test_seed_8m_pages(void **state)
+{
+	const double x[] = { 128 * G, 192 * G, 256 * G, 320 * G, 384 * G };
+	const double nopatch[] = { 730.9, 1137.66, 1517.06, 13486.47, 26406.62 };
+	const double patch[] = { 744.83, 1122.72, 1512.26, 1933.85, 2313.34 };
+	struct mt_knee k[4];
+	double y[5];
+
+	(void)state;
+	per_block(x, nopatch, 5, 8 * M, y);
+	one_knee_between(x, y, 5, 256 * G, 320 * G, 7.0, 7.2);
+	per_block(x, patch, 5, 8 * M, y);
+	assert_int_equal(mt_knee_find(x, y, 5, NULL, k, 4), 0);
+}
+
+static void test_seed_patch_and_s11_no_knee(void **state)
+{
+	struct mt_knee k[4];
+	double y[17], worst = 0;
+	size_t at = 0, worst_at = 0;
+	int worst_col = -1;
+
+	(void)state;
+	for (int c = 0; c < 6; c++) {
+		double s;
+
+		per_block(all_x, flat_columns[c], 17, 8192, y);
+		assert_int_equal(mt_knee_find(all_x, y, 17, NULL, k, 4), 0);
+		s = mt_knee_largest_step(y, 17, &at);
+		if (s > worst) {
+			worst = s;
+			worst_at = at;
+			worst_col = c;
+		}
+	}
+	/* The largest one-step rise: T5-8 "patch", 4g -> 6g, x1.41. */
+	assert_int_equal(worst_col, 4);
+	assert_true(all_x[worst_at] == 4 * G);
+	assert_float_equal(worst, 1.41, 0.005);
+
+	/* A lower ratio than the default does see that rise as a knee. */
+	{
+		struct mt_knee_opts o;
+
+		mt_knee_opts_init(&o);
+		o.ratio = 1.3;
+		per_block(all_x, flat_columns[4], 17, 8192, y);
+		assert_int_equal(mt_knee_find(all_x, y, 17, &o, k, 4), 1);
+		assert_true(all_x[k[0].before] == 4 * G && all_x[k[0].after] == 6 * G);
+	}
+}
+
+static void test_synthetic(void **state)
+{
+	double x[16], y[16];
+	struct mt_knee k[4];
+
+	(void)state;
+	for (int i = 0; i < 16; i++)
+		x[i] = 16 * M * (double)(1u << i) / 16;
+
+	/* flat */
+	for (int i = 0; i < 16; i++)
+		y[i] = 3.0;
+	assert_int_equal(mt_knee_find(x, y, 16, NULL, k, 4), 0);
+
+	/* linear in the region: doubles every step, a trend, not a knee */
+	for (int i = 0; i < 16; i++)
+		y[i] = x[i] / M;
+	assert_int_equal(mt_knee_find(x, y, 16, NULL, k, 4), 0);
+
+	/* one knee, x4 between points 6 and 7 */
+	for (int i = 0; i < 16; i++)
+		y[i] = i < 7 ? 1.2 : 4.8;
+	assert_int_equal(mt_knee_find(x, y, 16, NULL, k, 4), 1);
+	assert_int_equal(k[0].before, 6);
+	assert_int_equal(k[0].after, 7);
+	assert_float_equal(k[0].step, 4.0, 1e-9);
+
+	/* one knee on a rising trend */
+	for (int i = 0; i < 16; i++)
+		y[i] = (i < 9 ? 1.0 : 3.0) * sqrt(x[i] / M);
+	assert_int_equal(mt_knee_find(x, y, 16, NULL, k, 4), 1);
+	assert_int_equal(k[0].after, 9);
+
+	/* two knees: 1.2 -> 2.9 -> 30 (probe-like) */
+	for (int i = 0; i < 16; i++)
+		y[i] = i < 4 ? 1.2 : i < 10 ? 2.9 : 30.0;
+	{
+		struct mt_knee_opts o;
+
+		mt_knee_opts_init(&o);
+		assert_int_equal(mt_knee_find(x, y, 16, &o, k, 4), 2);
+		assert_int_equal(k[0].after, 4);
+		assert_int_equal(k[1].after, 10);
+	}
+
+	/* a knee at the last point is reported, unconfirmed */
+	for (int i = 0; i < 16; i++)
+		y[i] = i < 15 ? 1.0 : 5.0;
+	assert_int_equal(mt_knee_find(x, y, 16, NULL, k, 4), 1);
+	assert_false(k[0].confirmed);
+
+	/* too few points before it: no level to jump from */
+	for (int i = 0; i < 16; i++)
+		y[i] = i < 1 ? 1.0 : 5.0;
+	assert_int_equal(mt_knee_find(x, y, 16, NULL, k, 4), 0);
+}
+
+static void test_noisy(void **state)
+{
+	double x[24], y[24];
+	struct mt_knee k[4];
+	unsigned int seed = 12345;
+
+	(void)state;
+	for (int i = 0; i < 24; i++) {
+		double noise = 1.0 + 0.3 * ((double)rand_r(&seed) / RAND_MAX - 0.5);
+
+		x[i] = 64 * M * (i + 1);
+		y[i] = (i < 12 ? 2.0 : 7.0) * noise;	/* +-15% */
+	}
+	/* one spike that comes back: an outlier, not a knee */
+	y[5] *= 3.0;
+	assert_int_equal(mt_knee_find(x, y, 24, NULL, k, 4), 1);
+	assert_int_equal(k[0].before, 11);
+	assert_int_equal(k[0].after, 12);
+}
+
+static void test_bad_input(void **state)
+{
+	const double x[] = { 1, 2, 2 }, y[] = { 1, 1, 1 }, yz[] = { 1, 0, 1 };
+	struct mt_knee k[1];
+
+	(void)state;
+	assert_int_equal(mt_knee_find(x, y, 1, NULL, k, 1), -EINVAL);
+	assert_int_equal(mt_knee_find(x, y, 3, NULL, k, 1), -EINVAL);	/* x not ascending */
+	assert_int_equal(mt_knee_find(x, yz, 2, NULL, k, 1), -EINVAL);	/* y = 0 */
+}
+
+/* Series and curves from results: unsorted regions, two block sizes. */
+static void test_results_curve(void **state)
+{
+	const uint64_t regions[] = { 192, 64, 128, 64, 128 };
+	const uint64_t blocks[] = { 4096, 4096, 4096, 8192, 8192 };
+	struct mt_result *res[5];
+	unsigned int series[5];
+	size_t idx[5], n;
+	double x[5], y[5];
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(mt_result_create(&res[i], 1, 0), 0);
+		strcpy(res[i]->phases[0].name, "read_4");
+		res[i]->region = regions[i] << 20;
+		res[i]->block = blocks[i];
+		res[i]->blocks = res[i]->region / blocks[i];
+		res[i]->phases[0].time_ns.mean = (double)res[i]->blocks * (i + 1);
+	}
+	mt_result_set_param(res[3], "backing", "anon");
+	mt_result_set_param(res[4], "backing", "anon");
+	assert_int_equal(mt_knee_series(res, 5, series), 2);
+	assert_int_equal(mt_knee_curve(res, 5, series, 0, "read_4", idx, x, y, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(idx[0], 1);
+	assert_int_equal(idx[2], 0);
+	assert_float_equal(y[0], 2.0, 1e-9);
+	assert_float_equal(y[2], 1.0, 1e-9);
+	assert_int_equal(mt_knee_curve(res, 5, series, 0, "read_9", idx, x, y, &n), -ENOENT);
+	for (int i = 0; i < 5; i++)
+		mt_result_destroy(res[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_nopatch),
+		cmocka_unit_test(test_seed_8m_pages),
+		cmocka_unit_test(test_seed_patch_and_s11_no_knee),
+		cmocka_unit_test(test_synthetic),
+		cmocka_unit_test(test_noisy),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_results_curve),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
