@@ -2,6 +2,7 @@
 #ifndef MEMTLB_MEASURE_H
 #define MEMTLB_MEASURE_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include <memtlb/config.h>
@@ -18,6 +19,8 @@
 struct mt_measure_opts {
 	bool progress;		/* "iteration k of n" on stderr (a terminal) */
 	int hw_counters;
+	/* Set by a signal handler: stop between iterations with -EINTR. */
+	volatile sig_atomic_t *stop;
 };
 
 int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,

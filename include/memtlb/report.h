@@ -45,4 +45,19 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose);
 void mt_report_print_csv(FILE *f, const struct mt_report *rep);
 
+/*
+ * Sweeps (report/sweep.c): seed 000's table, one row per region of each
+ * series with the phase's mean, ns per block, faults and misses per block
+ * where counted, and the knees (NULL ko: defaults). 0 or -ENOMEM.
+ */
+struct mt_knee_opts;
+int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phase,
+			  const struct mt_knee_opts *ko);
+int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *phase,
+			      const struct mt_knee_opts *ko);
+
+/* read_4 (seed 000's column), or the last read pass of a shorter run. */
+const char *mt_report_default_phase(const struct mt_report *rep);
+bool mt_report_has_phase(const struct mt_report *rep, const char *phase);
+
 #endif

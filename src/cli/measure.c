@@ -84,6 +84,10 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (r.iter = 0; r.iter < cfg->iterations; r.iter++) {
+		if (opts->stop && *opts->stop) {
+			ret = -EINTR;
+			goto out;
+		}
 		ret = mt_workload_iterate(w, r.iter, times, boundary, &r, bad);
 		if (ret)
 			goto out;

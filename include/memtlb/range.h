@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_RANGE_H
+#define MEMTLB_RANGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* More points than this in one range is a typo, not a sweep. */
+#define MT_RANGE_MAX_POINTS 4096
+
+/*
+ * A sweep's region range: "A..B" (doubling), "A..B:STEP" (A, A+STEP, ...
+ * while <= B) or "A..B:xF" (A, A*F, ... while <= B; F > 1, decimals allowed,
+ * points rounded down to 4 KiB and kept distinct). A single size "A" is
+ * one point. Sizes as mt_size_parse. Returns 0 with a malloc'ed array, or
+ * -EINVAL / -ERANGE / -E2BIG with a message for humans in msg.
+ */
+int mt_range_parse(const char *s, uint64_t **out, size_t *n, char *msg, size_t msg_len);
+
+#endif

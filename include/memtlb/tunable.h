@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_TUNABLE_H
+#define MEMTLB_TUNABLE_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+/*
+ * A kernel tunable a sweep changes: "sysfs:/sys/PATH" or "sysctl:NAME"
+ * (vm.swappiness -> /proc/sys/vm/swappiness), under MEMTLB_SYSROOT like
+ * every /proc and /sys read. The value found first is saved and written
+ * back by mt_tunable_restore, whatever happened in between.
+ */
+struct mt_tunable {
+	char spec[128];		/* as given: "sysfs:/sys/kernel/mm/..." */
+	char path[PATH_MAX];	/* the file, sysroot included */
+	char saved[256];	/* the original value ("madvise" of "always [madvise] never") */
+	bool have_saved;
+	bool changed;		/* written since saved: restore has work to do */
+};
+
+/* Parse spec ("sysfs:PATH" or "sysctl:NAME"): 0, or -EINVAL with msg. */
+int mt_tunable_init(struct mt_tunable *t, const char *spec, char *msg, size_t msg_len);
+
+/*
+ * Read and keep the current value, and check it can be written: 0,
+ * -ENOENT (no such tunable), -EACCES (no privilege, or read-only), -errno.
+ */
+int mt_tunable_save(struct mt_tunable *t);
+
+/* Write a value: 0 or -errno (EINVAL: the kernel refused the value). */
+int mt_tunable_set(struct mt_tunable *t, const char *value);
+
+/* The value now in effect (bracketed choice for THP-style files): 0 or -errno. */
+int mt_tunable_read(const struct mt_tunable *t, char *buf, size_t len);
+
+/* Write the saved value back if it was changed: 0 or -errno. */
+int mt_tunable_restore(struct mt_tunable *t);
+
+#endif

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+/* The sweep range grammar A..B[:STEP|xF]. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <memtlb/range.h>
+#include <memtlb/size.h>
+
+#define ROUND 4096ull
+
+static int size_part(const char *what, const char *s, size_t len, uint64_t *out, char *msg,
+		     size_t msg_len)
+{
+	char buf[64];
+	int ret;
+
+	if (!len || len >= sizeof(buf)) {
+		snprintf(msg, msg_len, "%s: missing or too long", what);
+		return -EINVAL;
+	}
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	ret = mt_size_parse(buf, out);
+	if (ret == -ERANGE) {
+		snprintf(msg, msg_len, "%s: %s: too large", what, buf);
+		return ret;
+	}
+	if (ret || !*out) {
+		snprintf(msg, msg_len, "%s: %s: not a size", what, buf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int push(uint64_t **pts, size_t *n, uint64_t v, char *msg, size_t msg_len)
+{
+	uint64_t *p;
+
+	if (*n >= MT_RANGE_MAX_POINTS) {
+		snprintf(msg, msg_len, "more than %d points", MT_RANGE_MAX_POINTS);
+		return -E2BIG;
+	}
+	p = realloc(*pts, (*n + 1) * sizeof(**pts));
+	if (!p)
+		return -ENOMEM;
+	p[(*n)++] = v;
+	*pts = p;
+	return 0;
+}
+
+int mt_range_parse(const char *s, uint64_t **out, size_t *n, char *msg, size_t msg_len)
+{
+	const char *dots = strstr(s, ".."), *colon;
+	uint64_t a, b, step = 0, *pts = NULL;
+	double factor = 2.0;
+	size_t m = 0;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	msg[0] = '\0';
+	if (!dots) {	/* one size */
+		ret = size_part("size", s, strlen(s), &a, msg, msg_len);
+		if (ret)
+			return ret;
+		ret = push(&pts, &m, a, msg, msg_len);
+		goto out;
+	}
+	ret = size_part("start", s, (size_t)(dots - s), &a, msg, msg_len);
+	if (ret)
+		return ret;
+	colon = strchr(dots + 2, ':');
+	ret = size_part("end", dots + 2, colon ? (size_t)(colon - dots - 2) : strlen(dots + 2),
+			&b, msg, msg_len);
+	if (ret)
+		return ret;
+	if (a > b) {
+		snprintf(msg, msg_len, "start is larger than end");
+		return -EINVAL;
+	}
+	if (colon && (colon[1] == 'x' || colon[1] == 'X')) {
+		char *end;
+
+		errno = 0;
+		factor = strtod(colon + 2, &end);
+		if (errno || end == colon + 2 || *end || !isfinite(factor) || factor > 1024) {
+			snprintf(msg, msg_len, "factor: %s: not a number from 1 to 1024", colon + 2);
+			return -EINVAL;
+		}
+		if (!(factor > 1.0 + 1e-9)) {
+			snprintf(msg, msg_len, "factor: %s: must be larger than 1", colon + 2);
+			return -EINVAL;
+		}
+	} else if (colon) {
+		ret = size_part("step", colon + 1, strlen(colon + 1), &step, msg, msg_len);
+		if (ret)
+			return ret;
+	}
+	if (step) {
+		if ((b - a) / step >= MT_RANGE_MAX_POINTS) {
+			snprintf(msg, msg_len, "more than %d points", MT_RANGE_MAX_POINTS);
+			return -E2BIG;
+		}
+		for (uint64_t v = a;; v += step) {
+			ret = push(&pts, &m, v, msg, msg_len);
+			if (ret || b - v < step)
+				break;
+		}
+		goto out;
+	}
+	for (double v = (double)a; v <= (double)b * (1 + 1e-12); v *= factor) {
+		uint64_t p = m ? (uint64_t)v / ROUND * ROUND : a;
+
+		if (m && p <= pts[m - 1])
+			continue;
+		ret = push(&pts, &m, p, msg, msg_len);
+		if (ret)
+			break;
+	}
+out:
+	if (ret) {
+		free(pts);
+		return ret;
+	}
+	*out = pts;
+	*n = m;
+	return 0;
+}
