@@ -11,6 +11,7 @@
 static const struct mt_cmd *const commands[] = {
 	&mt_cmd_stat,
 	&mt_cmd_sweep,
+	&mt_cmd_probe,
 	&mt_cmd_compare,
 	&mt_cmd_report,
 };

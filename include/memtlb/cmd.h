@@ -18,6 +18,7 @@ struct mt_cmd {
 
 extern const struct mt_cmd mt_cmd_stat;
 extern const struct mt_cmd mt_cmd_sweep;
+extern const struct mt_cmd mt_cmd_probe;
 extern const struct mt_cmd mt_cmd_compare;
 extern const struct mt_cmd mt_cmd_report;
 

@@ -42,6 +42,27 @@ int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_kne
 double mt_knee_largest_step(const double *y, size_t n, size_t *at);
 
 /*
+ * The probe's levels: knees of the 1-line-per-page curve y, each told apart
+ * by a control curve y_ctl (the same number of lines packed into few pages,
+ * NULL when there is none): a knee the control shows as well (its rise at
+ * least the square root of y's) is a data cache, else translation (TLB).
+ * Returns the number of levels or -EINVAL as mt_knee_find.
+ */
+enum mt_level_kind {
+	MT_LEVEL_TLB,
+	MT_LEVEL_CACHE,
+};
+
+struct mt_level {
+	struct mt_knee knee;
+	enum mt_level_kind kind;
+	double ctl_step;	/* the control's rise over the same step, 0 without */
+};
+
+int mt_knee_levels(const double *x, const double *y, const double *y_ctl, size_t n,
+		   const struct mt_knee_opts *o, struct mt_level *out, size_t max);
+
+/*
  * On measured results (a sweep's report): the curve of one phase over the
  * results of one series, x = region, y = ns per block (the derived metric,
  * or the phase's mean time / blocks). Results belong to the same series

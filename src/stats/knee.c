@@ -146,6 +146,28 @@ int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_kne
 	return (int)(found < max ? found : max);
 }
 
+int mt_knee_levels(const double *x, const double *y, const double *y_ctl, size_t n,
+		   const struct mt_knee_opts *o, struct mt_level *out, size_t max)
+{
+	struct mt_knee k[MT_KNEE_MAX];
+	int nk;
+
+	nk = mt_knee_find(x, y, n, o, k, MT_KNEE_MAX);
+	if (nk < 0)
+		return nk;
+	for (int i = 0; i < nk && (size_t)i < max; i++) {
+		out[i].knee = k[i];
+		out[i].kind = MT_LEVEL_TLB;
+		out[i].ctl_step = 0.0;
+		if (!y_ctl || !(y_ctl[k[i].before] > 0.0))
+			continue;
+		out[i].ctl_step = y_ctl[k[i].after] / y_ctl[k[i].before];
+		if (out[i].ctl_step >= sqrt(k[i].step))
+			out[i].kind = MT_LEVEL_CACHE;
+	}
+	return (size_t)nk < max ? nk : (int)max;
+}
+
 double mt_knee_largest_step(const double *y, size_t n, size_t *at)
 {
 	double best = 0.0;

@@ -252,6 +252,76 @@ static void test_results_curve(void **state)
 		mt_result_destroy(res[i]);
 }
 
+/*
+ * A live probe of this VM (AMD EPYC, 4 KiB pages, memtlb probe, first run):
+ * pages, ns per access with one line per page, and with the lines packed.
+ */
+static const double probe_pages[] = { 4, 8, 16, 32, 48, 56, 60, 62, 63, 64, 128, 256, 512,
+				      528, 544, 576, 640, 768, 1024, 2048, 4096, 8192, 12288 };
+static const double probe_ns[] = { 1.386, 1.381, 1.407, 1.374, 1.286, 1.293, 1.293, 1.309,
+				   1.304, 3.632, 3.866, 3.970, 3.666, 4.558, 5.141, 10.056,
+				   6.595, 6.848, 7.081, 32.856, 34.547, 101.876, 49.204 };
+static const double probe_ctl[] = { 1.390, 1.396, 1.377, 1.354, 1.295, 1.293, 1.280, 1.301,
+				    1.299, 1.386, 1.383, 1.427, 1.411, 1.706, 2.177, 3.871,
+				    3.813, 3.912, 4.055, 4.438, 7.601, 18.917, 24.100 };
+
+static void test_levels_recorded(void **state)
+{
+	const size_t n = sizeof(probe_ns) / sizeof(*probe_ns);
+	struct mt_level lv[8];
+	struct mt_knee_opts o;
+	double x[32];
+	int nl;
+
+	(void)state;
+	mt_knee_opts_init(&o);
+	o.ratio = 1.5;
+	for (size_t i = 0; i < n; i++)
+		x[i] = probe_pages[i] * 4096;
+	nl = mt_knee_levels(x, probe_ns, probe_ctl, n, &o, lv, 8);
+	assert_true(nl >= 3);
+	/* L1 dTLB: 63 pages fast, 64 slow; the packed lines stay at 1.4 ns */
+	assert_int_equal(lv[0].kind, MT_LEVEL_TLB);
+	assert_true(probe_pages[lv[0].knee.before] == 63);
+	/* 512 lines leave the 32 KiB L1d: the control rises too */
+	assert_int_equal(lv[1].kind, MT_LEVEL_CACHE);
+	assert_true(probe_pages[lv[1].knee.before] >= 512 && probe_pages[lv[1].knee.after] <= 576);
+	/* the next TLB level between 1024 and 2048 pages */
+	assert_int_equal(lv[2].kind, MT_LEVEL_TLB);
+	assert_true(probe_pages[lv[2].knee.before] == 1024);
+
+	/* without a control every knee is taken for translation */
+	nl = mt_knee_levels(x, probe_ns, NULL, n, &o, lv, 8);
+	assert_true(nl >= 3);
+	assert_int_equal(lv[1].kind, MT_LEVEL_TLB);
+}
+
+/* The prototype's numbers: 1.2 ns up to 256 KiB, 2.9 from 512 KiB. */
+static void test_levels_prototype(void **state)
+{
+	double x[10], y[10], c[10];
+	struct mt_level lv[4];
+	struct mt_knee_opts o;
+
+	(void)state;
+	mt_knee_opts_init(&o);
+	o.ratio = 1.5;
+	for (int i = 0; i < 10; i++) {
+		x[i] = 16384.0 * (1 << i);	/* 16k .. 8m */
+		y[i] = x[i] <= 262144 ? 1.2 : 2.9;
+		c[i] = 1.2;
+	}
+	assert_int_equal(mt_knee_levels(x, y, c, 10, &o, lv, 4), 1);
+	assert_int_equal(lv[0].kind, MT_LEVEL_TLB);
+	assert_true(x[lv[0].knee.before] == 262144);
+	assert_float_equal(lv[0].ctl_step, 1.0, 1e-9);
+	/* the same rise in the control: a data cache */
+	for (int i = 0; i < 10; i++)
+		c[i] = y[i];
+	assert_int_equal(mt_knee_levels(x, y, c, 10, &o, lv, 4), 1);
+	assert_int_equal(lv[0].kind, MT_LEVEL_CACHE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +332,8 @@ int main(void)
 		cmocka_unit_test(test_noisy),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_results_curve),
+		cmocka_unit_test(test_levels_recorded),
+		cmocka_unit_test(test_levels_prototype),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

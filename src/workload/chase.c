@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The pointer chase of memtlb probe. Built with -O2 like touch.c: the loop
+ * must be one dependent load per step and nothing else.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include <memtlb/chase.h>
+
+#define LINE 64
+
+/* xorshift64*: reproducible shuffles without libc's global state. */
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1Dull;
+}
+
+static char *slot(char *base, size_t j, size_t stride)
+{
+	size_t lines = stride / LINE;
+
+	return base + j * stride + (lines > 1 ? (j * 67) % lines * LINE : 0);
+}
+
+void **mt_chase_link(char *base, size_t n, size_t stride, uint64_t seed, size_t *order)
+{
+	uint64_t s = seed | 1;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	/* Fisher-Yates over all but the first: a random single cycle from slot 0. */
+	for (size_t i = n - 1; i > 1; i--) {
+		size_t k = 1 + (size_t)(next_rand(&s) % i);
+		size_t t = order[i];
+
+		order[i] = order[k];
+		order[k] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		*(void **)slot(base, order[i], stride) = slot(base, order[(i + 1) % n], stride);
+	return (void **)slot(base, order[0], stride);
+}
+
+void **mt_chase_run(void **p, uint64_t steps)
+{
+	/* Unrolled by 8 so the loop's own branch is noise; steps rounds up. */
+	for (uint64_t i = 0; i < steps; i += 8) {
+		p = *(void *volatile *)p;
+		p = *(void *volatile *)p;
+		p = *(void *volatile *)p;
+		p = *(void *volatile *)p;
+		p = *(void *volatile *)p;
+		p = *(void *volatile *)p;
+		p = *(void *volatile *)p;
+		p = *(void *volatile *)p;
+	}
+	return p;
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# memtlb probe: a live smoke run (timings are printed, never judged) and
+# bad input.
+. "$(dirname "$0")/lib.sh"
+
+run probe --max 2m
+expect_status 0 "probe --max 2m"
+expect_grep '^ +16.0 KiB +4 +[0-9.]+ +[0-9.]+' "$out" "first row, 16 KiB = 4 pages"
+expect_grep '^ +2.0 MiB +512 ' "$out" "last row, 2 MiB"
+expect_grep '^(L1 dTLB reach about|levels: none)' "$out" "levels line"
+expect_grep '^cpuid' "$out" "cpuid line"
+echo "live probe:"
+sed 's/^/  /' "$out"
+
+run probe --max 1m --format csv
+expect_status 0 "probe --format csv"
+expect_grep '^size,pages,ns_per_access,packed_ns_per_access,level$' "$out" "csv header"
+expect_grep '^16384,4,' "$out" "csv first row"
+
+if [ "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)" != "always madvise [never]" ]
+then
+	run probe --pages thp --max 16m
+	expect_status 0 "probe --pages thp"
+	expect_grep 'one line per 2.0 MiB THP page' "$out" "thp title"
+fi
+
+if grep -q '^HugePages_Total: *0$' /proc/meminfo; then
+	run probe --pages hugetlb --max 8m
+	expect_status 1 "hugetlb without a pool"
+	expect_grep '^hint: reserve a pool' "$err" "hugetlb hint"
+fi
+
+usage_case() {	# WHAT ARGS...
+	what=$1
+	shift
+	run "$@"
+	expect_status 2 "$what"
+	expect_one_error_line "$what"
+}
+usage_case "bad pages" probe --pages giant
+usage_case "max too small" probe --max 8k
+usage_case "max not a size" probe --max 1.5m
+usage_case "max above MemAvailable" probe --max 4t
+usage_case "knee ratio" probe --knee-ratio 0.5
+usage_case "bad format" probe --format json
+usage_case "unknown option" probe --bogus
+usage_case "argument" probe extra
+
+finish
