@@ -37,6 +37,14 @@ case $(uname -m) in
 x86_64)
 	check mt_touch_write "64-bit store" 'mov +%r[a-z0-9]+,\(%'
 	check mt_touch_verify "64-bit load" 'mov +\(%r[a-z0-9]+\),%r'
+	# The probe's chase: eight dependent loads per turn (p = *p), no store.
+	insns=$(body mt_chase_run)
+	mem=$(printf '%s\n' "$insns" | grep -c '(%')
+	dep=$(printf '%s\n' "$insns" | grep -Ec 'mov +\((%r[a-z0-9]+)\),\1$')
+	if [ "$mem" -eq 8 ] && [ "$dep" -eq 8 ]; then ok; else
+		fail "mt_chase_run: expected 8 dependent loads and no other memory access"
+		printf '%s\n' "$insns" >&2
+	fi
 	;;
 *)
 	echo "instruction check written for x86_64 only: skipped"
