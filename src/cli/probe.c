@@ -70,7 +70,9 @@ struct point {
 };
 
 struct probe {
-	char *pages;		/* the probed mapping */
+	char *pages;		/* the probed mapping (aligned start) */
+	char *map;		/* what mmap returned, map_len bytes */
+	size_t map_len;
 	uint64_t page;
 	char *packed;		/* the control: lines back to back */
 	size_t *order;
@@ -265,6 +267,8 @@ static int map_pages(struct probe *pr, uint64_t max, enum pages kind)
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
+	pr->map = p;
+	pr->map_len = len;
 	if (kind == PAGES_THP) {
 		char *al = (char *)(((uintptr_t)p + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1));
 
@@ -456,8 +460,8 @@ static int cmd_probe(int argc, char *argv[])
 out:
 	if (pr.packed && pr.packed != MAP_FAILED)
 		munmap(pr.packed, pr.max_lines * LINE + HUGE_2M);
+	munmap(pr.map, pr.map_len);
 	free(pr.order);
-	/* pr.pages: the process exits; with THP the aligned start is not the mapping's. */
 	return ret;
 }
 

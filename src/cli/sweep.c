@@ -412,7 +412,11 @@ static int run_sweep(struct sweep *sw)
 		"point's region within MemAvailable (%s now)%s\n", n, n == 1 ? "" : "s", big,
 		mem > 0 ? avail : "unknown", sw->base.force ? ", off (--force)" : "");
 
-	/* Handled, not fatal: every tunable is restored and the report kept. */
+	/*
+	 * Handled, not fatal: every tunable is restored and the report kept.
+	 * SA_RESTART: a report being written is never cut short by EINTR.
+	 */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
