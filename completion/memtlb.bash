@@ -2,9 +2,11 @@
 # bash completion for memtlb. tests/cli/doc-sync.sh keeps these lists in step
 # with `memtlb --list-cmds` and each command's --help.
 
-_memtlb_commands="stat compare report"
+_memtlb_commands="stat sweep probe compare report"
 
 _memtlb_opts_stat="--region --block --iterations --passes --backing --force --event --format --output --verbose --help"
+_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --force --event --format --output --verbose --help"
+_memtlb_opts_probe="--max --pages --knee-ratio --format --verbose --help"
 _memtlb_opts_compare="--fail-above --format --help"
 _memtlb_opts_report="--format --output --help"
 
@@ -26,7 +28,8 @@ _memtlb()
 	case $prev in
 	--format)
 		case $cmd in
-		stat) word="table csv json" ;;
+		stat | sweep) word="table csv json" ;;
+		probe) word="table csv" ;;
 		compare) word="text markdown csv json" ;;
 		report) word="text markdown html" ;;
 		esac
@@ -35,6 +38,19 @@ _memtlb()
 		;;
 	--backing)
 		COMPREPLY=($(compgen -W "shared anon" -- "$cur"))
+		return
+		;;
+	--pages)
+		COMPREPLY=($(compgen -W "base thp hugetlb" -- "$cur"))
+		return
+		;;
+	--from)
+		COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
+		return
+		;;
+	--vary)
+		COMPREPLY=($(compgen -W "block= backing= iterations= passes= sysfs:/sys/ sysctl:" -- "$cur"))
+		compopt -o nospace 2>/dev/null
 		return
 		;;
 	-o | --output)
