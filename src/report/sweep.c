@@ -163,9 +163,15 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 			  const struct mt_knee_opts *ko)
 {
 	const struct mt_config *cfg = &rep->config;
+	struct mt_knee_opts def;
 	unsigned int *series;
 	size_t n_series;
 	int ret = 0;
+
+	if (!ko) {
+		mt_knee_opts_init(&def);
+		ko = &def;
+	}
 
 	series = calloc(rep->n_results ? rep->n_results : 1, sizeof(*series));
 	if (!series)
