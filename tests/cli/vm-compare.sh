@@ -22,8 +22,9 @@ for tool in qemu-system-x86_64 busybox python3; do
 	command -v "$tool" >/dev/null || skip "$tool not installed (apt-get install qemu-system-x86 busybox-static)"
 done
 kernel=${MEMTLB_TEST_VM_KERNEL:-$(ls /boot/vmlinuz-6.1.* 2>/dev/null | sort -V | tail -n 1)}
-[ -n "$kernel" ] && [ -r "$kernel" ] ||
+if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
 	skip "no readable /boot/vmlinuz-6.1.* (apt-get install linux-image-cloud-amd64)"
+fi
 release=${kernel##*/vmlinuz-}
 
 # The host side.
@@ -33,6 +34,7 @@ expect_status 0 "host stat"
 # The guest side: the report comes back to the path given with -o.
 "$vm" --accel "$accel" --timeout 240 "$kernel" -- "$MEMTLB" \
 	stat --region 64m -i 3 -o "$work/guest.json" >"$work/vm.out" 2>"$work/vm.err"
+# expect_status reads $status and $err, as after run.
 status=$? err=$work/vm.err
 expect_status 0 "memtlb-vm stat"
 expect_grep "^kernel $release on " "$work/vm.out" "guest stat header names the guest kernel"
