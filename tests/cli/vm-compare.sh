@@ -72,6 +72,36 @@ esac
 if [ "$release" != "$host_kernel" ]; then ok; else
 	fail "guest and host both run $release: not a cross-kernel comparison"; fi
 
+# Nothing is left running or on disk: after a boot timeout, and after SIGTERM
+# in the middle of a run. (memtlb-vm's temporary directory lives in $vmtmp;
+# qemu's command line names it.)
+vmtmp=$work/vmtmp
+mkdir "$vmtmp"
+leftovers() {	# WHAT
+	if pgrep -f "$vmtmp/" >/dev/null; then fail "$1: a qemu is still running"; else ok; fi
+	if [ -z "$(ls -A "$vmtmp")" ]; then ok; else fail "$1: left $(ls -A "$vmtmp")"; fi
+}
+TMPDIR=$vmtmp "$vm" --accel "$accel" --boot-timeout 1 "$kernel" -- "$MEMTLB" \
+	stat --region 64m -i 3 >"$work/vm.out" 2>"$work/vm.err"
+status=$?
+expect_status 1 "boot timeout"
+expect_grep "^memtlb-vm: .*: guest did not reach init within 1s" "$work/vm.err" "boot timeout message"
+leftovers "boot timeout"
+
+TMPDIR=$vmtmp "$vm" --accel "$accel" "$kernel" -- "$MEMTLB" \
+	stat --region 64m -i 3 >"$work/vm.out" 2>"$work/vm.err" &
+pid=$!
+i=0
+while ! pgrep -f "$vmtmp/" >/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -TERM $pid
+wait $pid
+status=$?
+expect_status 143 "SIGTERM during the run"
+leftovers "SIGTERM"
+
 # memtlb compare, once the command exists.
 if "$MEMTLB" --list-cmds | grep -qx compare; then
 	run compare "$work/host.json" "$work/guest.json"
