@@ -17,7 +17,10 @@ packages="gcc libc6-dev make pkg-config meson ninja-build xz-utils
 	libpfm4-dev libjansson-dev libcmocka-dev scdoc linux-source-6.1"
 case $mode in
 run) ;;
-test) packages="$packages gnuplot-nox libxml2-utils" ;;
+# The tests also draw plots, check HTML, fuzz, and boot Debian's 6.1 kernel
+# in a guest to compare two real kernels (tests/cli/vm-compare.sh).
+test) packages="$packages gnuplot-nox libxml2-utils clang libclang-rt-14-dev
+	qemu-system-x86 busybox-static linux-image-cloud-amd64" ;;
 *)
 	echo "usage: $0 [run|test]" >&2
 	exit 2

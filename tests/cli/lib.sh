@@ -8,6 +8,9 @@ failures=0
 checks=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/memtlb-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# Everything a test (and memtlb under it) creates in TMPDIR stays in $work,
+# so checks for leftovers see only this test's files.
+export TMPDIR="$work"
 
 # run ARGS...: runs memtlb, leaves $status, $out (stdout file), $err (stderr file)
 run() {
