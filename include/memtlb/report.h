@@ -45,6 +45,9 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose);
 void mt_report_print_csv(FILE *f, const struct mt_report *rep);
 
+/* A value for humans: whole above 100, 3 decimals below, %g at the extremes. */
+void mt_report_number(char *buf, size_t len, double v);
+
 /*
  * Sweeps (report/sweep.c): seed 000's table, one row per region of each
  * series with the phase's mean, ns per block, faults and misses per block

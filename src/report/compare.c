@@ -22,18 +22,6 @@ static const char *state_name(enum mt_side_state s)
 	return "?";
 }
 
-static void num(char *buf, size_t len, double v)
-{
-	double a = fabs(v);
-
-	if (a != 0.0 && (a >= 1e7 || a < 1e-3))
-		snprintf(buf, len, "%.3g", v);
-	else if (a >= 100.0 || v == (double)(long long)v)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.3f", v);
-}
-
 /* "12345 ~ 2%" as lkp prints it; the spread only when there were samples. */
 static void value_cell(char *buf, size_t len, const struct mt_cmp_side *s)
 {
@@ -43,7 +31,7 @@ static void value_cell(char *buf, size_t len, const struct mt_cmp_side *s)
 		snprintf(buf, len, "%s", s->state == MT_SIDE_ABSENT ? "-" : state_name(s->state));
 		return;
 	}
-	num(v, sizeof(v), s->s.mean);
+	mt_report_number(v, sizeof(v), s->s.mean);
 	if (s->s.n >= 2)
 		snprintf(buf, len, "%s ~%2.0f%%", v, 100.0 * s->s.cv);
 	else
@@ -58,7 +46,7 @@ static void change_cell(char *buf, size_t len, const struct mt_cmp_side *s, bool
 	if (!s->have_change) {
 		snprintf(buf, len, "-");
 	} else if (s->absolute) {
-		num(v, sizeof(v), s->change);
+		mt_report_number(v, sizeof(v), s->change);
 		snprintf(buf, len, "%s%s abs%s", s->change >= 0 ? "+" : "", v, mark);
 	} else {
 		snprintf(buf, len, "%+.1f%%%s", s->change, mark);

@@ -153,18 +153,6 @@ static void tbl_print(FILE *f, const struct tbl *t, enum mt_render_format fmt)
 		fputs("</table>\n", f);
 }
 
-static void num(char *buf, size_t len, double v)
-{
-	double a = fabs(v);
-
-	if (a != 0.0 && (a >= 1e7 || a < 1e-3))
-		snprintf(buf, len, "%.3g", v);
-	else if (a >= 100.0 || v == (double)(long long)v)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.3f", v);
-}
-
 /* Rows of facts, a column per input. */
 static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
 		 const char *const *files, unsigned int n, bool system)
@@ -226,7 +214,7 @@ static void count_cell(char *buf, size_t len, const struct mt_counter_stat *cs, 
 	} else if (cs->state == MT_COUNTER_NOT_COUNTED) {
 		snprintf(buf, len, "not counted");
 	} else {
-		num(v, sizeof(v), cs->s.mean / div);
+		mt_report_number(v, sizeof(v), cs->s.mean / div);
 		if (cs->running < 0.9999)
 			snprintf(buf, len, "%s (%.1f%%)", v, 100.0 * cs->running);
 		else
@@ -269,7 +257,7 @@ static int phase_table(FILE *f, enum mt_render_format fmt, const struct mt_resul
 			if (!(any & (1u << d)))
 				continue;
 			if (mt_phase_has(ps, d))
-				num(buf, sizeof(buf), ps->derived[d]);
+				mt_report_number(buf, sizeof(buf), ps->derived[d]);
 			ret |= cell(&t, "%s", mt_phase_has(ps, d) ? buf : "-");
 		}
 	}
@@ -509,11 +497,11 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 				char a[32] = "-", b[32] = "-", c[32] = "-";
 
 				if (w && mt_phase_has(w, MT_DERIVED_NS_PER_BLOCK))
-					num(a, sizeof(a), w->derived[MT_DERIVED_NS_PER_BLOCK]);
+					mt_report_number(a, sizeof(a), w->derived[MT_DERIVED_NS_PER_BLOCK]);
 				if (rd && mt_phase_has(rd, MT_DERIVED_NS_PER_BLOCK))
-					num(b, sizeof(b), rd->derived[MT_DERIVED_NS_PER_BLOCK]);
+					mt_report_number(b, sizeof(b), rd->derived[MT_DERIVED_NS_PER_BLOCK]);
 				if (w && mt_phase_has(w, MT_DERIVED_FAULTS_PER_BLOCK))
-					num(c, sizeof(c), w->derived[MT_DERIVED_FAULTS_PER_BLOCK]);
+					mt_report_number(c, sizeof(c), w->derived[MT_DERIVED_FAULTS_PER_BLOCK]);
 				ret |= cell(&t, "%s", files[i]) | cell(&t, "%s", r->params) |
 				       cell(&t, "%s", a) | cell(&t, "%s", b) | cell(&t, "%s", c);
 			}

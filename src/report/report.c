@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,4 +39,16 @@ int mt_report_add(struct mt_report *rep, struct mt_result *res)
 	rep->results = grown;
 	rep->results[rep->n_results++] = res;
 	return 0;
+}
+
+void mt_report_number(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (a != 0.0 && (a >= 1e7 || a < 1e-3))
+		snprintf(buf, len, "%.3g", v);
+	else if (a >= 100.0 || v == (double)(long long)v)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3f", v);
 }
