@@ -10,6 +10,7 @@
 #include <memtlb/sysinfo.h>
 
 #define MT_REPORT_SCHEMA 1
+#define MT_REPORT_MAX_SIZE (64 << 20)
 
 /* Everything a report file holds; output code reads only this. */
 struct mt_report {

@@ -491,6 +491,10 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 		return -errno;
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
+	/* A 4096-point sweep is a few tens of MiB: anything larger is not ours. */
+	if (S_ISREG(st.st_mode) && st.st_size > MT_REPORT_MAX_SIZE)
+		return bad(&ld, "%lld bytes: larger than a report can be (%d MiB)",
+			   (long long)st.st_size, MT_REPORT_MAX_SIZE >> 20);
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (access(path, R_OK))
