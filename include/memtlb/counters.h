@@ -19,6 +19,9 @@ struct mt_event {
 	struct perf_event_attr attr;
 	int err;			/* -errno of the open: 0 = counting */
 	bool user_only;			/* kernel counting refused by paranoia */
+	int role;			/* enum mt_role from an event set; 0: from attr */
+	unsigned int group;		/* group the backend put it in (0 = first) */
+	char meaning[128];		/* what it measures on this CPU, from the set */
 };
 
 /*
@@ -38,6 +41,9 @@ const char *mt_event_reason(const struct mt_event *ev, int hw_counters);
 
 /* libpfm4's present core PMU ("icl", "amd64_fam19h"): 0, or -ENOENT. */
 int mt_pmu_core_name(char *buf, size_t len);
+
+/* Every PMU libpfm4 detects as present, space-separated: 0 or -ENODEV. */
+int mt_pmu_present_list(char *buf, size_t len);
 
 struct mt_counters;
 

@@ -75,9 +75,19 @@ enum mt_role {
 	MT_ROLE_MAJOR_FAULTS,
 	MT_ROLE_DTLB_LOADS,
 	MT_ROLE_DTLB_MISSES,
+	MT_ROLE_CYCLES,
+	MT_ROLE_INSTRUCTIONS,
+	MT_ROLE_WALK_CYCLES,	/* cycles with a page walk in progress */
+	MT_ROLE_ITLB_MISSES,
+	MT_ROLE_MAX,
 };
 
+/* The set entry's role when it has one, else one read from the encoding. */
 enum mt_role mt_event_role(const struct mt_event *ev);
+
+/* Role names of the event set files: "dtlb-miss", "-" (none); -1 unknown. */
+int mt_role_parse(const char *s);
+const char *mt_role_name(int role);
 
 struct mt_result_event {
 	char name[MT_EVENT_NAME_MAX];

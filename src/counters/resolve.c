@@ -141,6 +141,27 @@ int mt_pmu_core_name(char *buf, size_t len)
 	return -ENOENT;
 }
 
+int mt_pmu_present_list(char *buf, size_t len)
+{
+	pfm_pmu_info_t info;
+	size_t off = 0;
+	pfm_pmu_t p;
+
+	buf[0] = '\0';
+	if (pfm_ready())
+		return -ENODEV;
+	pfm_for_all_pmus(p) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
+			continue;
+		if (off + strlen(info.name) + 2 > len)
+			break;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "", info.name);
+	}
+	return 0;
+}
+
 static int is_hw(const struct mt_event *ev)
 {
 	return ev->attr.type == PERF_TYPE_HARDWARE || ev->attr.type == PERF_TYPE_HW_CACHE ||

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Text table (test_with_mmap's, widened with counters) and CSV output. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,10 +114,72 @@ static void print_unsupported(FILE *f, const struct mt_result *r, bool verbose)
 			n > 1 ? "s" : "");
 }
 
+/* One row of memtlb run's table: a summary over the runs. */
+static void run_row(FILE *f, const char *what, const struct mt_summary *s, double scale,
+		    double running)
+{
+	char mean[32], sd[32], run[16] = "";
+
+	snprintf(mean, sizeof(mean), "%.2f", s->mean / scale);
+	snprintf(sd, sizeof(sd), "%.2f", s->stddev / scale);
+	if (running < 0.9999)
+		snprintf(run, sizeof(run), "%.1f%%", 100.0 * running);
+	fprintf(f, "%-32s %16s %14s %8.2f %8.2f %8s\n", what, mean, sd, 100.0 * s->cv,
+		s->n ? 100.0 * s->cv / sqrt((double)s->n) : 0.0, run);
+}
+
+/*
+ * memtlb run: one row per event, perf stat's shape, with the spread
+ * spelt out: sample stddev and cv over the runs, and the standard error
+ * of the mean (what perf prints as "+- x%") in its own labelled column.
+ */
+static void print_run(FILE *f, const struct mt_report *rep, bool verbose)
+{
+	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
+	const struct mt_phase_stat *ps;
+
+	fprintf(f, "memtlb run: %s: %u run%s", rep->command_line, rep->runs,
+		rep->runs == 1 ? "" : "s");
+	if (rep->exit_status)
+		fprintf(f, " (FAILED: exit status %d; stopped after it)", rep->exit_status);
+	if (rep->event_set[0])
+		fprintf(f, ", event set %s", rep->event_set);
+	fprintf(f, "\nkernel %s on %s, counters: %s%s\n\n", rep->system.kernel,
+		rep->system.cpu[0] ? rep->system.cpu : rep->system.machine, rep->backend,
+		rep->user_only ? " (user space only)" : "");
+	if (!r || !r->n_phases)
+		return;
+	ps = &r->phases[0];
+	fprintf(f, "%-32s %16s %14s %8s %8s %8s\n", "", "mean", "stddev", "cv (%)",
+		"sem (%)", "running");
+	run_row(f, "wall time (ms)", &ps->time_ns, 1e6, 1.0);
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		const struct mt_counter_stat *cs = &ps->counters[e];
+
+		if (cs->state == MT_COUNTER_OK)
+			run_row(f, r->events[e].name, &cs->s, 1.0, cs->running);
+		else
+			fprintf(f, "%-32s %16s\n", r->events[e].name,
+				cs->state == MT_COUNTER_UNSUPPORTED ? "not supported"
+								    : "not counted");
+	}
+	fputc('\n', f);
+	print_unsupported(f, r, verbose);
+	fprintf(f, "mean over the runs; stddev: sample standard deviation (n-1); "
+		   "cv = stddev/mean;\nsem = stddev/sqrt(runs)/mean, the standard error of the "
+		   "mean (perf stat's \"+- x%%\");\nrunning: share of time counted where "
+		   "multiplexed, values scaled\n");
+}
+
 void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
 	char region[32], block[32];
+
+	if (!strcmp(rep->command, "run")) {
+		print_run(f, rep, verbose);
+		return;
+	}
 
 	mt_size_format(c->region, region, sizeof(region));
 	mt_size_format(c->block, block, sizeof(block));

@@ -60,6 +60,8 @@ enum mt_role mt_event_role(const struct mt_event *ev)
 	const struct perf_event_attr *a = &ev->attr;
 	const __u64 dtlb_read = PERF_COUNT_HW_CACHE_DTLB | (PERF_COUNT_HW_CACHE_OP_READ << 8);
 
+	if (ev->role > MT_ROLE_NONE && ev->role < MT_ROLE_MAX)
+		return (enum mt_role)ev->role;
 	if (a->type == PERF_TYPE_SOFTWARE) {
 		switch (a->config) {
 		case PERF_COUNT_SW_PAGE_FAULTS: return MT_ROLE_PAGE_FAULTS;

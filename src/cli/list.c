@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+/* memtlb list: the event sets, what each event is here, and whether it counts. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfmon/pfmlib.h>
+
+#include <memtlb/cli.h>
+#include <memtlb/cmd.h>
+#include <memtlb/evset.h>
+#include <memtlb/log.h>
+#include <memtlb/stats.h>
+#include <memtlb/sysinfo.h>
+
+static const char cmdopts_s[] = "+:vh";
+static const struct option cmdopts[] = {
+	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR },
+	{ "pmu", required_argument, NULL, MT_OPT_FIRST_FREE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void help(void)
+{
+	printf("Usage: memtlb list [options] [SET]\n"
+	       "Show the event sets, each event's encoding on this CPU and whether this\n"
+	       "machine can count it.\n\n"
+	       "      --events-dir DIR     read event sets from DIR\n"
+	       "      --pmu PMU            resolve for this libpfm4 PMU instead (skl, icl,\n"
+	       "                           amd64_fam19h_zen3, ...): encodings only\n"
+	       "  -v, --verbose            also list every PMU section of each set\n"
+	       "  -h, --help               this text\n");
+}
+
+static const char *type_name(__u32 type)
+{
+	switch (type) {
+	case PERF_TYPE_HARDWARE: return "hardware";
+	case PERF_TYPE_SOFTWARE: return "software";
+	case PERF_TYPE_TRACEPOINT: return "tracepoint";
+	case PERF_TYPE_HW_CACHE: return "hw_cache";
+	case PERF_TYPE_RAW: return "raw";
+	case PERF_TYPE_BREAKPOINT: return "breakpoint";
+	}
+	return "pmu";
+}
+
+static void show_set(const struct mt_evset *set, const char *pmu, bool try_open,
+		     int hw_counters, bool verbose)
+{
+	struct mt_event *ev = NULL;
+	int opened = 1;
+	const char *which;
+	char msg[512];
+	size_t n = 0;
+	int ret;
+
+	printf("%s: %s\n", set->name, set->description[0] ? set->description : "");
+	if (verbose) {
+		for (size_t i = 0; i < set->n_sections; i++)
+			printf("  section: %s (%zu events)\n", set->sections[i].pmus,
+			       set->sections[i].n);
+	}
+	ret = mt_evset_resolve(set, pmu, &ev, &n, &which, msg, sizeof(msg));
+	if (ret) {
+		printf("  does not resolve here: %s\n\n", msg);
+		return;
+	}
+	printf("  for PMU %s: %s section\n", pmu[0] ? pmu : "(none)",
+	       strcmp(which, "generic") ? "its own" : "the generic (perf names)");
+	for (size_t i = 0; i < n; i++) {
+		struct mt_counters *c = NULL;
+
+		/* Each event alone on this process: countable or why not. */
+		if (try_open) {
+			opened = !mt_counters_create(&c, &ev[i], 1, 0);
+			mt_counters_destroy(c);
+		}
+		printf("  %-34s %s\n", ev[i].name, ev[i].meaning);
+		printf("      %s  type %u (%s) config %#llx  role %s  countable: ", ev[i].fstr,
+		       ev[i].attr.type, type_name(ev[i].attr.type),
+		       (unsigned long long)ev[i].attr.config, mt_role_name(mt_event_role(&ev[i])));
+		if (!try_open)
+			printf("(not this machine's PMU)\n");
+		else if (!opened)
+			printf("unknown (the counters backend failed)\n");
+		else if (!ev[i].err)
+			printf("yes%s\n", ev[i].user_only ? " (user space only)" : "");
+		else
+			printf("not supported: %s\n", mt_event_reason(&ev[i], hw_counters));
+	}
+	putchar('\n');
+	free(ev);
+}
+
+static int cmd_list(int argc, char *argv[])
+{
+	const char *dir_opt = NULL, *force = NULL;
+	struct mt_evsets *sets = NULL;
+	struct mt_sysinfo si;
+	char dir[4096], msg[512], pmu[64];
+	bool verbose = false;
+	int c, ret;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			help();
+			return MT_EXIT_OK;
+		case 'v':
+			verbose = true;
+			break;
+		case MT_OPT_EVENTS_DIR:
+			dir_opt = optarg;
+			break;
+		case MT_OPT_FIRST_FREE:
+			force = optarg;
+			break;
+		default:
+			return mt_cli_getopt_error("list", c, argv);
+		}
+	}
+	if (argc - optind > 1) {
+		mt_err("list: unexpected argument '%s'", argv[optind + 1]);
+		return MT_EXIT_USAGE;
+	}
+	mt_evsets_dir(dir_opt, dir, sizeof(dir));
+	ret = mt_evsets_load(&sets, dir, msg, sizeof(msg));
+	if (ret) {
+		mt_err("list: %s", msg);
+		return ret == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAILURE;
+	}
+	if (optind < argc && !mt_evsets_find(sets, argv[optind])) {
+		mt_err("list: %s: no such event set in %s", argv[optind], dir);
+		mt_evsets_destroy(sets);
+		return MT_EXIT_USAGE;
+	}
+	if (force) {
+		/* libpfm4 reads LIBPFM_FORCE_PMU when it initialises: start it again. */
+		pfm_terminate();
+		setenv("LIBPFM_FORCE_PMU", force, 1);
+		if (mt_pmu_core_name(pmu, sizeof(pmu)) || strcmp(pmu, force)) {
+			mt_err("list: --pmu %s: not a core PMU libpfm4 knows", force);
+			mt_evsets_destroy(sets);
+			return MT_EXIT_USAGE;
+		}
+	} else {
+		mt_pmu_core_name(pmu, sizeof(pmu));
+	}
+	mt_sysinfo_read(&si);
+	printf("event sets from %s\n\n", dir);
+	for (size_t i = 0; i < sets->n; i++) {
+		if (optind < argc && strcmp(sets->sets[i].name, argv[optind]))
+			continue;
+		show_set(&sets->sets[i], pmu, !force, si.hw_counters, verbose);
+	}
+	mt_evsets_destroy(sets);
+	return MT_EXIT_OK;
+}
+
+const struct mt_cmd mt_cmd_list = {
+	.name = "list",
+	.fn = cmd_list,
+	.help = "show the event sets and what this machine can count",
+};
