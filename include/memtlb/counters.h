@@ -10,7 +10,7 @@
 
 #include <memtlb/sample.h>
 
-#define MT_EVENT_NAME_MAX 128
+#define MT_EVENT_NAME_MAX 192
 
 /* One event as the user named it, resolved to an attr by libpfm4. */
 struct mt_event {

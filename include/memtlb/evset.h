@@ -68,4 +68,20 @@ int mt_evset_section_has(const struct mt_evset_section *sec, const char *pmu);
 int mt_evset_resolve(const struct mt_evset *set, const char *pmu, struct mt_event **out,
 		     size_t *n, const char **which, char *msg, size_t msg_len);
 
+/*
+ * Half of it: the PMU section alone, or what does not depend on libpfm4's
+ * PMU (the generic section when no section names pmu, and "any"). With
+ * LIBPFM_FORCE_PMU libpfm4 knows the forced PMU only, not perf's names:
+ * memtlb list --pmu resolves the common part before it forces the PMU.
+ * Either part may be empty (*n = 0, *out NULL).
+ */
+enum {
+	MT_EVSET_PMU_PART = 1,
+	MT_EVSET_COMMON_PART = 2,
+};
+
+int mt_evset_resolve_parts(const struct mt_evset *set, const char *pmu, unsigned int parts,
+			   struct mt_event **out, size_t *n, const char **which, char *msg,
+			   size_t msg_len);
+
 #endif

@@ -48,58 +48,89 @@ static const char *type_name(__u32 type)
 	return "pmu";
 }
 
-static void show_set(const struct mt_evset *set, const char *pmu, bool try_open,
-		     int hw_counters, bool verbose)
+/* One set's events on the PMU: resolved in two parts (see mt_evset_resolve_parts). */
+struct shown {
+	struct mt_event *ev;
+	size_t n;
+	const char *which;
+	char err[512];
+};
+
+static int append(struct shown *sh, struct mt_event *ev, size_t n)
+{
+	struct mt_event *grown;
+
+	if (!n)
+		return 0;
+	grown = realloc(sh->ev, (sh->n + n) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	memcpy(grown + sh->n, ev, n * sizeof(*ev));
+	sh->ev = grown;
+	sh->n += n;
+	return 0;
+}
+
+static void resolve_part(const struct mt_evset *set, const char *pmu, unsigned int part,
+			 struct shown *sh)
 {
 	struct mt_event *ev = NULL;
-	int opened = 1;
-	const char *which;
-	char msg[512];
 	size_t n = 0;
-	int ret;
 
+	if (sh->err[0])
+		return;
+	if (mt_evset_resolve_parts(set, pmu, part, &ev, &n, &sh->which, sh->err,
+				   sizeof(sh->err)) == 0 && append(sh, ev, n))
+		snprintf(sh->err, sizeof(sh->err), "%s", strerror(ENOMEM));
+	free(ev);
+}
+
+static void show_set(const struct mt_evset *set, struct shown *sh, const char *pmu,
+		     bool try_open, int hw_counters, bool verbose)
+{
 	printf("%s: %s\n", set->name, set->description[0] ? set->description : "");
 	if (verbose) {
 		for (size_t i = 0; i < set->n_sections; i++)
 			printf("  section: %s (%zu events)\n", set->sections[i].pmus,
 			       set->sections[i].n);
 	}
-	ret = mt_evset_resolve(set, pmu, &ev, &n, &which, msg, sizeof(msg));
-	if (ret) {
-		printf("  does not resolve here: %s\n\n", msg);
+	if (sh->err[0] || !sh->n) {
+		printf("  does not resolve here: %s\n\n", sh->err[0] ? sh->err : "no event");
 		return;
 	}
 	printf("  for PMU %s: %s section\n", pmu[0] ? pmu : "(none)",
-	       strcmp(which, "generic") ? "its own" : "the generic (perf names)");
-	for (size_t i = 0; i < n; i++) {
+	       strcmp(sh->which, "generic") ? "its own" : "the generic (perf names)");
+	for (size_t i = 0; i < sh->n; i++) {
+		struct mt_event *ev = &sh->ev[i];
 		struct mt_counters *c = NULL;
+		int opened = 1;
 
 		/* Each event alone on this process: countable or why not. */
 		if (try_open) {
-			opened = !mt_counters_create(&c, &ev[i], 1, 0);
+			opened = !mt_counters_create(&c, ev, 1, 0);
 			mt_counters_destroy(c);
 		}
-		printf("  %-34s %s\n", ev[i].name, ev[i].meaning);
-		printf("      %s  type %u (%s) config %#llx  role %s  countable: ", ev[i].fstr,
-		       ev[i].attr.type, type_name(ev[i].attr.type),
-		       (unsigned long long)ev[i].attr.config, mt_role_name(mt_event_role(&ev[i])));
+		printf("  %-34s %s\n", ev->name, ev->meaning);
+		printf("      %s  type %u (%s) config %#llx  role %s  countable: ", ev->fstr,
+		       ev->attr.type, type_name(ev->attr.type),
+		       (unsigned long long)ev->attr.config, mt_role_name(mt_event_role(ev)));
 		if (!try_open)
 			printf("(not this machine's PMU)\n");
 		else if (!opened)
 			printf("unknown (the counters backend failed)\n");
-		else if (!ev[i].err)
-			printf("yes%s\n", ev[i].user_only ? " (user space only)" : "");
+		else if (!ev->err)
+			printf("yes%s\n", ev->user_only ? " (user space only)" : "");
 		else
-			printf("not supported: %s\n", mt_event_reason(&ev[i], hw_counters));
+			printf("not supported: %s\n", mt_event_reason(ev, hw_counters));
 	}
 	putchar('\n');
-	free(ev);
 }
 
 static int cmd_list(int argc, char *argv[])
 {
 	const char *dir_opt = NULL, *force = NULL;
 	struct mt_evsets *sets = NULL;
+	struct shown *shown;
 	struct mt_sysinfo si;
 	char dir[4096], msg[512], pmu[64];
 	bool verbose = false;
@@ -140,27 +171,44 @@ static int cmd_list(int argc, char *argv[])
 		mt_evsets_destroy(sets);
 		return MT_EXIT_USAGE;
 	}
+	shown = calloc(sets->n + 1, sizeof(*shown));
+	if (!shown) {
+		mt_evsets_destroy(sets);
+		return MT_EXIT_FAILURE;
+	}
+	if (force)
+		snprintf(pmu, sizeof(pmu), "%s", force);
+	else
+		mt_pmu_core_name(pmu, sizeof(pmu));
+	/* perf's names first: a forced libpfm4 knows nothing but the forced PMU. */
+	for (size_t i = 0; i < sets->n; i++)
+		resolve_part(&sets->sets[i], pmu, MT_EVSET_COMMON_PART, &shown[i]);
 	if (force) {
 		/* libpfm4 reads LIBPFM_FORCE_PMU when it initialises: start it again. */
 		pfm_terminate();
 		setenv("LIBPFM_FORCE_PMU", force, 1);
 		if (mt_pmu_core_name(pmu, sizeof(pmu)) || strcmp(pmu, force)) {
 			mt_err("list: --pmu %s: not a core PMU libpfm4 knows", force);
-			mt_evsets_destroy(sets);
-			return MT_EXIT_USAGE;
+			ret = MT_EXIT_USAGE;
+			goto out;
 		}
-	} else {
-		mt_pmu_core_name(pmu, sizeof(pmu));
 	}
+	for (size_t i = 0; i < sets->n; i++)
+		resolve_part(&sets->sets[i], pmu, MT_EVSET_PMU_PART, &shown[i]);
 	mt_sysinfo_read(&si);
 	printf("event sets from %s\n\n", dir);
 	for (size_t i = 0; i < sets->n; i++) {
 		if (optind < argc && strcmp(sets->sets[i].name, argv[optind]))
 			continue;
-		show_set(&sets->sets[i], pmu, !force, si.hw_counters, verbose);
+		show_set(&sets->sets[i], &shown[i], pmu, !force, si.hw_counters, verbose);
 	}
+	ret = MT_EXIT_OK;
+out:
+	for (size_t i = 0; i < sets->n; i++)
+		free(shown[i].ev);
+	free(shown);
 	mt_evsets_destroy(sets);
-	return MT_EXIT_OK;
+	return ret;
 }
 
 const struct mt_cmd mt_cmd_list = {

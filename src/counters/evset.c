@@ -397,6 +397,14 @@ static int add_section(const struct mt_evset *set, const struct mt_evset_section
 int mt_evset_resolve(const struct mt_evset *set, const char *pmu, struct mt_event **out,
 		     size_t *n, const char **which, char *msg, size_t msg_len)
 {
+	return mt_evset_resolve_parts(set, pmu, MT_EVSET_PMU_PART | MT_EVSET_COMMON_PART, out, n,
+				      which, msg, msg_len);
+}
+
+int mt_evset_resolve_parts(const struct mt_evset *set, const char *pmu, unsigned int parts,
+			   struct mt_event **out, size_t *n, const char **which, char *msg,
+			   size_t msg_len)
+{
 	const struct mt_evset_section *pick = NULL, *generic = NULL;
 	struct mt_event *ev = NULL;
 	size_t count = 0;
@@ -412,14 +420,14 @@ int mt_evset_resolve(const struct mt_evset *set, const char *pmu, struct mt_even
 			generic = sec;
 	}
 	*which = pick ? pmu : "generic";
-	if (pick)
+	if (pick && (parts & MT_EVSET_PMU_PART))
 		ret = add_section(set, pick, pmu, &ev, &count, msg, msg_len);
-	else if (generic)
+	else if (!pick && generic && (parts & MT_EVSET_COMMON_PART))
 		ret = add_section(set, generic, NULL, &ev, &count, msg, msg_len);
-	for (size_t i = 0; !ret && i < set->n_sections; i++)
+	for (size_t i = 0; !ret && (parts & MT_EVSET_COMMON_PART) && i < set->n_sections; i++)
 		if (mt_evset_section_has(&set->sections[i], "any"))
 			ret = add_section(set, &set->sections[i], NULL, &ev, &count, msg, msg_len);
-	if (!ret && !count) {
+	if (!ret && !count && parts == (MT_EVSET_PMU_PART | MT_EVSET_COMMON_PART)) {
 		snprintf(msg, msg_len, "%s: set %s: no event for PMU %s and no generic section",
 			 set->file, set->name, pmu && *pmu ? pmu : "(none)");
 		ret = -EINVAL;

@@ -121,12 +121,29 @@ fail:
 
 int mt_pmu_core_name(char *buf, size_t len)
 {
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	pfm_pmu_info_t info;
 	pfm_pmu_t p;
 
 	buf[0] = '\0';
 	if (pfm_ready())
 		return -ENODEV;
+	/*
+	 * A forced PMU is the core one. (After pfm_terminate() and a forced
+	 * re-initialisation, libpfm4 may still list the detected PMU present.)
+	 */
+	pfm_for_all_pmus(p) {
+		if (!forced || !*forced)
+			break;
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS)
+			continue;
+		if (info.is_present && info.type == PFM_PMU_TYPE_CORE && !strcmp(info.name, forced)) {
+			snprintf(buf, len, "%s", info.name);
+			return 0;
+		}
+	}
 	/* is_dfl marks only ix86arch/s390x: look for the present core PMU. */
 	pfm_for_all_pmus(p) {
 		memset(&info, 0, sizeof(info));

@@ -62,7 +62,12 @@ enum mt_role mt_event_role(const struct mt_event *ev)
 
 	if (ev->role > MT_ROLE_NONE && ev->role < MT_ROLE_MAX)
 		return (enum mt_role)ev->role;
-	if (a->type == PERF_TYPE_SOFTWARE) {
+	if (a->type == PERF_TYPE_HARDWARE) {
+		switch (a->config) {
+		case PERF_COUNT_HW_CPU_CYCLES: return MT_ROLE_CYCLES;
+		case PERF_COUNT_HW_INSTRUCTIONS: return MT_ROLE_INSTRUCTIONS;
+		}
+	} else if (a->type == PERF_TYPE_SOFTWARE) {
 		switch (a->config) {
 		case PERF_COUNT_SW_PAGE_FAULTS: return MT_ROLE_PAGE_FAULTS;
 		case PERF_COUNT_SW_PAGE_FAULTS_MIN: return MT_ROLE_MINOR_FAULTS;
