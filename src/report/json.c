@@ -148,13 +148,15 @@ static json_t *result_json(const struct mt_result *r)
 
 	events = json_array();
 	for (unsigned int e = 0; e < r->n_events; e++)
-		json_array_append_new(events, json_pack("{s:s,s:b,s:b}",
+		json_array_append_new(events, json_pack("{s:s,s:b,s:b,s:o}",
 			"name", r->events[e].name, "supported", !r->events[e].err,
-			"user_only", r->events[e].user_only));
+			"user_only", r->events[e].user_only,
+			"group", r->events[e].group < 0 ? json_null()
+							: json_integer(r->events[e].group)));
 	phases = json_array();
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		const struct mt_phase_stat *ps = &r->phases[p];
-		json_t *ph, *t, *samples, *counters, *derived;
+		json_t *ph, *t, *samples, *counters, *derived, *cross;
 
 		t = summary_json(&ps->time_ns);
 		samples = json_array();
@@ -166,11 +168,17 @@ static json_t *result_json(const struct mt_result *r)
 			json_object_set_new(counters, r->events[e].name,
 					    counter_json(&r->events[e], &ps->counters[e]));
 		derived = json_object();
-		for (int d = 0; d < MT_DERIVED_MAX; d++)
-			if (mt_phase_has(ps, d))
-				set_real(derived, mt_derived_name(d), ps->derived[d]);
-		ph = json_pack("{s:s,s:o,s:o,s:o}", "name", ps->name, "time_ns", t,
-			       "counters", counters, "derived", derived);
+		cross = json_array();
+		for (int d = 0; d < MT_DERIVED_MAX; d++) {
+			if (!mt_phase_has(ps, d))
+				continue;
+			set_real(derived, mt_derived_name(d), ps->derived[d]);
+			if (mt_phase_cross_group(ps, d))
+				json_array_append_new(cross, json_string(mt_derived_name(d)));
+		}
+		ph = json_pack("{s:s,s:o,s:o,s:o,s:o}", "name", ps->name, "time_ns", t,
+			       "counters", counters, "derived", derived,
+			       "derived_across_groups", cross);
 		json_array_append_new(phases, ph);
 	}
 	res = json_pack("{s:{s:I,s:I,s:I},s:o,s:o}",
@@ -309,6 +317,13 @@ static void get_str(json_t *o, const char *key, char *out, size_t len)
 	snprintf(out, len, "%s", s ? s : "");
 }
 
+static long get_long(json_t *o, const char *key, long dfl)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (long)json_integer_value(v) : dfl;
+}
+
 static int load_summary(json_t *o, struct mt_summary *s)
 {
 	uint64_t n = 0;
@@ -329,7 +344,7 @@ static int load_summary(json_t *o, struct mt_summary *s)
 static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsigned int p)
 {
 	struct mt_phase_stat *ps = &r->phases[p];
-	json_t *t, *samples, *counters, *derived;
+	json_t *t, *samples, *counters, *derived, *cross;
 	const char *name;
 
 	name = json_string_value(json_object_get(jp, "name"));
@@ -378,6 +393,14 @@ static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsign
 	for (int d = 0; json_is_object(derived) && d < MT_DERIVED_MAX; d++) {
 		if (!get_num(derived, mt_derived_name(d), &ps->derived[d]))
 			ps->has_derived |= 1u << d;
+	}
+	cross = json_object_get(jp, "derived_across_groups");
+	for (size_t i = 0; json_is_array(cross) && i < json_array_size(cross); i++) {
+		const char *dn = json_string_value(json_array_get(cross, i));
+
+		for (int d = 0; dn && d < MT_DERIVED_MAX; d++)
+			if (!strcmp(dn, mt_derived_name(d)))
+				ps->cross_group |= 1u << d;
 	}
 	return 0;
 }
@@ -474,6 +497,7 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 		}
 		snprintf(r->events[e].name, sizeof(r->events[e].name), "%s", name);
 		r->events[e].user_only = json_is_true(json_object_get(je, "user_only"));
+		r->events[e].group = (int)get_long(je, "group", -1);
 	}
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		ret = load_phase(ld, json_array_get(phases, p), r, p);
@@ -485,13 +509,6 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 fail:
 	mt_result_destroy(r);
 	return ret;
-}
-
-static long get_long(json_t *o, const char *key, long dfl)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (long)json_integer_value(v) : dfl;
 }
 
 static void load_system(json_t *js, struct mt_sysinfo *si)

@@ -14,6 +14,11 @@ static const char *const derived_head[MT_DERIVED_MAX] = {
 	[MT_DERIVED_FAULTS_PER_BLOCK] = "faults/block",
 	[MT_DERIVED_DTLB_MISS_RATIO] = "dTLB miss ratio",
 	[MT_DERIVED_MISSES_PER_BLOCK] = "misses/block",
+	[MT_DERIVED_DTLB_MISS_RATE] = "dTLB miss rate",
+	[MT_DERIVED_DTLB_MPKI] = "dTLB MPKI",
+	[MT_DERIVED_ITLB_MPKI] = "iTLB MPKI",
+	[MT_DERIVED_WALK_CYCLES_SHARE] = "walk cycles",
+	[MT_DERIVED_IPC] = "IPC",
 };
 
 static void count_cell(char *buf, size_t len, const struct mt_counter_stat *cs)
@@ -42,12 +47,40 @@ static void derived_cell(char *buf, size_t len, const struct mt_phase_stat *ps,
 {
 	double v = ps->derived[d];
 
+	const char *mark = mt_phase_cross_group(ps, d) ? "*" : "";
+
 	if (!mt_phase_has(ps, d))
 		snprintf(buf, len, "-");
-	else if (d == MT_DERIVED_DTLB_MISS_RATIO)
-		snprintf(buf, len, "%.2f%%", 100.0 * v);
+	else if (d == MT_DERIVED_DTLB_MISS_RATIO || d == MT_DERIVED_WALK_CYCLES_SHARE)
+		snprintf(buf, len, "%.2f%%%s", 100.0 * v, mark);
+	else if (d == MT_DERIVED_DTLB_MISS_RATE)
+		snprintf(buf, len, "%.3g%s", v, mark);
 	else
-		snprintf(buf, len, v >= 100.0 ? "%.1f" : "%.3f", v);
+		snprintf(buf, len, v >= 100.0 ? "%.1f%s" : "%.3f%s", v, mark);
+}
+
+/* Groups, when the events did not fit one; and what '*' means. */
+static void print_groups(FILE *f, const struct mt_result *r)
+{
+	unsigned int cross = 0;
+	int groups = mt_result_groups(r);
+
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		cross |= r->phases[p].cross_group;
+	if (groups > 1) {
+		fprintf(f, "the events did not fit one counter group; they were counted in %d:\n",
+			groups);
+		for (int g = 0; g < groups; g++) {
+			fprintf(f, "  group %d:", g);
+			for (unsigned int e = 0; e < r->n_events; e++)
+				if (r->events[e].group == g)
+					fprintf(f, " %s", r->events[e].name);
+			fputc('\n', f);
+		}
+	}
+	if (cross)
+		fprintf(f, "* inputs counted in different groups, so not over the same time "
+			   "slices: compare with care\n");
 }
 
 static void print_result(FILE *f, const struct mt_result *r)
@@ -163,8 +196,17 @@ static void print_run(FILE *f, const struct mt_report *rep, bool verbose)
 				cs->state == MT_COUNTER_UNSUPPORTED ? "not supported"
 								    : "not counted");
 	}
+	for (int d = 0; d < MT_DERIVED_MAX; d++) {
+		char cell[CELL + 16];
+
+		if (!mt_phase_has(ps, d))
+			continue;
+		derived_cell(cell, sizeof(cell), ps, d);
+		fprintf(f, "%-32s %16s   (from the means)\n", derived_head[d], cell);
+	}
 	fputc('\n', f);
 	print_unsupported(f, r, verbose);
+	print_groups(f, r);
 	fprintf(f, "mean over the runs; stddev: sample standard deviation (n-1); "
 		   "cv = stddev/mean;\nsem = stddev/sqrt(runs)/mean, the standard error of the "
 		   "mean (perf stat's \"+- x%%\");\nrunning: share of time counted where "
@@ -193,6 +235,7 @@ void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 		print_result(f, rep->results[i]);
 		fputc('\n', f);
 		print_unsupported(f, rep->results[i], verbose);
+		print_groups(f, rep->results[i]);
 	}
 	fprintf(f, "counts: mean per iteration of each phase; (x%%) = share of time counted, "
 		   "values scaled\n");
