@@ -18,6 +18,7 @@
 
 struct mt_evset_entry {
 	char event[MT_EVENT_NAME_MAX];
+	char alias[48];			/* ALIAS=EVENT: the name shown, or "" */
 	int role;			/* enum mt_role */
 	char meaning[128];
 	unsigned int line;

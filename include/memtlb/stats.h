@@ -103,6 +103,7 @@ struct mt_result_event {
 	int user_only;		/* kernel counting was refused: user space only */
 	int group;		/* counter group it was opened in; -1 when not opened */
 	char reason[64];	/* why it is not counted, for humans */
+	char meaning[128];	/* what it measures on this CPU (event sets), or "" */
 };
 
 /*

@@ -204,6 +204,7 @@ static int do_event(struct parser *p, char *rest)
 {
 	char *name = next_word(&rest), *role = next_word(&rest);
 	struct mt_evset_entry *grown, *e;
+	char *eq;
 	int r;
 
 	if (!p->sec)
@@ -212,6 +213,10 @@ static int do_event(struct parser *p, char *rest)
 		return perr(p, "event: NAME ROLE MEANING expected");
 	if (strlen(name) >= MT_EVENT_NAME_MAX)
 		return perr(p, "event %s: name too long", name);
+	/* ALIAS=EVENT: a short name for a long libpfm4 one. */
+	eq = strchr(name, '=');
+	if (eq && (eq == name || !eq[1] || (size_t)(eq - name) >= sizeof(e->alias)))
+		return perr(p, "event %s: ALIAS=EVENT expected", name);
 	r = mt_role_parse(role);
 	if (r < 0)
 		return perr(p, "event %s: unknown role '%s'", name, role);
@@ -224,6 +229,11 @@ static int do_event(struct parser *p, char *rest)
 	p->sec->entries = grown;
 	e = &grown[p->sec->n++];
 	memset(e, 0, sizeof(*e));
+	if (eq) {
+		*eq = '\0';
+		snprintf(e->alias, sizeof(e->alias), "%s", name);
+		name = eq + 1;
+	}
 	snprintf(e->event, sizeof(e->event), "%s", name);
 	e->role = r;
 	snprintf(e->meaning, sizeof(e->meaning), "%s", rest);
@@ -358,11 +368,12 @@ static int add_section(const struct mt_evset *set, const struct mt_evset_section
 		const struct mt_evset_entry *e = &sec->entries[i];
 		char name[MT_EVENT_NAME_MAX * 2], bad[160];
 		struct mt_event *one, *grown;
+		const char *shown = e->alias[0] ? e->alias : e->event;
 		size_t got;
 		int ret;
 
 		for (size_t j = 0; j < *n; j++) {
-			if (!strcmp((*ev)[j].name, e->event)) {
+			if (!strcmp((*ev)[j].name, shown)) {
 				snprintf(msg, msg_len, "%s:%u: %s: listed twice in set %s", set->file,
 					 e->line, e->event, set->name);
 				return -EINVAL;
@@ -386,7 +397,7 @@ static int add_section(const struct mt_evset *set, const struct mt_evset_section
 		*ev = grown;
 		grown[*n] = one[0];
 		free(one);
-		snprintf(grown[*n].name, sizeof(grown[*n].name), "%s", e->event);
+		snprintf(grown[*n].name, sizeof(grown[*n].name), "%s", shown);
 		grown[*n].role = e->role;
 		snprintf(grown[*n].meaning, sizeof(grown[*n].meaning), "%s", e->meaning);
 		(*n)++;

@@ -147,12 +147,17 @@ static json_t *result_json(const struct mt_result *r)
 	json_t *res, *phases, *events;
 
 	events = json_array();
-	for (unsigned int e = 0; e < r->n_events; e++)
-		json_array_append_new(events, json_pack("{s:s,s:b,s:b,s:o}",
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		json_t *je = json_pack("{s:s,s:b,s:b,s:o}",
 			"name", r->events[e].name, "supported", !r->events[e].err,
 			"user_only", r->events[e].user_only,
 			"group", r->events[e].group < 0 ? json_null()
-							: json_integer(r->events[e].group)));
+							: json_integer(r->events[e].group));
+
+		if (je && r->events[e].meaning[0])
+			json_object_set_new(je, "meaning", json_string(r->events[e].meaning));
+		json_array_append_new(events, je);
+	}
 	phases = json_array();
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		const struct mt_phase_stat *ps = &r->phases[p];
@@ -498,6 +503,7 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 		snprintf(r->events[e].name, sizeof(r->events[e].name), "%s", name);
 		r->events[e].user_only = json_is_true(json_object_get(je, "user_only"));
 		r->events[e].group = (int)get_long(je, "group", -1);
+		get_str(je, "meaning", r->events[e].meaning, sizeof(r->events[e].meaning));
 	}
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		ret = load_phase(ld, json_array_get(phases, p), r, p);

@@ -59,6 +59,22 @@ static void derived_cell(char *buf, size_t len, const struct mt_phase_stat *ps,
 		snprintf(buf, len, v >= 100.0 ? "%.1f%s" : "%.3f%s", v, mark);
 }
 
+/* What each event measures on this CPU, when an event set said so. */
+static void print_meanings(FILE *f, const struct mt_report *rep, const struct mt_result *r)
+{
+	bool any = false;
+
+	for (unsigned int e = 0; e < r->n_events; e++)
+		any |= r->events[e].meaning[0] != '\0';
+	if (!any)
+		return;
+	fprintf(f, "what the events%s%s measure on %s:\n", rep->event_set[0] ? " of set " : "",
+		rep->event_set, rep->system.pmu[0] ? rep->system.pmu : "this machine");
+	for (unsigned int e = 0; e < r->n_events; e++)
+		if (r->events[e].meaning[0])
+			fprintf(f, "  %s: %s\n", r->events[e].name, r->events[e].meaning);
+}
+
 /* Groups, when the events did not fit one; and what '*' means. */
 static void print_groups(FILE *f, const struct mt_result *r)
 {
@@ -207,6 +223,7 @@ static void print_run(FILE *f, const struct mt_report *rep, bool verbose)
 	fputc('\n', f);
 	print_unsupported(f, r, verbose);
 	print_groups(f, r);
+	print_meanings(f, rep, r);
 	fprintf(f, "mean over the runs; stddev: sample standard deviation (n-1); "
 		   "cv = stddev/mean;\nsem = stddev/sqrt(runs)/mean, the standard error of the "
 		   "mean (perf stat's \"+- x%%\");\nrunning: share of time counted where "
@@ -236,6 +253,7 @@ void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 		fputc('\n', f);
 		print_unsupported(f, rep->results[i], verbose);
 		print_groups(f, rep->results[i]);
+		print_meanings(f, rep, rep->results[i]);
 	}
 	fprintf(f, "counts: mean per iteration of each phase; (x%%) = share of time counted, "
 		   "values scaled\n");

@@ -83,6 +83,7 @@ static void test_parse_errors(void **state)
 	expect_error("set a b\n", ":1: set: one name");
 	expect_error("set a\npmu skl icl\nevent x - y\npmu icl\n", ":4: pmu icl: already has a section");
 	expect_error("set a\npmu any\nevent x - y\nset a\n", ":4: set a: defined twice");
+	expect_error("set a\npmu any\nevent =x - y\n", ":3: event =x: ALIAS=EVENT expected");
 }
 
 static void test_parse_ok(void **state)
@@ -97,7 +98,7 @@ static void test_parse_ok(void **state)
 		   "pmu skl icl\n\tevent DTLB_LOAD_MISSES:WALK_COMPLETED dtlb-miss walks done\n"
 		   "pmu generic\nevent dTLB-load-misses dtlb-miss generic misses\n"
 		   "pmu any\nevent minor-faults minor-faults faults, no I/O\n");
-	write_file("two.events", "set two\npmu any\nevent task-clock - cpu time\n");
+	write_file("two.events", "set two\npmu any\nevent cpu=task-clock - cpu time\n");
 	write_file("ignored.txt", "not an events file\n");
 	assert_int_equal(mt_evsets_load(&s, tmpdir, msg, sizeof(msg)), 0);
 	assert_int_equal(s->n, 2);
@@ -110,7 +111,10 @@ static void test_parse_ok(void **state)
 	assert_int_equal(set->sections[0].entries[0].role, MT_ROLE_DTLB_MISSES);
 	assert_string_equal(set->sections[2].entries[0].meaning, "faults, no I/O");
 	assert_int_equal(set->sections[2].entries[0].line, 10);
-	assert_non_null(mt_evsets_find(s, "two"));
+	set = mt_evsets_find(s, "two");
+	assert_non_null(set);
+	assert_string_equal(set->sections[0].entries[0].alias, "cpu");
+	assert_string_equal(set->sections[0].entries[0].event, "task-clock");
 	assert_null(mt_evsets_find(s, "three"));
 	mt_evsets_destroy(s);
 }
@@ -244,9 +248,8 @@ static void test_expected_encodings(void **state)
 		{ "walk", "icl", "DTLB_LOAD_MISSES:WALK_ACTIVE", PERF_TYPE_RAW, 0x1001008 },
 		{ "default", "skl", "INST_RETIRED:ANY_P", PERF_TYPE_RAW, 0xc0 },
 		/* AMD Zen: PMCx045 L1 dTLB misses, the four L2-miss umasks 0xf0 */
-		{ "default", "amd64_fam19h_zen3",
-		  "L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_2M_L2_MISS:"
-		  "TLB_RELOAD_1G_L2_MISS:TLB_RELOAD_COALESCED_PAGE_MISS", PERF_TYPE_RAW, 0xf045 },
+		{ "default", "amd64_fam19h_zen3", "L1_DTLB_MISS.L2_MISS", PERF_TYPE_RAW, 0xf045 },
+		{ "tlb", "amd64_fam19h_zen3", "L1_DTLB_MISS.L2_HIT", PERF_TYPE_RAW, 0x0f45 },
 		{ "default", "amd64_fam17h_zen2", "RETIRED_INSTRUCTIONS", PERF_TYPE_RAW, 0xc0 },
 		{ "default", "amd64_fam19h_zen4", "LS_DISPATCH:LD_DISPATCH", PERF_TYPE_RAW, 0x129 },
 		/* software events come from "any" whatever the PMU */
