@@ -45,6 +45,13 @@ int mt_pmu_core_name(char *buf, size_t len);
 /* Every PMU libpfm4 detects as present, space-separated: 0 or -ENODEV. */
 int mt_pmu_present_list(char *buf, size_t len);
 
+/*
+ * With core_only, the present core PMUs alone and how many there are: more
+ * than one on hybrid CPUs (adl_glc and adl_grt), where memtlb resolves for
+ * the first and events so encoded count on that core type only.
+ */
+int mt_pmu_present_cores(char *buf, size_t len, bool core_only);
+
 struct mt_counters;
 
 /*

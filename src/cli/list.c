@@ -196,7 +196,15 @@ static int cmd_list(int argc, char *argv[])
 	for (size_t i = 0; i < sets->n; i++)
 		resolve_part(&sets->sets[i], pmu, MT_EVSET_PMU_PART, &shown[i]);
 	mt_sysinfo_read(&si);
-	printf("event sets from %s\n\n", dir);
+	printf("event sets from %s\n", dir);
+	if (!force) {
+		char cores[256];
+
+		if (mt_pmu_present_cores(cores, sizeof(cores), true) > 1)
+			printf("hybrid CPU: core PMUs %s; the sets resolve for %s, so their PMU "
+			       "events count on %s cores only\n", cores, pmu, pmu);
+	}
+	putchar('\n');
 	for (size_t i = 0; i < sets->n; i++) {
 		if (optind < argc && strcmp(sets->sets[i].name, argv[optind]))
 			continue;

@@ -160,9 +160,15 @@ int mt_pmu_core_name(char *buf, size_t len)
 
 int mt_pmu_present_list(char *buf, size_t len)
 {
+	return mt_pmu_present_cores(buf, len, false);
+}
+
+int mt_pmu_present_cores(char *buf, size_t len, bool core_only)
+{
 	pfm_pmu_info_t info;
 	size_t off = 0;
 	pfm_pmu_t p;
+	int n = 0;
 
 	buf[0] = '\0';
 	if (pfm_ready())
@@ -172,11 +178,14 @@ int mt_pmu_present_list(char *buf, size_t len)
 		info.size = sizeof(info);
 		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
 			continue;
+		if (core_only && info.type != PFM_PMU_TYPE_CORE)
+			continue;
+		n++;
 		if (off + strlen(info.name) + 2 > len)
 			break;
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "", info.name);
 	}
-	return 0;
+	return core_only ? n : 0;
 }
 
 static int is_hw(const struct mt_event *ev)
