@@ -60,7 +60,6 @@ enum mt_derived {
 	MT_DERIVED_DTLB_MPKI,		/* 1000 misses / instructions */
 	MT_DERIVED_ITLB_MPKI,
 	MT_DERIVED_WALK_CYCLES_SHARE,	/* walk cycles / cycles (toplev's DTLB_Load idea) */
-	MT_DERIVED_IPC,
 	MT_DERIVED_MAX,
 };
 

@@ -18,7 +18,6 @@ static const char *const derived_head[MT_DERIVED_MAX] = {
 	[MT_DERIVED_DTLB_MPKI] = "dTLB MPKI",
 	[MT_DERIVED_ITLB_MPKI] = "iTLB MPKI",
 	[MT_DERIVED_WALK_CYCLES_SHARE] = "walk cycles",
-	[MT_DERIVED_IPC] = "IPC",
 };
 
 static void count_cell(char *buf, size_t len, const struct mt_counter_stat *cs)

@@ -54,7 +54,6 @@ const char *mt_derived_name(enum mt_derived d)
 		[MT_DERIVED_DTLB_MPKI] = "dtlb_mpki",
 		[MT_DERIVED_ITLB_MPKI] = "itlb_mpki",
 		[MT_DERIVED_WALK_CYCLES_SHARE] = "walk_cycles_share",
-		[MT_DERIVED_IPC] = "ipc",
 	};
 
 	return d < MT_DERIVED_MAX ? names[d] : NULL;
@@ -313,10 +312,8 @@ void mt_result_derive(struct mt_result *r)
 			set(ps, MT_DERIVED_DTLB_MPKI, 1000.0 * misses / instr, gm, gi);
 			set(ps, MT_DERIVED_ITLB_MPKI, 1000.0 * itlb / instr, git, gi);
 		}
-		if (cycles > 0) {
+		if (cycles > 0)
 			set(ps, MT_DERIVED_WALK_CYCLES_SHARE, walk / cycles, gw, gc);
-			set(ps, MT_DERIVED_IPC, instr / cycles, gi, gc);
-		}
 		/* Per block: the workload's blocks (memtlb run has none). */
 		if (!r->blocks)
 			continue;
