@@ -21,6 +21,7 @@ struct mt_event {
 	bool user_only;			/* kernel counting refused by paranoia */
 	int role;			/* enum mt_role from an event set; 0: from attr */
 	unsigned int group;		/* group the backend put it in (0 = first) */
+	bool alone;			/* never scheduled with others: a group of its own */
 	char meaning[128];		/* what it measures on this CPU, from the set */
 };
 

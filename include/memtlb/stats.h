@@ -155,6 +155,13 @@ static inline int mt_phase_cross_group(const struct mt_phase_stat *p, enum mt_de
 	return !!(p->cross_group & (1u << d));
 }
 
+/*
+ * Groups of several events that were never scheduled (every member not
+ * counted in every phase): their events get ev->alone, so that counting
+ * again puts each in a group of its own. Returns how many were marked.
+ */
+int mt_result_never_scheduled(const struct mt_result *r, struct mt_event *ev, size_t n);
+
 /* Whether the result's events were split across several counter groups. */
 int mt_result_groups(const struct mt_result *r);
 

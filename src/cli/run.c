@@ -125,6 +125,12 @@ static int cmd_run(int argc, char *argv[])
 		goto fail;
 	rep->runs = oc.runs;
 	rep->exit_status = oc.status;
+	/* The command is the user's: memtlb does not run it again on its own. */
+	if (mt_result_never_scheduled(res, used, n_ev)) {
+		mt_warn("run: a counter group was never scheduled (not enough free counters): "
+			"its events are not counted");
+		mt_hint("fewer events with -e, or memtlb stat, which splits such a group");
+	}
 	for (size_t e = 0; e < n_ev; e++)
 		rep->user_only |= used[e].user_only;
 	ret = mt_report_add(rep, res);

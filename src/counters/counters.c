@@ -55,13 +55,22 @@ int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, 
 	c->n = n;
 	for (size_t i = 0; i < n; i++)
 		ev[i].group = 0;
+	/* Events that were never scheduled with others come last, one per group. */
 	/* First fit: a refused event moves to the next group, a new one last. */
 	for (size_t attempt = 0; attempt <= n * n; attempt++) {
 		size_t split;
 
+		unsigned int alone = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (!ev[i].alone)
+				alone = groups;
+
 		for (size_t i = 0; i < n; i++) {
 			ev[i].err = 0;
 			ev[i].user_only = false;
+			if (ev[i].alone)
+				ev[i].group = alone++;
 		}
 		ret = backend_create(&c->be);
 		if (ret) {
@@ -78,6 +87,7 @@ int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, 
 			break;
 		c->be->ops->destroy(c->be);
 		c->be = NULL;
+		/* alone events are never refused "with others": split is not one */
 		if (++ev[split].group == groups)
 			groups++;
 	}

@@ -267,6 +267,33 @@ static void set(struct mt_phase_stat *ps, enum mt_derived d, double v, int ga, i
 		ps->cross_group |= 1u << d;
 }
 
+int mt_result_never_scheduled(const struct mt_result *r, struct mt_event *ev, size_t n)
+{
+	int marked = 0, groups = mt_result_groups(r);
+
+	for (int g = 0; g < groups; g++) {
+		unsigned int members = 0, counted = 0;
+
+		for (unsigned int e = 0; e < r->n_events && e < n; e++) {
+			if (r->events[e].group != g)
+				continue;
+			members++;
+			for (unsigned int p = 0; p < r->n_phases; p++)
+				if (r->phases[p].counters[e].state == MT_COUNTER_OK)
+					counted++;
+		}
+		if (members < 2 || counted)
+			continue;
+		for (unsigned int e = 0; e < r->n_events && e < n; e++) {
+			if (r->events[e].group == g && !ev[e].alone) {
+				ev[e].alone = true;
+				marked++;
+			}
+		}
+	}
+	return marked;
+}
+
 int mt_result_groups(const struct mt_result *r)
 {
 	int g = 0;

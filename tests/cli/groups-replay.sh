@@ -41,4 +41,18 @@ expect_grep '^dTLB MPKI +4\.000\*' "$out" "run: MPKI marked across groups"
 expect_grep '^dTLB miss ratio +1\.00% ' "$out" "run: miss ratio unmarked"
 expect_grep '^dTLB-loads +800000\.00 .* 50\.0%$' "$out" "run: multiplexed count with running"
 
+# A group the kernel takes but never schedules (one free counter): stat
+# counts again with the events split; run says so and does not rerun.
+export MEMTLB_BACKEND="replay:$MEMTLB_TEST_DATA/replay-unscheduled.txt"
+run stat --region 64k -i 2 -p 1 -e cycles,instructions,minor-faults -o "$work/u.json"
+expect_status 0 "stat with a never-scheduled group"
+expect_grep 'never scheduled.*counting again' "$err" "stat says it split and counted again"
+check "$work/u.json" '[e["group"] for e in r["results"][0]["events"]] == [0, 1, 2]' "split one per group"
+check "$work/u.json" 'r["results"][0]["phases"][1]["counters"]["instructions"]["mean"] == 2000000' \
+	"counted after the split"
+run run -e cycles,instructions,minor-faults -- /bin/true
+expect_status 0 "run with a never-scheduled group"
+expect_grep '^cycles +not counted$' "$out" "run: not counted, never 0"
+expect_grep 'never scheduled' "$err" "run says the group never ran"
+
 finish
