@@ -43,6 +43,7 @@ static void print_text(const struct mt_sysinfo *si)
 {
 	printf("%-30s %s\n", "kernel", or_unknown(si->kernel));
 	printf("%-30s %s\n", "kernel version", or_unknown(si->kernel_version));
+	printf("%-30s %s\n", "host", or_unknown(si->host));
 	printf("%-30s %s\n", "machine", or_unknown(si->machine));
 	printf("%-30s %s (%s)\n", "cpu", or_unknown(si->cpu), or_unknown(si->cpu_vendor));
 	printf("%-30s %s\n", "hypervisor", si->hypervisor < 0 ? "unknown"
