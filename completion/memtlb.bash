@@ -2,14 +2,11 @@
 # bash completion for memtlb. tests/cli/doc-sync.sh keeps these lists in step
 # with `memtlb --list-cmds` and each command's --help.
 
-_memtlb_commands="stat sweep probe compare report"
-
-_memtlb_opts_stat="--region --block --iterations --passes --backing --force --event --format --output --verbose --help"
-_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --force --event --format --output --verbose --help"
-_memtlb_opts_probe="--max --pages --knee-ratio --format --verbose --help"
-_memtlb_commands="stat compare report run list sysinfo"
+_memtlb_commands="stat sweep probe compare report run list sysinfo"
 
 _memtlb_opts_stat="--region --block --iterations --passes --backing --force --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --force --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_probe="--max --pages --knee-ratio --format --verbose --help"
 _memtlb_opts_compare="--fail-above --format --help"
 _memtlb_opts_report="--format --output --help"
 _memtlb_opts_run="--repeat --event --events --events-dir --format --output --verbose --help"
@@ -34,9 +31,8 @@ _memtlb()
 	case $prev in
 	--format)
 		case $cmd in
-		stat | sweep) word="table csv json" ;;
+		stat | sweep | run) word="table csv json" ;;
 		probe) word="table csv" ;;
-		stat | run) word="table csv json" ;;
 		compare) word="text markdown csv json" ;;
 		report) word="text markdown html" ;;
 		esac
