@@ -2,13 +2,16 @@
 # bash completion for memtlb. tests/cli/doc-sync.sh keeps these lists in step
 # with `memtlb --list-cmds` and each command's --help.
 
-_memtlb_commands="stat sweep probe compare report"
+_memtlb_commands="stat sweep probe compare report run list sysinfo"
 
-_memtlb_opts_stat="--region --block --iterations --passes --backing --force --event --format --output --verbose --help"
-_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --force --event --format --output --verbose --help"
+_memtlb_opts_stat="--region --block --iterations --passes --backing --force --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --force --event --events --events-dir --format --output --verbose --help"
 _memtlb_opts_probe="--max --pages --knee-ratio --format --verbose --help"
 _memtlb_opts_compare="--fail-above --format --help"
 _memtlb_opts_report="--format --output --help"
+_memtlb_opts_run="--repeat --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_list="--events-dir --pmu --verbose --help"
+_memtlb_opts_sysinfo="--json --help"
 
 _memtlb()
 {
@@ -28,7 +31,7 @@ _memtlb()
 	case $prev in
 	--format)
 		case $cmd in
-		stat | sweep) word="table csv json" ;;
+		stat | sweep | run) word="table csv json" ;;
 		probe) word="table csv" ;;
 		compare) word="text markdown csv json" ;;
 		report) word="text markdown html" ;;
@@ -57,6 +60,14 @@ _memtlb()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
+	--events-dir)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return
+		;;
+	--events)
+		COMPREPLY=($(compgen -W "$(memtlb list 2>/dev/null | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p')" -- "$cur"))
+		return
+		;;
 	esac
 	if [[ $cur == -* ]]; then
 		opts=_memtlb_opts_${cmd//-/_}
@@ -66,6 +77,12 @@ _memtlb()
 	case $cmd in
 	compare | report)
 		COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
+		;;
+	run)
+		COMPREPLY=($(compgen -c -- "$cur"))
+		;;
+	list)
+		COMPREPLY=($(compgen -W "$(memtlb list 2>/dev/null | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p')" -- "$cur"))
 		;;
 	esac
 }

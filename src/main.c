@@ -14,6 +14,9 @@ static const struct mt_cmd *const commands[] = {
 	&mt_cmd_probe,
 	&mt_cmd_compare,
 	&mt_cmd_report,
+	&mt_cmd_run,
+	&mt_cmd_list,
+	&mt_cmd_sysinfo,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -15,6 +15,8 @@ enum {
 	MT_OPT_BACKING = 0x100,
 	MT_OPT_FORMAT,
 	MT_OPT_FORCE,
+	MT_OPT_EVENTS,
+	MT_OPT_EVENTS_DIR,
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
 
@@ -31,6 +33,8 @@ enum {
 	{ "backing", required_argument, NULL, MT_OPT_BACKING }, \
 	{ "force", no_argument, NULL, MT_OPT_FORCE }, \
 	{ "event", required_argument, NULL, 'e' }, \
+	{ "events", required_argument, NULL, MT_OPT_EVENTS }, \
+	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR }, \
 	{ "format", required_argument, NULL, MT_OPT_FORMAT }, \
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "verbose", no_argument, NULL, 'v' }
@@ -46,6 +50,8 @@ enum {
 	"Counting:\n" \
 	"  -e, --event LIST         events, comma-separated (default:\n" \
 	"                           " MT_DEFAULT_EVENTS ")\n" \
+	"      --events SET         a named event set for this CPU (memtlb list)\n" \
+	"      --events-dir DIR     read event sets from DIR\n" \
 	"Output:\n" \
 	"      --format FMT         table (default), csv or json\n" \
 	"  -o, --output FILE        also write the JSON report to FILE (atomically)\n" \
@@ -64,6 +70,9 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg);
 /* Checks across options and the machine, before anything runs. */
 int mt_cli_config_check(const struct mt_config *cfg);
 
+/* -o FILE's directory must be writable: 0, or MT_EXIT_USAGE (printed). */
+int mt_cli_output_check(const char *path);
+
 /* getopt's '?' and ':' as one line on stderr; returns MT_EXIT_USAGE. */
 int mt_cli_getopt_error(const char *cmd, int c, char *argv[]);
 
@@ -74,8 +83,15 @@ int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out);
 struct mt_event;
 struct mt_report;
 
-/* Resolve cfg->events; prints the error. 0, MT_EXIT_USAGE or MT_EXIT_FAILURE. */
+/*
+ * Resolve cfg->event_set on the core PMU (or its generic section) when
+ * given, else cfg->events; prints the error. 0, MT_EXIT_USAGE or MT_EXIT_FAILURE. */
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n);
+
+struct mt_sysinfo;
+
+/* The system object: /proc and /sys (sysinfo.c) plus libpfm4's PMUs. */
+void mt_cli_sysinfo_read(struct mt_sysinfo *si);
 
 /* A report with this machine's system object and the config; 0 or -errno. */
 int mt_cli_report_create(struct mt_report **out, const char *command,

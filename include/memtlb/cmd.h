@@ -21,5 +21,8 @@ extern const struct mt_cmd mt_cmd_sweep;
 extern const struct mt_cmd mt_cmd_probe;
 extern const struct mt_cmd mt_cmd_compare;
 extern const struct mt_cmd mt_cmd_report;
+extern const struct mt_cmd mt_cmd_run;
+extern const struct mt_cmd mt_cmd_list;
+extern const struct mt_cmd mt_cmd_sysinfo;
 
 #endif

@@ -24,6 +24,9 @@ struct mt_config {
 	unsigned long passes;
 	enum mt_backing backing;
 	const char *events;	/* comma-separated, as given to -e */
+	const char *event_set;	/* --events SET, or NULL */
+	const char *events_dir;	/* --events-dir DIR, or NULL */
+	bool events_given;	/* -e was given */
 	enum mt_format format;
 	const char *output;	/* -o FILE: the JSON report, or NULL */
 	bool force;

@@ -10,7 +10,7 @@
 
 #include <memtlb/sample.h>
 
-#define MT_EVENT_NAME_MAX 128
+#define MT_EVENT_NAME_MAX 192
 
 /* One event as the user named it, resolved to an attr by libpfm4. */
 struct mt_event {
@@ -19,6 +19,10 @@ struct mt_event {
 	struct perf_event_attr attr;
 	int err;			/* -errno of the open: 0 = counting */
 	bool user_only;			/* kernel counting refused by paranoia */
+	int role;			/* enum mt_role from an event set; 0: from attr */
+	unsigned int group;		/* group the backend put it in (0 = first) */
+	bool alone;			/* never scheduled with others: a group of its own */
+	char meaning[128];		/* what it measures on this CPU, from the set */
 };
 
 /*
@@ -39,15 +43,30 @@ const char *mt_event_reason(const struct mt_event *ev, int hw_counters);
 /* libpfm4's present core PMU ("icl", "amd64_fam19h"): 0, or -ENOENT. */
 int mt_pmu_core_name(char *buf, size_t len);
 
+/* Every PMU libpfm4 detects as present, space-separated: 0 or -ENODEV. */
+int mt_pmu_present_list(char *buf, size_t len);
+
+/*
+ * With core_only, the present core PMUs alone and how many there are: more
+ * than one on hybrid CPUs (adl_glc and adl_grt), where memtlb resolves for
+ * the first and events so encoded count on that core type only.
+ */
+int mt_pmu_present_cores(char *buf, size_t len, bool core_only);
+
 struct mt_counters;
 
 /*
  * Open the events as one group on task pid (0: this process, inherited by
  * threads and children) through the backend chosen by MEMTLB_BACKEND
  * ("perf", the default, or "replay:FILE"). Events that cannot be opened get
- * ev->err and are skipped; the rest still count.
+ * ev->err and are skipped; the rest still count. When the kernel refuses
+ * an event in the group (EINVAL) that opens alone, the events are split
+ * into several groups: ev->group says which.
  */
 int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, pid_t pid);
+
+/* How many groups the opened events form. */
+unsigned int mt_counters_groups(const struct mt_counters *c);
 void mt_counters_destroy(struct mt_counters *c);
 
 /* Read every event's running totals; unopened events read as all zero. */

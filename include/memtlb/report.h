@@ -21,6 +21,12 @@ struct mt_report {
 	char events[512];	/* backs config.events in a loaded report */
 	bool user_only;		/* some event counted user space only */
 	char backend[16];	/* counter backend: "perf" or "replay" */
+	/* memtlb run only (command "run"): what ran and how it ended. */
+	char command_line[512];	/* argv joined by spaces, for humans */
+	unsigned int runs;	/* runs done (the failing one included) */
+	unsigned int repeats;	/* runs asked for */
+	int exit_status;	/* the command's: exit code or 128 + signal */
+	char event_set[32];	/* --events SET, "" when -e or the default */
 	size_t n_results;
 	struct mt_result **results;
 };
@@ -41,6 +47,9 @@ int mt_report_write(const struct mt_report *rep, const char *path);
  * is not a memtlb report (msg says why), -EPROTO for another schema.
  */
 int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len);
+
+/* The "system" object of a report, alone, indented, to f (memtlb sysinfo --json). */
+int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f);
 
 /* The seed's table: phase, mean (us), cv (%), a column per event, derived. */
 void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose);

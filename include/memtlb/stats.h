@@ -50,11 +50,16 @@ struct mt_counter_stat {
 	double running;		/* time running / time enabled, summed over iterations */
 };
 
+/* Definitions and formulas: memtlb-metrics(7). */
 enum mt_derived {
 	MT_DERIVED_NS_PER_BLOCK,
 	MT_DERIVED_FAULTS_PER_BLOCK,
-	MT_DERIVED_DTLB_MISS_RATIO,
+	MT_DERIVED_DTLB_MISS_RATIO,	/* misses / accesses (likwid: miss ratio) */
 	MT_DERIVED_MISSES_PER_BLOCK,
+	MT_DERIVED_DTLB_MISS_RATE,	/* misses / instructions (likwid: miss rate) */
+	MT_DERIVED_DTLB_MPKI,		/* 1000 misses / instructions */
+	MT_DERIVED_ITLB_MPKI,
+	MT_DERIVED_WALK_CYCLES_SHARE,	/* walk cycles / cycles (toplev's DTLB_Load idea) */
 	MT_DERIVED_MAX,
 };
 
@@ -65,6 +70,7 @@ struct mt_phase_stat {
 	struct mt_counter_stat *counters;	/* one per event of the result */
 	double derived[MT_DERIVED_MAX];
 	unsigned int has_derived;	/* bit per enum mt_derived */
+	unsigned int cross_group;	/* bit per derived: inputs from different groups */
 };
 
 /* What an event stands for in the derived metrics, from its encoding. */
@@ -75,16 +81,28 @@ enum mt_role {
 	MT_ROLE_MAJOR_FAULTS,
 	MT_ROLE_DTLB_LOADS,
 	MT_ROLE_DTLB_MISSES,
+	MT_ROLE_CYCLES,
+	MT_ROLE_INSTRUCTIONS,
+	MT_ROLE_WALK_CYCLES,	/* cycles with a page walk in progress */
+	MT_ROLE_ITLB_MISSES,
+	MT_ROLE_MAX,
 };
 
+/* The set entry's role when it has one, else one read from the encoding. */
 enum mt_role mt_event_role(const struct mt_event *ev);
+
+/* Role names of the event set files: "dtlb-miss", "-" (none); -1 unknown. */
+int mt_role_parse(const char *s);
+const char *mt_role_name(int role);
 
 struct mt_result_event {
 	char name[MT_EVENT_NAME_MAX];
 	enum mt_role role;
 	int err;		/* errno of the failed open, 0 when it counted */
 	int user_only;		/* kernel counting was refused: user space only */
+	int group;		/* counter group it was opened in; -1 when not opened */
 	char reason[64];	/* why it is not counted, for humans */
+	char meaning[128];	/* what it measures on this CPU (event sets), or "" */
 };
 
 /*
@@ -130,6 +148,22 @@ static inline int mt_phase_has(const struct mt_phase_stat *p, enum mt_derived d)
 {
 	return !!(p->has_derived & (1u << d));
 }
+
+/* The derived metric's inputs were counted in different groups (time slices). */
+static inline int mt_phase_cross_group(const struct mt_phase_stat *p, enum mt_derived d)
+{
+	return !!(p->cross_group & (1u << d));
+}
+
+/*
+ * Groups of several events that were never scheduled (every member not
+ * counted in every phase): their events get ev->alone, so that counting
+ * again puts each in a group of its own. Returns how many were marked.
+ */
+int mt_result_never_scheduled(const struct mt_result *r, struct mt_event *ev, size_t n);
+
+/* Whether the result's events were split across several counter groups. */
+int mt_result_groups(const struct mt_result *r);
 
 int mt_result_event_index(const struct mt_result *r, const char *name);
 

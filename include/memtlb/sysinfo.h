@@ -6,6 +6,16 @@
 #include <stdint.h>
 
 #define MT_HUGEPAGE_SIZES 4
+#define MT_TLB_MAX 24
+
+/* One TLB the CPU describes through cpuid. */
+struct mt_tlb {
+	unsigned int level;	/* 1, 2 */
+	char type[12];		/* "data", "instruction", "unified", "load", "store" */
+	char pages[24];		/* "4K", "2M/4M", "1G", "4K/2M/4M/1G" */
+	unsigned int entries;
+	unsigned int ways;	/* 0: fully associative */
+};
 
 struct mt_hugepool {
 	uint64_t size_kb;
@@ -34,7 +44,25 @@ struct mt_sysinfo {
 	int hw_counters;		/* 1: a CPU PMU driver is registered, 0: none, -1: unknown */
 	unsigned int n_hugepools;
 	struct mt_hugepool hugepools[MT_HUGEPAGE_SIZES];
+	char cpu_vendor[16];	/* cpuinfo vendor_id */
+	char pmus[256];		/* libpfm4's present PMUs, space-separated */
+	int hypervisor;		/* cpuinfo flags has "hypervisor": 1/0, -1 unknown */
+	char thp_khugepaged_defrag[8];
+	long khugepaged_pages_to_scan;		/* -1 unreadable */
+	long khugepaged_scan_sleep_ms;		/* -1 unreadable */
+	long fault_around_bytes;		/* debugfs; -1 unreadable */
+	long percpu_pagelist_high_fraction;	/* vm sysctl; -1 unreadable */
+	int numa_nodes;				/* online nodes; -1 unknown */
+	unsigned int n_tlbs;
+	struct mt_tlb tlbs[MT_TLB_MAX];
+	char tlb_source[24];	/* "cpuid 0x80000005/6", "cpuid 0x18", "" */
 };
+
+/* TLBs from raw cpuid registers (pure, for tests): appended to si->tlbs. */
+void mt_sysinfo_tlb_amd(struct mt_sysinfo *si, const unsigned int l1[4],
+			const unsigned int l2[4], const unsigned int gb[4]);
+/* One subleaf of Intel's leaf 0x18 (eax..edx): 0, or -ENOENT for no TLB. */
+int mt_sysinfo_tlb_intel(struct mt_sysinfo *si, const unsigned int r[4]);
 
 int mt_sysinfo_read(struct mt_sysinfo *si);
 

@@ -11,6 +11,7 @@
 #include <memtlb/cli.h>
 #include <memtlb/cmd.h>
 #include <memtlb/counters.h>
+#include <memtlb/evset.h>
 #include <memtlb/log.h>
 #include <memtlb/report.h>
 #include <memtlb/size.h>
@@ -101,6 +102,13 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 		return 0;
 	case 'e':
 		cfg->events = arg;
+		cfg->events_given = true;
+		return 0;
+	case MT_OPT_EVENTS:
+		cfg->event_set = arg;
+		return 0;
+	case MT_OPT_EVENTS_DIR:
+		cfg->events_dir = arg;
 		return 0;
 	case 'o':
 		cfg->output = arg;
@@ -113,7 +121,7 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 }
 
 /* -o is checked up front: a long run must not fail at its very end. */
-static int check_output_dir(const char *path)
+int mt_cli_output_check(const char *path)
 {
 	char dir[PATH_MAX];
 
@@ -154,7 +162,7 @@ int mt_cli_config_check(const struct mt_config *cfg)
 		mt_err("--block: %s is larger than the region (%s)", b, r);
 		return MT_EXIT_USAGE;
 	}
-	if (cfg->output && check_output_dir(cfg->output))
+	if (cfg->output && mt_cli_output_check(cfg->output))
 		return MT_EXIT_USAGE;
 	return check_memory(cfg);
 }
@@ -188,6 +196,41 @@ static int check_backend(void)
 	return 0;
 }
 
+static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t *n)
+{
+	char dir[4096], msg[512], pmu[64];
+	const struct mt_evset *set;
+	struct mt_evsets *sets;
+	const char *which;
+	int ret;
+
+	if (cfg->events_given) {
+		mt_err("--events: %s: give either -e or --events, not both", cfg->event_set);
+		return MT_EXIT_USAGE;
+	}
+	mt_evsets_dir(cfg->events_dir, dir, sizeof(dir));
+	ret = mt_evsets_load(&sets, dir, msg, sizeof(msg));
+	if (ret) {
+		mt_err("--events: %s", msg);
+		return MT_EXIT_USAGE;
+	}
+	set = mt_evsets_find(sets, cfg->event_set);
+	if (!set) {
+		mt_err("--events: %s: no such event set in %s", cfg->event_set, dir);
+		mt_hint("memtlb list shows the sets");
+		mt_evsets_destroy(sets);
+		return MT_EXIT_USAGE;
+	}
+	mt_pmu_core_name(pmu, sizeof(pmu));
+	ret = mt_evset_resolve(set, pmu, ev, n, &which, msg, sizeof(msg));
+	mt_evsets_destroy(sets);
+	if (ret) {
+		mt_err("--events: %s", msg);
+		return ret == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAILURE;
+	}
+	return 0;
+}
+
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n)
 {
 	char msg[256];
@@ -196,6 +239,8 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 	ret = check_backend();
 	if (ret)
 		return ret;
+	if (cfg->event_set)
+		return resolve_set(cfg, ev, n);
 	ret = mt_events_resolve(cfg->events, ev, n, msg, sizeof(msg));
 	if (ret == -EINVAL) {
 		mt_err("-e: %s", msg);
@@ -217,6 +262,13 @@ const char *mt_cli_backend_name(void)
 	return sel && !strncmp(sel, "replay:", 7) ? "replay" : "perf";
 }
 
+void mt_cli_sysinfo_read(struct mt_sysinfo *si)
+{
+	mt_sysinfo_read(si);
+	mt_pmu_core_name(si->pmu, sizeof(si->pmu));
+	mt_pmu_present_list(si->pmus, sizeof(si->pmus));
+}
+
 int mt_cli_report_create(struct mt_report **out, const char *command,
 			 const struct mt_config *cfg)
 {
@@ -226,9 +278,9 @@ int mt_cli_report_create(struct mt_report **out, const char *command,
 	ret = mt_report_create(&rep, command);
 	if (ret)
 		return ret;
-	mt_sysinfo_read(&rep->system);
-	mt_pmu_core_name(rep->system.pmu, sizeof(rep->system.pmu));
+	mt_cli_sysinfo_read(&rep->system);
 	rep->config = *cfg;
+	snprintf(rep->event_set, sizeof(rep->event_set), "%s", cfg->event_set ? cfg->event_set : "");
 	snprintf(rep->backend, sizeof(rep->backend), "%s", mt_cli_backend_name());
 	*out = rep;
 	return 0;

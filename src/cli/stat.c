@@ -70,6 +70,14 @@ static int cmd_stat(int argc, char *argv[])
 	mopts.hw_counters = rep->system.hw_counters;
 	mopts.progress = isatty(STDERR_FILENO);
 	ret = mt_measure_stat(&cfg, ev, n_ev, &mopts, &res, &bad);
+	if (!ret && mt_result_never_scheduled(res, ev, n_ev)) {
+		/* The kernel took the group but never ran it: count again, split. */
+		mt_warn("stat: a counter group was never scheduled (not enough free "
+			"counters); counting again with its events in groups of their own");
+		mt_result_destroy(res);
+		res = NULL;
+		ret = mt_measure_stat(&cfg, ev, n_ev, &mopts, &res, &bad);
+	}
 	if (ret == -EILSEQ) {
 		mt_err("verify: %s of iteration %u: at %p: expected 0x%016llx, found 0x%016llx",
 		       bad.phase, bad.iter, bad.addr, (unsigned long long)bad.expected,

@@ -52,7 +52,8 @@ static const struct option workload_opts[] = {
 };
 
 /* Workload options that are not a parameter of a point. */
-static const char *const not_sweepable[] = { "region", "event", "events", "format", "output" };
+static const char *const not_sweepable[] = { "region", "event", "events", "events-dir", "format",
+						   "output" };
 
 static void help(void)
 {

@@ -19,9 +19,11 @@
 
 #include <memtlb/counters.h>
 
+/* One evlist per group: libperf's public API makes an evlist's first event its leader. */
 struct perf_backend {
 	struct mt_backend base;
-	struct perf_evlist *evlist;
+	struct perf_evlist **evlist;	/* [group] */
+	size_t n_groups;
 	struct perf_thread_map *threads;
 	struct perf_evsel **evsel;	/* NULL where the event did not open */
 	size_t n;
@@ -37,15 +39,16 @@ static int print_fn(enum libperf_print_level level, const char *fmt, va_list ap)
 
 static int open_member(struct perf_backend *pb, struct mt_event *ev, struct perf_evsel **out)
 {
+	struct perf_evlist *evlist = pb->evlist[ev->group];
 	struct perf_evsel *evsel;
 	int ret;
 
 	evsel = perf_evsel__new(&ev->attr);
 	if (!evsel)
 		return -ENOMEM;
-	perf_evlist__add(pb->evlist, evsel);
+	perf_evlist__add(evlist, evsel);
 	/* The first event that opens leads; the rest join its group. */
-	perf_evlist__set_leader(pb->evlist);
+	perf_evlist__set_leader(evlist);
 	ret = perf_evsel__open(evsel, NULL, pb->threads);
 	if (ret == -EACCES || ret == -EPERM) {
 		/* perf_event_paranoid >= 2 refuses kernel counting: user only. */
@@ -58,9 +61,9 @@ static int open_member(struct perf_backend *pb, struct mt_event *ev, struct perf
 			ev->user_only = true;
 	}
 	if (ret) {
-		perf_evlist__remove(pb->evlist, evsel);
+		perf_evlist__remove(evlist, evsel);
 		perf_evsel__delete(evsel);
-		perf_evlist__set_leader(pb->evlist);
+		perf_evlist__set_leader(evlist);
 		return ret;
 	}
 	*out = evsel;
@@ -71,11 +74,19 @@ static int perf_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t
 {
 	struct perf_backend *pb = (struct perf_backend *)be;
 
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].group + 1 > pb->n_groups)
+			pb->n_groups = ev[i].group + 1;
 	pb->evsel = calloc(n, sizeof(*pb->evsel));
 	pb->threads = perf_thread_map__new_dummy();
-	pb->evlist = perf_evlist__new();
+	pb->evlist = calloc(pb->n_groups + 1, sizeof(*pb->evlist));
 	if (!pb->evsel || !pb->threads || !pb->evlist)
 		return -ENOMEM;
+	for (size_t g = 0; g < pb->n_groups; g++) {
+		pb->evlist[g] = perf_evlist__new();
+		if (!pb->evlist[g])
+			return -ENOMEM;
+	}
 	pb->n = n;
 	perf_thread_map__set_pid(pb->threads, 0, pid);
 	for (size_t i = 0; i < n; i++) {
@@ -107,10 +118,13 @@ static void perf_destroy(struct mt_backend *be)
 {
 	struct perf_backend *pb = (struct perf_backend *)be;
 
-	if (pb->evlist) {
-		perf_evlist__close(pb->evlist);
-		perf_evlist__delete(pb->evlist);
+	for (size_t g = 0; pb->evlist && g < pb->n_groups; g++) {
+		if (!pb->evlist[g])
+			continue;
+		perf_evlist__close(pb->evlist[g]);
+		perf_evlist__delete(pb->evlist[g]);
 	}
+	free(pb->evlist);
 	perf_thread_map__put(pb->threads);
 	free(pb->evsel);
 	free(pb);

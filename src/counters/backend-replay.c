@@ -10,6 +10,13 @@
  *   NAME: DELTA [DELTA...]     deltas of successive measured intervals
  *   NAME: unsupported ERRNO    the open fails (ENOENT, EACCES, ...)
  *   NAME: notcounted           opens, never scheduled (running 0)
+ *   pmu-counters-free: K       a group of more than K non-software events
+ *                              opens but is never scheduled (running 0 for
+ *                              all its events), as when the NMI watchdog
+ *                              holds a counter
+ *   pmu-counters: K            a group holds at most K non-software events;
+ *                              one more is refused with EINVAL, as the
+ *                              kernel refuses a group it cannot schedule
  *
  * DELTA is VAL or VAL/ENA/RUN (ns). Reads alternate begin/end of an
  * interval; the deltas are applied at each end read, cycling through the
@@ -37,6 +44,9 @@ struct replay_backend {
 	struct mt_backend base;
 	struct replay_event *rec;
 	size_t n_rec;
+	unsigned int pmu_counters;	/* 0: no limit */
+	unsigned int pmu_free;		/* 0: no limit */
+	char *unscheduled;		/* per requested event: its group never runs */
 	size_t n;
 	int *map;			/* requested event -> record, -1 none */
 	uint64_t *reads;		/* per requested event */
@@ -121,6 +131,23 @@ static int load(struct replay_backend *rb, const char *path)
 			s++;
 		if (!*s)
 			continue;
+		if (!strncmp(s, "pmu-counters:", 13) || !strncmp(s, "pmu-counters-free:", 18)) {
+			bool free_ = s[12] == '-';
+			char *end;
+			long k = strtol(s + (free_ ? 18 : 13), &end, 10);
+
+			while (isspace((unsigned char)*end))
+				end++;
+			if (k <= 0 || *end) {
+				ret = -EINVAL;
+				break;
+			}
+			if (free_)
+				rb->pmu_free = (unsigned int)k;
+			else
+				rb->pmu_counters = (unsigned int)k;
+			continue;
+		}
 		grown = realloc(rb->rec, (rb->n_rec + 1) * sizeof(*grown));
 		if (!grown) {
 			ret = -ENOMEM;
@@ -140,21 +167,38 @@ static int load(struct replay_backend *rb, const char *path)
 static int replay_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t pid)
 {
 	struct replay_backend *rb = (struct replay_backend *)be;
+	unsigned int *used;
 
 	(void)pid;
 	rb->n = n;
-	rb->map = calloc(n, sizeof(*rb->map));
+	used = calloc(n + 1, sizeof(*used));	/* hardware events per group */
+	if (!used)
+		return -ENOMEM;
+	rb->map = calloc(n + 1, sizeof(*rb->map));
 	rb->reads = calloc(n, sizeof(*rb->reads));
 	rb->total = calloc(n, sizeof(*rb->total));
-	if (!rb->map || !rb->reads || !rb->total)
+	rb->unscheduled = calloc(n + 1, 1);
+	if (!rb->map || !rb->reads || !rb->total || !rb->unscheduled) {
+		free(used);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++) {
 		rb->map[i] = -1;
 		for (size_t r = 0; r < rb->n_rec; r++)
 			if (!strcmp(rb->rec[r].name, ev[i].name))
 				rb->map[i] = (int)r;
 		ev[i].err = rb->map[i] < 0 ? -ENOENT : rb->rec[rb->map[i]].err;
+		if (ev[i].err || ev[i].attr.type == PERF_TYPE_SOFTWARE || ev[i].group >= n)
+			continue;
+		if (rb->pmu_counters && used[ev[i].group] >= rb->pmu_counters)
+			ev[i].err = -EINVAL;
+		else
+			used[ev[i].group]++;
 	}
+	for (size_t i = 0; rb->pmu_free && i < n; i++)
+		rb->unscheduled[i] = !ev[i].err && ev[i].group < n &&
+				     used[ev[i].group] > rb->pmu_free;
+	free(used);
 	return 0;
 }
 
@@ -169,7 +213,7 @@ static int replay_read(struct mt_backend *be, size_t idx, struct mt_counts *out)
 	re = &rb->rec[rb->map[idx]];
 	k = rb->reads[idx]++;
 	if (k & 1) {
-		if (re->notcounted) {
+		if (re->notcounted || rb->unscheduled[idx]) {
 			rb->total[idx].ena += 1000000;
 		} else if (re->n_deltas) {
 			const struct mt_counts *d = &re->deltas[(k / 2) % re->n_deltas];
@@ -193,6 +237,7 @@ static void replay_destroy(struct mt_backend *be)
 	free(rb->map);
 	free(rb->reads);
 	free(rb->total);
+	free(rb->unscheduled);
 	free(rb);
 }
 

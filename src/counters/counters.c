@@ -24,28 +24,85 @@ static int backend_create(struct mt_backend **be)
 	return -EINVAL;
 }
 
+/*
+ * An event the kernel refused (EINVAL: the group cannot be scheduled as a
+ * whole, e.g. more hardware events than counters) while others of its group
+ * opened: it goes to a group of its own and everything is opened again.
+ * Alone, an EINVAL is the event's own.
+ */
+static size_t refused_member(const struct mt_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (ev[i].err != -EINVAL)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (j != i && ev[j].group == ev[i].group && !ev[j].err)
+				return i;
+	}
+	return n;
+}
+
 int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, pid_t pid)
 {
+	unsigned int groups = 1;
 	struct mt_counters *c;
 	int ret;
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	ret = backend_create(&c->be);
-	if (ret) {
-		free(c);
-		return ret;
-	}
 	c->ev = ev;
 	c->n = n;
-	ret = c->be->ops->open(c->be, ev, n, pid);
-	if (ret) {
-		mt_counters_destroy(c);
-		return ret;
+	for (size_t i = 0; i < n; i++)
+		ev[i].group = 0;
+	/* Events that were never scheduled with others come last, one per group. */
+	/* First fit: a refused event moves to the next group, a new one last. */
+	for (size_t attempt = 0; attempt <= n * n; attempt++) {
+		size_t split;
+
+		unsigned int alone = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (!ev[i].alone)
+				alone = groups;
+
+		for (size_t i = 0; i < n; i++) {
+			ev[i].err = 0;
+			ev[i].user_only = false;
+			if (ev[i].alone)
+				ev[i].group = alone++;
+		}
+		ret = backend_create(&c->be);
+		if (ret) {
+			free(c);
+			return ret;
+		}
+		ret = c->be->ops->open(c->be, ev, n, pid);
+		if (ret) {
+			mt_counters_destroy(c);
+			return ret;
+		}
+		split = refused_member(ev, n);
+		if (split == n)
+			break;
+		c->be->ops->destroy(c->be);
+		c->be = NULL;
+		/* alone events are never refused "with others": split is not one */
+		if (++ev[split].group == groups)
+			groups++;
 	}
 	*out = c;
 	return 0;
+}
+
+unsigned int mt_counters_groups(const struct mt_counters *c)
+{
+	unsigned int g = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->ev[i].err && c->ev[i].group + 1 > g)
+			g = c->ev[i].group + 1;
+	return g;
 }
 
 void mt_counters_destroy(struct mt_counters *c)

@@ -121,12 +121,29 @@ fail:
 
 int mt_pmu_core_name(char *buf, size_t len)
 {
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	pfm_pmu_info_t info;
 	pfm_pmu_t p;
 
 	buf[0] = '\0';
 	if (pfm_ready())
 		return -ENODEV;
+	/*
+	 * A forced PMU is the core one. (After pfm_terminate() and a forced
+	 * re-initialisation, libpfm4 may still list the detected PMU present.)
+	 */
+	pfm_for_all_pmus(p) {
+		if (!forced || !*forced)
+			break;
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS)
+			continue;
+		if (info.is_present && info.type == PFM_PMU_TYPE_CORE && !strcmp(info.name, forced)) {
+			snprintf(buf, len, "%s", info.name);
+			return 0;
+		}
+	}
 	/* is_dfl marks only ix86arch/s390x: look for the present core PMU. */
 	pfm_for_all_pmus(p) {
 		memset(&info, 0, sizeof(info));
@@ -139,6 +156,36 @@ int mt_pmu_core_name(char *buf, size_t len)
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int mt_pmu_present_list(char *buf, size_t len)
+{
+	return mt_pmu_present_cores(buf, len, false);
+}
+
+int mt_pmu_present_cores(char *buf, size_t len, bool core_only)
+{
+	pfm_pmu_info_t info;
+	size_t off = 0;
+	pfm_pmu_t p;
+	int n = 0;
+
+	buf[0] = '\0';
+	if (pfm_ready())
+		return -ENODEV;
+	pfm_for_all_pmus(p) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
+			continue;
+		if (core_only && info.type != PFM_PMU_TYPE_CORE)
+			continue;
+		n++;
+		if (off + strlen(info.name) + 2 > len)
+			break;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "", info.name);
+	}
+	return core_only ? n : 0;
 }
 
 static int is_hw(const struct mt_event *ev)

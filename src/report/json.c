@@ -42,9 +42,14 @@ static json_t *summary_json(const struct mt_summary *s)
 	return o;
 }
 
+static json_t *long_or_null(long v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
 static json_t *system_json(const struct mt_sysinfo *si)
 {
-	json_t *o = json_object(), *pools = json_object();
+	json_t *o = json_object(), *pools = json_object(), *tlbs = json_array(), *thp;
 
 	for (unsigned int i = 0; i < si->n_hugepools; i++) {
 		char key[32];
@@ -54,22 +59,57 @@ static json_t *system_json(const struct mt_sysinfo *si)
 			"total", (json_int_t)si->hugepools[i].total,
 			"free", (json_int_t)si->hugepools[i].free));
 	}
+	for (unsigned int i = 0; i < si->n_tlbs; i++) {
+		const struct mt_tlb *t = &si->tlbs[i];
+
+		json_array_append_new(tlbs, json_pack("{s:I,s:s,s:s,s:I,s:I}",
+			"level", (json_int_t)t->level, "type", t->type, "pages", t->pages,
+			"entries", (json_int_t)t->entries, "ways", (json_int_t)t->ways));
+	}
 	json_object_set_new(o, "kernel", json_string(si->kernel));
 	json_object_set_new(o, "kernel_version", json_string(si->kernel_version));
 	json_object_set_new(o, "machine", json_string(si->machine));
 	json_object_set_new(o, "host", json_string(si->host));
 	json_object_set_new(o, "cpu", json_string(si->cpu));
+	json_object_set_new(o, "cpu_vendor", json_string(si->cpu_vendor));
+	json_object_set_new(o, "hypervisor", si->hypervisor < 0 ? json_null()
+					     : json_boolean(si->hypervisor));
 	json_object_set_new(o, "pmu", si->pmu[0] ? json_string(si->pmu) : json_null());
+	json_object_set_new(o, "pmus", json_string(si->pmus));
 	json_object_set_new(o, "page_size", json_integer(si->page_size));
 	json_object_set_new(o, "thp_enabled", json_string(si->thp_enabled));
 	json_object_set_new(o, "thp_defrag", json_string(si->thp_defrag));
 	json_object_set_new(o, "thp_shmem_enabled", json_string(si->thp_shmem_enabled));
+	thp = json_object();
+	json_object_set_new(thp, "defrag", json_string(si->thp_khugepaged_defrag));
+	json_object_set_new(thp, "pages_to_scan", long_or_null(si->khugepaged_pages_to_scan));
+	json_object_set_new(thp, "scan_sleep_millisecs",
+			    long_or_null(si->khugepaged_scan_sleep_ms));
+	json_object_set_new(o, "khugepaged", thp);
 	json_object_set_new(o, "hugepages", pools);
-	json_object_set_new(o, "tunables", json_pack("{s:i}", "perf_event_paranoid",
-						      si->perf_event_paranoid));
+	json_object_set_new(o, "tunables", json_pack("{s:i,s:o,s:o}", "perf_event_paranoid",
+		si->perf_event_paranoid, "fault_around_bytes", long_or_null(si->fault_around_bytes),
+		"percpu_pagelist_high_fraction", long_or_null(si->percpu_pagelist_high_fraction)));
+	json_object_set_new(o, "numa_nodes", si->numa_nodes < 0 ? json_null()
+					     : json_integer(si->numa_nodes));
+	json_object_set_new(o, "tlb", tlbs);
+	json_object_set_new(o, "tlb_source", json_string(si->tlb_source));
 	json_object_set_new(o, "hw_counters", si->hw_counters < 0 ? json_null()
 					      : json_boolean(si->hw_counters));
 	return o;
+}
+
+int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f)
+{
+	json_t *o = system_json(si);
+	int ret;
+
+	if (!o)
+		return -ENOMEM;
+	ret = json_dumpf(o, f, JSON_INDENT(2)) ? -EIO : 0;
+	fputc('\n', f);
+	json_decref(o);
+	return ret;
 }
 
 static json_t *config_json(const struct mt_report *rep)
@@ -107,14 +147,21 @@ static json_t *result_json(const struct mt_result *r)
 	json_t *res, *phases, *events;
 
 	events = json_array();
-	for (unsigned int e = 0; e < r->n_events; e++)
-		json_array_append_new(events, json_pack("{s:s,s:b,s:b}",
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		json_t *je = json_pack("{s:s,s:b,s:b,s:o}",
 			"name", r->events[e].name, "supported", !r->events[e].err,
-			"user_only", r->events[e].user_only));
+			"user_only", r->events[e].user_only,
+			"group", r->events[e].group < 0 ? json_null()
+							: json_integer(r->events[e].group));
+
+		if (je && r->events[e].meaning[0])
+			json_object_set_new(je, "meaning", json_string(r->events[e].meaning));
+		json_array_append_new(events, je);
+	}
 	phases = json_array();
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		const struct mt_phase_stat *ps = &r->phases[p];
-		json_t *ph, *t, *samples, *counters, *derived;
+		json_t *ph, *t, *samples, *counters, *derived, *cross;
 
 		t = summary_json(&ps->time_ns);
 		samples = json_array();
@@ -126,11 +173,17 @@ static json_t *result_json(const struct mt_result *r)
 			json_object_set_new(counters, r->events[e].name,
 					    counter_json(&r->events[e], &ps->counters[e]));
 		derived = json_object();
-		for (int d = 0; d < MT_DERIVED_MAX; d++)
-			if (mt_phase_has(ps, d))
-				set_real(derived, mt_derived_name(d), ps->derived[d]);
-		ph = json_pack("{s:s,s:o,s:o,s:o}", "name", ps->name, "time_ns", t,
-			       "counters", counters, "derived", derived);
+		cross = json_array();
+		for (int d = 0; d < MT_DERIVED_MAX; d++) {
+			if (!mt_phase_has(ps, d))
+				continue;
+			set_real(derived, mt_derived_name(d), ps->derived[d]);
+			if (mt_phase_cross_group(ps, d))
+				json_array_append_new(cross, json_string(mt_derived_name(d)));
+		}
+		ph = json_pack("{s:s,s:o,s:o,s:o,s:o}", "name", ps->name, "time_ns", t,
+			       "counters", counters, "derived", derived,
+			       "derived_across_groups", cross);
 		json_array_append_new(phases, ph);
 	}
 	res = json_pack("{s:{s:I,s:I,s:I},s:o,s:o}",
@@ -153,6 +206,14 @@ static json_t *report_json(const struct mt_report *rep)
 			 "memtlb", "version", rep->version, "schema", MT_REPORT_SCHEMA,
 			 "system", system_json(&rep->system), "command", rep->command,
 			 "config", config_json(rep), "results", results);
+	if (root && !strcmp(rep->command, "run"))
+		json_object_set_new(root, "run", json_pack("{s:s,s:I,s:I,s:i,s:b}",
+			"command_line", rep->command_line, "runs", (json_int_t)rep->runs,
+			"repeats", (json_int_t)rep->repeats, "exit_status", rep->exit_status,
+			"failed", rep->exit_status != 0));
+	if (root && rep->event_set[0])
+		json_object_set_new(json_object_get(root, "config"), "event_set",
+				    json_string(rep->event_set));
 	return root;
 }
 
@@ -261,6 +322,13 @@ static void get_str(json_t *o, const char *key, char *out, size_t len)
 	snprintf(out, len, "%s", s ? s : "");
 }
 
+static long get_long(json_t *o, const char *key, long dfl)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (long)json_integer_value(v) : dfl;
+}
+
 static int load_summary(json_t *o, struct mt_summary *s)
 {
 	uint64_t n = 0;
@@ -281,7 +349,7 @@ static int load_summary(json_t *o, struct mt_summary *s)
 static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsigned int p)
 {
 	struct mt_phase_stat *ps = &r->phases[p];
-	json_t *t, *samples, *counters, *derived;
+	json_t *t, *samples, *counters, *derived, *cross;
 	const char *name;
 
 	name = json_string_value(json_object_get(jp, "name"));
@@ -330,6 +398,14 @@ static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsign
 	for (int d = 0; json_is_object(derived) && d < MT_DERIVED_MAX; d++) {
 		if (!get_num(derived, mt_derived_name(d), &ps->derived[d]))
 			ps->has_derived |= 1u << d;
+	}
+	cross = json_object_get(jp, "derived_across_groups");
+	for (size_t i = 0; json_is_array(cross) && i < json_array_size(cross); i++) {
+		const char *dn = json_string_value(json_array_get(cross, i));
+
+		for (int d = 0; dn && d < MT_DERIVED_MAX; d++)
+			if (!strcmp(dn, mt_derived_name(d)))
+				ps->cross_group |= 1u << d;
 	}
 	return 0;
 }
@@ -426,6 +502,8 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 		}
 		snprintf(r->events[e].name, sizeof(r->events[e].name), "%s", name);
 		r->events[e].user_only = json_is_true(json_object_get(je, "user_only"));
+		r->events[e].group = (int)get_long(je, "group", -1);
+		get_str(je, "meaning", r->events[e].meaning, sizeof(r->events[e].meaning));
 	}
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		ret = load_phase(ld, json_array_get(phases, p), r, p);
@@ -441,23 +519,62 @@ fail:
 
 static void load_system(json_t *js, struct mt_sysinfo *si)
 {
-	json_t *v;
+	json_t *v, *tun, *thp, *tlbs, *pools;
+	const char *key;
 
 	get_str(js, "kernel", si->kernel, sizeof(si->kernel));
 	get_str(js, "kernel_version", si->kernel_version, sizeof(si->kernel_version));
 	get_str(js, "machine", si->machine, sizeof(si->machine));
 	get_str(js, "host", si->host, sizeof(si->host));
 	get_str(js, "cpu", si->cpu, sizeof(si->cpu));
+	get_str(js, "cpu_vendor", si->cpu_vendor, sizeof(si->cpu_vendor));
 	get_str(js, "pmu", si->pmu, sizeof(si->pmu));
+	get_str(js, "pmus", si->pmus, sizeof(si->pmus));
 	get_str(js, "thp_enabled", si->thp_enabled, sizeof(si->thp_enabled));
 	get_str(js, "thp_defrag", si->thp_defrag, sizeof(si->thp_defrag));
 	get_str(js, "thp_shmem_enabled", si->thp_shmem_enabled, sizeof(si->thp_shmem_enabled));
-	v = json_object_get(js, "page_size");
-	si->page_size = json_is_integer(v) ? (long)json_integer_value(v) : -1;
+	get_str(js, "tlb_source", si->tlb_source, sizeof(si->tlb_source));
+	si->page_size = get_long(js, "page_size", -1);
 	v = json_object_get(js, "hw_counters");
 	si->hw_counters = json_is_boolean(v) ? json_is_true(v) : -1;
-	v = json_object_get(json_object_get(js, "tunables"), "perf_event_paranoid");
-	si->perf_event_paranoid = json_is_integer(v) ? (int)json_integer_value(v) : -99;
+	v = json_object_get(js, "hypervisor");
+	si->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
+	tun = json_object_get(js, "tunables");
+	si->perf_event_paranoid = (int)get_long(tun, "perf_event_paranoid", -99);
+	si->fault_around_bytes = get_long(tun, "fault_around_bytes", -1);
+	si->percpu_pagelist_high_fraction = get_long(tun, "percpu_pagelist_high_fraction", -1);
+	thp = json_object_get(js, "khugepaged");
+	get_str(thp, "defrag", si->thp_khugepaged_defrag, sizeof(si->thp_khugepaged_defrag));
+	si->khugepaged_pages_to_scan = get_long(thp, "pages_to_scan", -1);
+	si->khugepaged_scan_sleep_ms = get_long(thp, "scan_sleep_millisecs", -1);
+	si->numa_nodes = (int)get_long(js, "numa_nodes", -1);
+	pools = json_object_get(js, "hugepages");
+	json_object_foreach(pools, key, v) {
+		struct mt_hugepool *hp;
+		unsigned long long kb;
+
+		if (si->n_hugepools >= MT_HUGEPAGE_SIZES || sscanf(key, "%llukB", &kb) != 1)
+			continue;
+		hp = &si->hugepools[si->n_hugepools++];
+		hp->size_kb = kb;
+		hp->total = get_long(v, "total", -1);
+		hp->free = get_long(v, "free", -1);
+	}
+	tlbs = json_object_get(js, "tlb");
+	for (size_t i = 0; json_is_array(tlbs) && i < json_array_size(tlbs) &&
+			   si->n_tlbs < MT_TLB_MAX; i++) {
+		json_t *t = json_array_get(tlbs, i);
+		struct mt_tlb *tl = &si->tlbs[si->n_tlbs];
+
+		if (!json_is_object(t))
+			continue;
+		tl->level = (unsigned int)get_long(t, "level", 0);
+		get_str(t, "type", tl->type, sizeof(tl->type));
+		get_str(t, "pages", tl->pages, sizeof(tl->pages));
+		tl->entries = (unsigned int)get_long(t, "entries", 0);
+		tl->ways = (unsigned int)get_long(t, "ways", 0);
+		si->n_tlbs++;
+	}
 }
 
 static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
@@ -473,7 +590,26 @@ static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 	get_str(jc, "events", rep->events, sizeof(rep->events));
 	c->events = rep->events;
 	get_str(jc, "backend", rep->backend, sizeof(rep->backend));
+	get_str(jc, "event_set", rep->event_set, sizeof(rep->event_set));
 	rep->user_only = json_is_true(json_object_get(jc, "user_only"));
+	return 0;
+}
+
+static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
+{
+	uint64_t runs = 0, repeats = 0;
+	json_t *st;
+
+	if (strcmp(rep->command, "run"))
+		return 0;
+	st = json_object_get(jr, "exit_status");
+	if (!json_is_object(jr) || get_u64(jr, "runs", &runs) ||
+	    get_u64(jr, "repeats", &repeats) || !json_is_integer(st))
+		return bad(ld, "run: command_line, runs, repeats and exit_status expected");
+	get_str(jr, "command_line", rep->command_line, sizeof(rep->command_line));
+	rep->runs = (unsigned int)runs;
+	rep->repeats = (unsigned int)repeats;
+	rep->exit_status = (int)json_integer_value(st);
 	return 0;
 }
 
@@ -525,6 +661,8 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	get_str(meta, "version", rep->version, sizeof(rep->version));
 	load_system(json_object_get(root, "system"), &rep->system);
 	ret = load_config(&ld, json_object_get(root, "config"), rep);
+	if (!ret)
+		ret = load_run(&ld, json_object_get(root, "run"), rep);
 	for (size_t i = 0; !ret && i < json_array_size(results); i++) {
 		struct mt_result *r = NULL;
 

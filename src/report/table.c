@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Text table (test_with_mmap's, widened with counters) and CSV output. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,10 @@ static const char *const derived_head[MT_DERIVED_MAX] = {
 	[MT_DERIVED_FAULTS_PER_BLOCK] = "faults/block",
 	[MT_DERIVED_DTLB_MISS_RATIO] = "dTLB miss ratio",
 	[MT_DERIVED_MISSES_PER_BLOCK] = "misses/block",
+	[MT_DERIVED_DTLB_MISS_RATE] = "dTLB miss rate",
+	[MT_DERIVED_DTLB_MPKI] = "dTLB MPKI",
+	[MT_DERIVED_ITLB_MPKI] = "iTLB MPKI",
+	[MT_DERIVED_WALK_CYCLES_SHARE] = "walk cycles",
 };
 
 static void count_cell(char *buf, size_t len, const struct mt_counter_stat *cs)
@@ -41,12 +46,56 @@ static void derived_cell(char *buf, size_t len, const struct mt_phase_stat *ps,
 {
 	double v = ps->derived[d];
 
+	const char *mark = mt_phase_cross_group(ps, d) ? "*" : "";
+
 	if (!mt_phase_has(ps, d))
 		snprintf(buf, len, "-");
-	else if (d == MT_DERIVED_DTLB_MISS_RATIO)
-		snprintf(buf, len, "%.2f%%", 100.0 * v);
+	else if (d == MT_DERIVED_DTLB_MISS_RATIO || d == MT_DERIVED_WALK_CYCLES_SHARE)
+		snprintf(buf, len, "%.2f%%%s", 100.0 * v, mark);
+	else if (d == MT_DERIVED_DTLB_MISS_RATE)
+		snprintf(buf, len, "%.3g%s", v, mark);
 	else
-		snprintf(buf, len, v >= 100.0 ? "%.1f" : "%.3f", v);
+		snprintf(buf, len, v >= 100.0 ? "%.1f%s" : "%.3f%s", v, mark);
+}
+
+/* What each event measures on this CPU, when an event set said so. */
+static void print_meanings(FILE *f, const struct mt_report *rep, const struct mt_result *r)
+{
+	bool any = false;
+
+	for (unsigned int e = 0; e < r->n_events; e++)
+		any |= r->events[e].meaning[0] != '\0';
+	if (!any)
+		return;
+	fprintf(f, "what the events%s%s measure on %s:\n", rep->event_set[0] ? " of set " : "",
+		rep->event_set, rep->system.pmu[0] ? rep->system.pmu : "this machine");
+	for (unsigned int e = 0; e < r->n_events; e++)
+		if (r->events[e].meaning[0])
+			fprintf(f, "  %s: %s\n", r->events[e].name, r->events[e].meaning);
+}
+
+/* Groups, when the events did not fit one; and what '*' means. */
+static void print_groups(FILE *f, const struct mt_result *r)
+{
+	unsigned int cross = 0;
+	int groups = mt_result_groups(r);
+
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		cross |= r->phases[p].cross_group;
+	if (groups > 1) {
+		fprintf(f, "the events did not fit one counter group; they were counted in %d:\n",
+			groups);
+		for (int g = 0; g < groups; g++) {
+			fprintf(f, "  group %d:", g);
+			for (unsigned int e = 0; e < r->n_events; e++)
+				if (r->events[e].group == g)
+					fprintf(f, " %s", r->events[e].name);
+			fputc('\n', f);
+		}
+	}
+	if (cross)
+		fprintf(f, "* inputs counted in different groups, so not over the same time "
+			   "slices: compare with care\n");
 }
 
 static void print_result(FILE *f, const struct mt_result *r)
@@ -113,10 +162,82 @@ static void print_unsupported(FILE *f, const struct mt_result *r, bool verbose)
 			n > 1 ? "s" : "");
 }
 
+/* One row of memtlb run's table: a summary over the runs. */
+static void run_row(FILE *f, const char *what, const struct mt_summary *s, double scale,
+		    double running)
+{
+	char mean[32], sd[32], run[16] = "";
+
+	snprintf(mean, sizeof(mean), "%.2f", s->mean / scale);
+	snprintf(sd, sizeof(sd), "%.2f", s->stddev / scale);
+	if (running < 0.9999)
+		snprintf(run, sizeof(run), "%.1f%%", 100.0 * running);
+	fprintf(f, "%-32s %16s %14s %8.2f %8.2f %8s\n", what, mean, sd, 100.0 * s->cv,
+		s->n ? 100.0 * s->cv / sqrt((double)s->n) : 0.0, run);
+}
+
+/*
+ * memtlb run: one row per event, perf stat's shape, with the spread
+ * spelt out: sample stddev and cv over the runs, and the standard error
+ * of the mean (what perf prints as "+- x%") in its own labelled column.
+ */
+static void print_run(FILE *f, const struct mt_report *rep, bool verbose)
+{
+	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
+	const struct mt_phase_stat *ps;
+
+	fprintf(f, "memtlb run: %s: %u run%s", rep->command_line, rep->runs,
+		rep->runs == 1 ? "" : "s");
+	if (rep->exit_status)
+		fprintf(f, " (FAILED: exit status %d; stopped after it)", rep->exit_status);
+	if (rep->event_set[0])
+		fprintf(f, ", event set %s", rep->event_set);
+	fprintf(f, "\nkernel %s on %s, counters: %s%s\n\n", rep->system.kernel,
+		rep->system.cpu[0] ? rep->system.cpu : rep->system.machine, rep->backend,
+		rep->user_only ? " (user space only)" : "");
+	if (!r || !r->n_phases)
+		return;
+	ps = &r->phases[0];
+	fprintf(f, "%-32s %16s %14s %8s %8s %8s\n", "", "mean", "stddev", "cv (%)",
+		"sem (%)", "running");
+	run_row(f, "wall time (ms)", &ps->time_ns, 1e6, 1.0);
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		const struct mt_counter_stat *cs = &ps->counters[e];
+
+		if (cs->state == MT_COUNTER_OK)
+			run_row(f, r->events[e].name, &cs->s, 1.0, cs->running);
+		else
+			fprintf(f, "%-32s %16s\n", r->events[e].name,
+				cs->state == MT_COUNTER_UNSUPPORTED ? "not supported"
+								    : "not counted");
+	}
+	for (int d = 0; d < MT_DERIVED_MAX; d++) {
+		char cell[CELL + 16];
+
+		if (!mt_phase_has(ps, d))
+			continue;
+		derived_cell(cell, sizeof(cell), ps, d);
+		fprintf(f, "%-32s %16s   (from the means)\n", derived_head[d], cell);
+	}
+	fputc('\n', f);
+	print_unsupported(f, r, verbose);
+	print_groups(f, r);
+	print_meanings(f, rep, r);
+	fprintf(f, "mean over the runs; stddev: sample standard deviation (n-1); "
+		   "cv = stddev/mean;\nsem = stddev/sqrt(runs)/mean, the standard error of the "
+		   "mean (perf stat's \"+- x%%\");\nrunning: share of time counted where "
+		   "multiplexed, values scaled\n");
+}
+
 void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
 	char region[32], block[32];
+
+	if (!strcmp(rep->command, "run")) {
+		print_run(f, rep, verbose);
+		return;
+	}
 
 	mt_size_format(c->region, region, sizeof(region));
 	mt_size_format(c->block, block, sizeof(block));
@@ -130,6 +251,8 @@ void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 		print_result(f, rep->results[i]);
 		fputc('\n', f);
 		print_unsupported(f, rep->results[i], verbose);
+		print_groups(f, rep->results[i]);
+		print_meanings(f, rep, rep->results[i]);
 	}
 	fprintf(f, "counts: mean per iteration of each phase; (x%%) = share of time counted, "
 		   "values scaled\n");

@@ -50,6 +50,10 @@ const char *mt_derived_name(enum mt_derived d)
 		[MT_DERIVED_FAULTS_PER_BLOCK] = "faults_per_block",
 		[MT_DERIVED_DTLB_MISS_RATIO] = "dtlb_miss_ratio",
 		[MT_DERIVED_MISSES_PER_BLOCK] = "misses_per_block",
+		[MT_DERIVED_DTLB_MISS_RATE] = "dtlb_miss_rate",
+		[MT_DERIVED_DTLB_MPKI] = "dtlb_mpki",
+		[MT_DERIVED_ITLB_MPKI] = "itlb_mpki",
+		[MT_DERIVED_WALK_CYCLES_SHARE] = "walk_cycles_share",
 	};
 
 	return d < MT_DERIVED_MAX ? names[d] : NULL;
@@ -60,7 +64,14 @@ enum mt_role mt_event_role(const struct mt_event *ev)
 	const struct perf_event_attr *a = &ev->attr;
 	const __u64 dtlb_read = PERF_COUNT_HW_CACHE_DTLB | (PERF_COUNT_HW_CACHE_OP_READ << 8);
 
-	if (a->type == PERF_TYPE_SOFTWARE) {
+	if (ev->role > MT_ROLE_NONE && ev->role < MT_ROLE_MAX)
+		return (enum mt_role)ev->role;
+	if (a->type == PERF_TYPE_HARDWARE) {
+		switch (a->config) {
+		case PERF_COUNT_HW_CPU_CYCLES: return MT_ROLE_CYCLES;
+		case PERF_COUNT_HW_INSTRUCTIONS: return MT_ROLE_INSTRUCTIONS;
+		}
+	} else if (a->type == PERF_TYPE_SOFTWARE) {
 		switch (a->config) {
 		case PERF_COUNT_SW_PAGE_FAULTS: return MT_ROLE_PAGE_FAULTS;
 		case PERF_COUNT_SW_PAGE_FAULTS_MIN: return MT_ROLE_MINOR_FAULTS;
@@ -190,6 +201,8 @@ int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
 		r->events[e].role = mt_event_role(&ev[e]);
 		r->events[e].err = -ev[e].err;
 		r->events[e].user_only = ev[e].user_only;
+		r->events[e].group = ev[e].err ? -1 : (int)ev[e].group;
+		snprintf(r->events[e].meaning, sizeof(r->events[e].meaning), "%s", ev[e].meaning);
 	}
 	buf = malloc(s->n_iter * sizeof(*buf));
 	if (!buf) {
@@ -226,26 +239,69 @@ int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
 }
 
 /*
- * The mean of the first event with this role: NAN when it was asked for
- * but not counted, absent (the dfl given) when it was not asked for.
+ * One input of a derived metric: the mean of the first event with this
+ * role. NAN when it was asked for but not counted, the dfl given when it
+ * was not asked for; *group is its counter group (-1: none).
  */
 static double role_mean(const struct mt_result *r, const struct mt_phase_stat *ps,
-			enum mt_role role, double dfl)
+			enum mt_role role, double dfl, int *group)
 {
+	*group = -1;
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		if (r->events[e].role != role)
 			continue;
+		*group = r->events[e].group;
 		return ps->counters[e].state == MT_COUNTER_OK ? ps->counters[e].s.mean : NAN;
 	}
 	return dfl;
 }
 
-static void set(struct mt_phase_stat *ps, enum mt_derived d, double v)
+/* Set d when v is a number; groups a and b differ: mark it. */
+static void set(struct mt_phase_stat *ps, enum mt_derived d, double v, int ga, int gb)
 {
 	if (isnan(v) || isinf(v))
 		return;
 	ps->derived[d] = v;
 	ps->has_derived |= 1u << d;
+	if (ga >= 0 && gb >= 0 && ga != gb)
+		ps->cross_group |= 1u << d;
+}
+
+int mt_result_never_scheduled(const struct mt_result *r, struct mt_event *ev, size_t n)
+{
+	int marked = 0, groups = mt_result_groups(r);
+
+	for (int g = 0; g < groups; g++) {
+		unsigned int members = 0, counted = 0;
+
+		for (unsigned int e = 0; e < r->n_events && e < n; e++) {
+			if (r->events[e].group != g)
+				continue;
+			members++;
+			for (unsigned int p = 0; p < r->n_phases; p++)
+				if (r->phases[p].counters[e].state == MT_COUNTER_OK)
+					counted++;
+		}
+		if (members < 2 || counted)
+			continue;
+		for (unsigned int e = 0; e < r->n_events && e < n; e++) {
+			if (r->events[e].group == g && !ev[e].alone) {
+				ev[e].alone = true;
+				marked++;
+			}
+		}
+	}
+	return marked;
+}
+
+int mt_result_groups(const struct mt_result *r)
+{
+	int g = 0;
+
+	for (unsigned int e = 0; e < r->n_events; e++)
+		if (r->events[e].group + 1 > g)
+			g = r->events[e].group + 1;
+	return g;
 }
 
 void mt_result_derive(struct mt_result *r)
@@ -254,26 +310,42 @@ void mt_result_derive(struct mt_result *r)
 
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		struct mt_phase_stat *ps = &r->phases[p];
-		double faults = role_mean(r, ps, MT_ROLE_PAGE_FAULTS, INFINITY);
-		double loads = role_mean(r, ps, MT_ROLE_DTLB_LOADS, NAN);
-		double misses = role_mean(r, ps, MT_ROLE_DTLB_MISSES, NAN);
+		int gf, gmaj, gl, gm, gi, gc, gw, git;
+		double faults = role_mean(r, ps, MT_ROLE_PAGE_FAULTS, INFINITY, &gf);
+		double loads = role_mean(r, ps, MT_ROLE_DTLB_LOADS, NAN, &gl);
+		double misses = role_mean(r, ps, MT_ROLE_DTLB_MISSES, NAN, &gm);
+		double instr = role_mean(r, ps, MT_ROLE_INSTRUCTIONS, NAN, &gi);
+		double cycles = role_mean(r, ps, MT_ROLE_CYCLES, NAN, &gc);
+		double walk = role_mean(r, ps, MT_ROLE_WALK_CYCLES, NAN, &gw);
+		double itlb = role_mean(r, ps, MT_ROLE_ITLB_MISSES, NAN, &git);
 
 		ps->has_derived = 0;
-		if (!r->blocks)
-			continue;
+		ps->cross_group = 0;
 		if (isinf(faults)) {
 			/*
 			 * page-faults = minor + major. Without major-faults in the
 			 * set, minor faults are all the faults we know of; a major
 			 * count that was asked for and missing leaves it absent.
+			 * Software events are exact: their groups do not matter.
 			 */
-			faults = role_mean(r, ps, MT_ROLE_MINOR_FAULTS, NAN) +
-				 role_mean(r, ps, MT_ROLE_MAJOR_FAULTS, 0.0);
+			faults = role_mean(r, ps, MT_ROLE_MINOR_FAULTS, NAN, &gf) +
+				 role_mean(r, ps, MT_ROLE_MAJOR_FAULTS, 0.0, &gmaj);
 		}
-		set(ps, MT_DERIVED_NS_PER_BLOCK, ps->time_ns.mean / blocks);
-		set(ps, MT_DERIVED_FAULTS_PER_BLOCK, faults / blocks);
+		/* Ratios of counts: the same time slices only if the same group. */
 		if (loads > 0)
-			set(ps, MT_DERIVED_DTLB_MISS_RATIO, misses / loads);
-		set(ps, MT_DERIVED_MISSES_PER_BLOCK, misses / blocks);
+			set(ps, MT_DERIVED_DTLB_MISS_RATIO, misses / loads, gm, gl);
+		if (instr > 0) {
+			set(ps, MT_DERIVED_DTLB_MISS_RATE, misses / instr, gm, gi);
+			set(ps, MT_DERIVED_DTLB_MPKI, 1000.0 * misses / instr, gm, gi);
+			set(ps, MT_DERIVED_ITLB_MPKI, 1000.0 * itlb / instr, git, gi);
+		}
+		if (cycles > 0)
+			set(ps, MT_DERIVED_WALK_CYCLES_SHARE, walk / cycles, gw, gc);
+		/* Per block: the workload's blocks (memtlb run has none). */
+		if (!r->blocks)
+			continue;
+		set(ps, MT_DERIVED_NS_PER_BLOCK, ps->time_ns.mean / blocks, -1, -1);
+		set(ps, MT_DERIVED_FAULTS_PER_BLOCK, faults / blocks, -1, -1);
+		set(ps, MT_DERIVED_MISSES_PER_BLOCK, misses / blocks, -1, -1);
 	}
 }

@@ -11,6 +11,10 @@
 
 #include <memtlb/sysinfo.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 const char *mt_sys_path(char *buf, size_t len, const char *path)
 {
 	const char *root = getenv("MEMTLB_SYSROOT");
@@ -68,7 +72,7 @@ static long read_long(const char *path, long dfl)
 /* Key "name:   value" from a /proc file with such lines; 0 or -errno. */
 static int read_keyed(const char *path, const char *key, char *out, size_t len)
 {
-	char full[4096], line[512];
+	char full[4096], line[8192];	/* x86 flags lines run past 1000 */
 	size_t klen = strlen(key);
 	int ret = -ENOENT;
 	FILE *f;
@@ -159,8 +163,165 @@ static void read_hugepools(struct mt_sysinfo *si)
 	closedir(dir);
 }
 
+/* "0-3,5" -> 5 */
+static int count_list(const char *s)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s)
+			return -1;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		n += (int)(b - a + 1);
+		s = *end == ',' ? end + 1 : end;
+		if (*s && *s != ',' && (*s < '0' || *s > '9'))
+			break;
+	}
+	return n;
+}
+
+static int has_flag(const char *flags, const char *flag)
+{
+	size_t len = strlen(flag);
+
+	for (const char *p = flags; (p = strstr(p, flag)); p += len)
+		if ((p == flags || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+			return 1;
+	return 0;
+}
+
+static void add_tlb(struct mt_sysinfo *si, unsigned int level, const char *type,
+		    const char *pages, unsigned int entries, unsigned int ways)
+{
+	struct mt_tlb *t;
+
+	if (!entries || si->n_tlbs >= MT_TLB_MAX)
+		return;
+	t = &si->tlbs[si->n_tlbs++];
+	t->level = level;
+	snprintf(t->type, sizeof(t->type), "%s", type);
+	snprintf(t->pages, sizeof(t->pages), "%s", pages);
+	t->entries = entries;
+	t->ways = ways;
+}
+
+/* AMD's L2/L3 associativity code (CPUID Fn8000_0006) to ways; 0 = fully. */
+static unsigned int amd_l2_ways(unsigned int code, int *valid)
+{
+	static const unsigned int ways[16] = { 0, 1, 2, 3, 4, 6, 8, 0, 16, 0, 32, 48, 64, 96,
+					       128, 0 };
+
+	*valid = code && code != 7 && code != 9;
+	return ways[code & 0xf];
+}
+
+/* One L2 (or 1G) register: dTLB in the top half, iTLB in the bottom. */
+static void amd_l2_reg(struct mt_sysinfo *si, unsigned int level, unsigned int reg,
+		       const char *pages)
+{
+	int valid;
+	unsigned int w;
+
+	w = amd_l2_ways(reg >> 28, &valid);
+	if (valid)
+		add_tlb(si, level, "data", pages, (reg >> 16) & 0xfff, w);
+	w = amd_l2_ways((reg >> 12) & 0xf, &valid);
+	if (valid)
+		add_tlb(si, level, "instruction", pages, reg & 0xfff, w);
+}
+
+void mt_sysinfo_tlb_amd(struct mt_sysinfo *si, const unsigned int l1[4],
+			const unsigned int l2[4], const unsigned int gb[4])
+{
+	/* Fn8000_0005: EAX 2M/4M, EBX 4K; assoc 0xff = fully associative. */
+	if (l1) {
+		add_tlb(si, 1, "data", "4K", (l1[1] >> 16) & 0xff,
+			(l1[1] >> 24) == 0xff ? 0 : l1[1] >> 24);
+		add_tlb(si, 1, "instruction", "4K", l1[1] & 0xff,
+			((l1[1] >> 8) & 0xff) == 0xff ? 0 : (l1[1] >> 8) & 0xff);
+		add_tlb(si, 1, "data", "2M/4M", (l1[0] >> 16) & 0xff,
+			(l1[0] >> 24) == 0xff ? 0 : l1[0] >> 24);
+		add_tlb(si, 1, "instruction", "2M/4M", l1[0] & 0xff,
+			((l1[0] >> 8) & 0xff) == 0xff ? 0 : (l1[0] >> 8) & 0xff);
+	}
+	/* Fn8000_0006: EAX 2M/4M, EBX 4K. Fn8000_0019: EAX L1 1G, EBX L2 1G. */
+	if (l2) {
+		amd_l2_reg(si, 2, l2[1], "4K");
+		amd_l2_reg(si, 2, l2[0], "2M/4M");
+	}
+	if (gb) {
+		amd_l2_reg(si, 1, gb[0], "1G");
+		amd_l2_reg(si, 2, gb[1], "1G");
+	}
+}
+
+int mt_sysinfo_tlb_intel(struct mt_sysinfo *si, const unsigned int r[4])
+{
+	static const char *const types[] = { NULL, "data", "instruction", "unified", "load",
+					     "store" };
+	unsigned int type = r[3] & 0x1f, level = (r[3] >> 5) & 0x7;
+	char pages[24] = "";
+	size_t off = 0;
+
+	if (!type || type >= sizeof(types) / sizeof(types[0]))
+		return -ENOENT;
+	/* EBX bits 0-3: 4K, 2M, 4M, 1G pages; ways in 31:16; ECX: sets. */
+	for (int b = 0; b < 4; b++)
+		if (r[1] & (1u << b))
+			off += (size_t)snprintf(pages + off, sizeof(pages) - off, "%s%s",
+						off ? "/" : "", (const char *[]){ "4K", "2M", "4M",
+										 "1G" }[b]);
+	add_tlb(si, level, types[type], pages, (r[1] >> 16) * r[2],
+		(r[3] & (1u << 8)) ? 0 : r[1] >> 16);
+	return 0;
+}
+
+static void read_tlbs(struct mt_sysinfo *si)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d, l1[4], l2[4], gb[4], max_ext, max;
+	const char *root = getenv("MEMTLB_SYSROOT");
+
+	/* A fixture tree describes another machine: this CPU's cpuid is not it. */
+	if (root && *root)
+		return;
+	max = __get_cpuid_max(0, NULL);
+	max_ext = __get_cpuid_max(0x80000000, NULL);
+	if (!strcmp(si->cpu_vendor, "AuthenticAMD") || !strcmp(si->cpu_vendor, "HygonGenuine")) {
+		if (max_ext < 0x80000006)
+			return;
+		__cpuid(0x80000005, l1[0], l1[1], l1[2], l1[3]);
+		__cpuid(0x80000006, l2[0], l2[1], l2[2], l2[3]);
+		if (max_ext >= 0x80000019)
+			__cpuid(0x80000019, gb[0], gb[1], gb[2], gb[3]);
+		mt_sysinfo_tlb_amd(si, l1, l2, max_ext >= 0x80000019 ? gb : NULL);
+		snprintf(si->tlb_source, sizeof(si->tlb_source), "cpuid 0x80000005/6/19");
+	} else if (!strcmp(si->cpu_vendor, "GenuineIntel") && max >= 0x18) {
+		unsigned int n, r[4];
+
+		__cpuid_count(0x18, 0, a, b, c, d);
+		n = a;
+		for (unsigned int sub = 0; sub <= n && sub < 64; sub++) {
+			__cpuid_count(0x18, sub, r[0], r[1], r[2], r[3]);
+			mt_sysinfo_tlb_intel(si, r);
+		}
+		if (si->n_tlbs)
+			snprintf(si->tlb_source, sizeof(si->tlb_source), "cpuid 0x18");
+	}
+	(void)a; (void)b; (void)c; (void)d;
+#else
+	(void)si;
+#endif
+}
+
 int mt_sysinfo_read(struct mt_sysinfo *si)
 {
+	char line[4096];
+
 	struct utsname u;
 
 	memset(si, 0, sizeof(*si));
@@ -186,5 +347,22 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 	si->perf_event_paranoid = (int)read_long("/proc/sys/kernel/perf_event_paranoid", -99);
 	si->hw_counters = has_cpu_pmu();
 	read_hugepools(si);
+	read_keyed("/proc/cpuinfo", "vendor_id", si->cpu_vendor, sizeof(si->cpu_vendor));
+	si->hypervisor = -1;
+	if (!read_keyed("/proc/cpuinfo", "flags", line, sizeof(line)))
+		si->hypervisor = has_flag(line, "hypervisor");
+	read_choice("/sys/kernel/mm/transparent_hugepage/khugepaged/defrag",
+		    si->thp_khugepaged_defrag, sizeof(si->thp_khugepaged_defrag));
+	si->khugepaged_pages_to_scan =
+		read_long("/sys/kernel/mm/transparent_hugepage/khugepaged/pages_to_scan", -1);
+	si->khugepaged_scan_sleep_ms =
+		read_long("/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs", -1);
+	si->fault_around_bytes = read_long("/sys/kernel/debug/fault_around_bytes", -1);
+	si->percpu_pagelist_high_fraction =
+		read_long("/proc/sys/vm/percpu_pagelist_high_fraction", -1);
+	si->numa_nodes = -1;
+	if (!mt_sys_read_line("/sys/devices/system/node/online", line, sizeof(line)))
+		si->numa_nodes = count_list(line);
+	read_tlbs(si);
 	return 0;
 }

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_RUNCMD_H
+#define MEMTLB_RUNCMD_H
+
+#include <stddef.h>
+
+#include <memtlb/counters.h>
+#include <memtlb/stats.h>
+
+/*
+ * memtlb run: fork, exec argv (no shell) with the counters opened on the
+ * child before it execs and enabled by the exec (enable_on_exec), children
+ * of the command inherited. repeats runs, stopping after the first that
+ * fails. The result has one phase, "command": its wall time (fork to reap)
+ * and every event's count, summarised over the runs.
+ */
+struct mt_run_outcome {
+	unsigned int runs;	/* runs done, the failing one included */
+	int status;		/* shell-style: exit code, or 128 + signal */
+	int exec_errno;		/* exec failed in the child: its errno, 0 if not */
+};
+
+int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_event *ev,
+		   size_t n_ev, int hw_counters, struct mt_result **out,
+		   struct mt_run_outcome *oc, struct mt_event *used);
+
+#endif

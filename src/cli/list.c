@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/* memtlb list: the event sets, what each event is here, and whether it counts. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfmon/pfmlib.h>
+
+#include <memtlb/cli.h>
+#include <memtlb/cmd.h>
+#include <memtlb/evset.h>
+#include <memtlb/log.h>
+#include <memtlb/stats.h>
+#include <memtlb/sysinfo.h>
+
+static const char cmdopts_s[] = "+:vh";
+static const struct option cmdopts[] = {
+	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR },
+	{ "pmu", required_argument, NULL, MT_OPT_FIRST_FREE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void help(void)
+{
+	printf("Usage: memtlb list [options] [SET]\n"
+	       "Show the event sets, each event's encoding on this CPU and whether this\n"
+	       "machine can count it.\n\n"
+	       "      --events-dir DIR     read event sets from DIR\n"
+	       "      --pmu PMU            resolve for this libpfm4 PMU instead (skl, icl,\n"
+	       "                           amd64_fam19h_zen3, ...): encodings only\n"
+	       "  -v, --verbose            also list every PMU section of each set\n"
+	       "  -h, --help               this text\n");
+}
+
+static const char *type_name(__u32 type)
+{
+	switch (type) {
+	case PERF_TYPE_HARDWARE: return "hardware";
+	case PERF_TYPE_SOFTWARE: return "software";
+	case PERF_TYPE_TRACEPOINT: return "tracepoint";
+	case PERF_TYPE_HW_CACHE: return "hw_cache";
+	case PERF_TYPE_RAW: return "raw";
+	case PERF_TYPE_BREAKPOINT: return "breakpoint";
+	}
+	return "pmu";
+}
+
+/* One set's events on the PMU: resolved in two parts (see mt_evset_resolve_parts). */
+struct shown {
+	struct mt_event *ev;
+	size_t n;
+	const char *which;
+	char err[512];
+};
+
+static int append(struct shown *sh, struct mt_event *ev, size_t n)
+{
+	struct mt_event *grown;
+
+	if (!n)
+		return 0;
+	grown = realloc(sh->ev, (sh->n + n) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	memcpy(grown + sh->n, ev, n * sizeof(*ev));
+	sh->ev = grown;
+	sh->n += n;
+	return 0;
+}
+
+static void resolve_part(const struct mt_evset *set, const char *pmu, unsigned int part,
+			 struct shown *sh)
+{
+	struct mt_event *ev = NULL;
+	size_t n = 0;
+
+	if (sh->err[0])
+		return;
+	if (mt_evset_resolve_parts(set, pmu, part, &ev, &n, &sh->which, sh->err,
+				   sizeof(sh->err)) == 0 && append(sh, ev, n))
+		snprintf(sh->err, sizeof(sh->err), "%s", strerror(ENOMEM));
+	free(ev);
+}
+
+static void show_set(const struct mt_evset *set, struct shown *sh, const char *pmu,
+		     bool try_open, int hw_counters, bool verbose)
+{
+	printf("%s: %s\n", set->name, set->description[0] ? set->description : "");
+	if (verbose) {
+		for (size_t i = 0; i < set->n_sections; i++)
+			printf("  section: %s (%zu events)\n", set->sections[i].pmus,
+			       set->sections[i].n);
+	}
+	if (sh->err[0] || !sh->n) {
+		printf("  does not resolve here: %s\n\n", sh->err[0] ? sh->err : "no event");
+		return;
+	}
+	printf("  for PMU %s: %s section\n", pmu[0] ? pmu : "(none)",
+	       strcmp(sh->which, "generic") ? "its own" : "the generic (perf names)");
+	for (size_t i = 0; i < sh->n; i++) {
+		struct mt_event *ev = &sh->ev[i];
+		struct mt_counters *c = NULL;
+		int opened = 1;
+
+		/* Each event alone on this process: countable or why not. */
+		if (try_open) {
+			opened = !mt_counters_create(&c, ev, 1, 0);
+			mt_counters_destroy(c);
+		}
+		printf("  %-34s %s\n", ev->name, ev->meaning);
+		printf("      %s  type %u (%s) config %#llx  role %s  countable: ", ev->fstr,
+		       ev->attr.type, type_name(ev->attr.type),
+		       (unsigned long long)ev->attr.config, mt_role_name(mt_event_role(ev)));
+		if (!try_open)
+			printf("(not this machine's PMU)\n");
+		else if (!opened)
+			printf("unknown (the counters backend failed)\n");
+		else if (!ev->err)
+			printf("yes%s\n", ev->user_only ? " (user space only)" : "");
+		else
+			printf("not supported: %s\n", mt_event_reason(ev, hw_counters));
+	}
+	putchar('\n');
+}
+
+static int cmd_list(int argc, char *argv[])
+{
+	const char *dir_opt = NULL, *force = NULL;
+	struct mt_evsets *sets = NULL;
+	struct shown *shown;
+	struct mt_sysinfo si;
+	char dir[4096], msg[512], pmu[64];
+	bool verbose = false;
+	int c, ret;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			help();
+			return MT_EXIT_OK;
+		case 'v':
+			verbose = true;
+			break;
+		case MT_OPT_EVENTS_DIR:
+			dir_opt = optarg;
+			break;
+		case MT_OPT_FIRST_FREE:
+			force = optarg;
+			break;
+		default:
+			return mt_cli_getopt_error("list", c, argv);
+		}
+	}
+	if (argc - optind > 1) {
+		mt_err("list: unexpected argument '%s'", argv[optind + 1]);
+		return MT_EXIT_USAGE;
+	}
+	mt_evsets_dir(dir_opt, dir, sizeof(dir));
+	ret = mt_evsets_load(&sets, dir, msg, sizeof(msg));
+	if (ret) {
+		mt_err("list: %s", msg);
+		return ret == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAILURE;
+	}
+	if (optind < argc && !mt_evsets_find(sets, argv[optind])) {
+		mt_err("list: %s: no such event set in %s", argv[optind], dir);
+		mt_evsets_destroy(sets);
+		return MT_EXIT_USAGE;
+	}
+	shown = calloc(sets->n + 1, sizeof(*shown));
+	if (!shown) {
+		mt_evsets_destroy(sets);
+		return MT_EXIT_FAILURE;
+	}
+	if (force)
+		snprintf(pmu, sizeof(pmu), "%s", force);
+	else
+		mt_pmu_core_name(pmu, sizeof(pmu));
+	/* perf's names first: a forced libpfm4 knows nothing but the forced PMU. */
+	for (size_t i = 0; i < sets->n; i++)
+		resolve_part(&sets->sets[i], pmu, MT_EVSET_COMMON_PART, &shown[i]);
+	if (force) {
+		/* libpfm4 reads LIBPFM_FORCE_PMU when it initialises: start it again. */
+		pfm_terminate();
+		setenv("LIBPFM_FORCE_PMU", force, 1);
+		if (mt_pmu_core_name(pmu, sizeof(pmu)) || strcmp(pmu, force)) {
+			mt_err("list: --pmu %s: not a core PMU libpfm4 knows", force);
+			ret = MT_EXIT_USAGE;
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < sets->n; i++)
+		resolve_part(&sets->sets[i], pmu, MT_EVSET_PMU_PART, &shown[i]);
+	mt_sysinfo_read(&si);
+	printf("event sets from %s\n", dir);
+	if (!force) {
+		char cores[256];
+
+		if (mt_pmu_present_cores(cores, sizeof(cores), true) > 1)
+			printf("hybrid CPU: core PMUs %s; the sets resolve for %s, so their PMU "
+			       "events count on %s cores only\n", cores, pmu, pmu);
+	}
+	putchar('\n');
+	for (size_t i = 0; i < sets->n; i++) {
+		if (optind < argc && strcmp(sets->sets[i].name, argv[optind]))
+			continue;
+		show_set(&sets->sets[i], &shown[i], pmu, !force, si.hw_counters, verbose);
+	}
+	ret = MT_EXIT_OK;
+out:
+	for (size_t i = 0; i < sets->n; i++)
+		free(shown[i].ev);
+	free(shown);
+	mt_evsets_destroy(sets);
+	return ret;
+}
+
+const struct mt_cmd mt_cmd_list = {
+	.name = "list",
+	.fn = cmd_list,
+	.help = "show the event sets and what this machine can count",
+};

@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# memtlb list and --events: the shipped sets, on this machine and forced PMUs.
+. "$(dirname "$0")/lib.sh"
+
+run list
+expect_status 0 "list"
+for set in default tlb walk faults; do
+	expect_grep "^$set: " "$out" "set $set listed"
+done
+# Software events count on any kernel that has perf events.
+expect_grep 'PERF_COUNT_SW_PAGE_FAULTS_MIN.*type 1 \(software\) config 0x5 .*countable: yes' "$out" \
+	"minor-faults countable"
+if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
+	# This machine has no PMU driver: hardware events say so, never 0.
+	expect_grep 'type 4 \(raw\) .*countable: not supported: no PMU driver in this kernel' "$out" \
+		"hardware events not supported, with the reason"
+	if grep -q 'countable: yes' "$out" && grep 'countable: yes' "$out" | grep -q 'type 4'; then
+		fail "a raw event claims to count without a PMU driver"; else ok; fi
+fi
+
+run list faults
+expect_status 0 "list one set"
+expect_grep '^faults: ' "$out" "the set"
+if grep -q '^default: ' "$out"; then fail "list SET shows other sets"; else ok; fi
+
+# Encodings for another CPU, through libpfm4.
+run list --pmu icl default
+expect_status 0 "list --pmu icl"
+expect_grep 'for PMU icl: its own section' "$out" "uses icl's section"
+expect_grep 'icl::DTLB_LOAD_MISSES:WALK_COMPLETED.*type 4 \(raw\) config 0xe08 .*role dtlb-miss' "$out" \
+	"icl walk-completed encoding"
+run list --pmu amd64_fam19h_zen4 walk
+expect_grep 'config 0xf045 .*role dtlb-miss' "$out" "zen4 L2 dTLB misses"
+run list --pmu amd64_fam10h_barcelona default
+expect_status 0 "a PMU no set names"
+expect_grep 'the generic \(perf names\) section' "$out" "falls back to perf names"
+run list --pmu nosuchpmu
+expect_status 2 "unknown --pmu"
+expect_one_error_line "unknown --pmu"
+
+run list nosuchset
+expect_status 2 "unknown set"
+expect_one_error_line "unknown set"
+
+# Another directory: --events-dir, MEMTLB_EVENTS_PATH; errors name file:line.
+mkdir "$work/ev"
+printf 'set mine\ndescription my faults\npmu any\nevent minor-faults minor-faults faults\n' \
+	>"$work/ev/mine.events"
+run list --events-dir "$work/ev"
+expect_status 0 "--events-dir"
+expect_grep '^mine: my faults' "$out" "set from --events-dir"
+MEMTLB_EVENTS_PATH=$work/ev run list mine
+expect_status 0 "MEMTLB_EVENTS_PATH"
+MEMTLB_EVENTS_PATH=$work/ev run stat --region 64k -i 1 -p 1 --events mine
+expect_status 0 "stat --events from MEMTLB_EVENTS_PATH"
+expect_grep 'minor-faults' "$out" "stat counts the set's events"
+printf 'set bad\npmu any\nevent minor-faults nosuchrole x\n' >"$work/ev/zbad.events"
+run list --events-dir "$work/ev"
+expect_status 2 "bad events file"
+expect_one_error_line "bad events file"
+expect_grep "zbad.events:3: event minor-faults: unknown role 'nosuchrole'" "$err" "file:line"
+
+# --events for stat and run.
+run stat --region 64k -i 1 -p 1 --events faults -o "$work/r.json"
+expect_status 0 "stat --events faults"
+expect_grep '"event_set": "faults"' "$work/r.json" "report names the set"
+expect_grep 'page-faults' "$out" "set events in the table"
+expect_grep '"meaning": "all page faults"' "$work/r.json" "report carries what each event measures"
+expect_grep '^  page-faults: all page faults$' "$out" "table says what each event measures"
+run run --events faults -- /bin/true
+expect_status 0 "run --events faults"
+expect_grep 'event set faults' "$out" "run names the set"
+run stat --region 64k --events nosuchset
+expect_status 2 "stat unknown set"
+expect_one_error_line "stat unknown set"
+run stat --region 64k -e minor-faults --events faults
+expect_status 2 "-e and --events"
+expect_one_error_line "-e and --events"
+
+finish
