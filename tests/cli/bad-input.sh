@@ -70,6 +70,35 @@ for f in $cases; do
 	bad_case "sweep --from $f" sweep --from "$d/$f"
 done
 
+# Events and events files: the same rules, for stat, sweep and run.
+ev="$work/events"
+mkdir -p "$ev"
+printf 'set syntax\ndescription d\nbogus line\n' >"$ev/syntax.events"
+printf 'set nopmu\ndescription d\npmu nosuchpmu\nevent FOO - foo\n' >"$ev/nopmu.events"
+printf 'set empty\ndescription d\n' >"$ev/empty.events"
+many=$(awk 'BEGIN { for (i = 0; i < 500; i++) printf "%sno_such_event_%d", i ? "," : "", i }')
+for cmd in "stat -r 4m" "sweep -r 4m..8m" "run"; do
+	tail=
+	[ "$cmd" = run ] && tail="-- true"
+	# shellcheck disable=SC2086 # $cmd and $tail are word lists
+	{
+		bad_case "$cmd: empty event list" $cmd -e "" $tail
+		bad_case "$cmd: only commas" $cmd -e ",," $tail
+		bad_case "$cmd: duplicated event" $cmd -e minor-faults,minor-faults $tail
+		bad_case "$cmd: unknown event" $cmd -e minor-faults,NO_SUCH_EVENT $tail
+		bad_case "$cmd: 500 unknown events" $cmd -e "$many" $tail
+		bad_case "$cmd: another machine's PMU" $cmd -e no_such_pmu::CYCLES $tail
+		bad_case "$cmd: unknown set" $cmd --events nosuchset $tail
+		bad_case "$cmd: -e and --events" $cmd -e minor-faults --events default $tail
+		bad_case "$cmd: events dir missing" $cmd --events-dir "$work/none" --events default $tail
+		bad_case "$cmd: syntax error" $cmd --events-dir "$ev" --events syntax $tail
+		bad_case "$cmd: no section for this PMU" $cmd --events-dir "$ev" --events nopmu $tail
+		bad_case "$cmd: empty set" $cmd --events-dir "$ev" --events empty $tail
+	}
+done
+run stat -r 4m --events-dir "$ev" --events syntax
+expect_grep '\.events:[0-9]+: ' "$err" "events file errors name file:line"
+
 # An existing output is not damaged by a failing report.
 echo keep >"$work/keep.md"
 run report "$d/truncated.json" -o "$work/keep.md"
