@@ -17,6 +17,16 @@ enum {
 	MT_OPT_FORCE,
 	MT_OPT_EVENTS,
 	MT_OPT_EVENTS_DIR,
+	MT_OPT_FILE_CACHE,
+	MT_OPT_PAGES,
+	MT_OPT_RESERVE,
+	MT_OPT_ACCESS,
+	MT_OPT_SEED,
+	MT_OPT_POPULATE,
+	MT_OPT_READ_FIRST,
+	MT_OPT_TASKS,
+	MT_OPT_TASK_MODE,
+	MT_OPT_TASK_REGION,
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
 
@@ -31,6 +41,16 @@ enum {
 	{ "iterations", required_argument, NULL, 'i' }, \
 	{ "passes", required_argument, NULL, 'p' }, \
 	{ "backing", required_argument, NULL, MT_OPT_BACKING }, \
+	{ "file-cache", required_argument, NULL, MT_OPT_FILE_CACHE }, \
+	{ "pages", required_argument, NULL, MT_OPT_PAGES }, \
+	{ "reserve", no_argument, NULL, MT_OPT_RESERVE }, \
+	{ "access", required_argument, NULL, MT_OPT_ACCESS }, \
+	{ "seed", required_argument, NULL, MT_OPT_SEED }, \
+	{ "populate", no_argument, NULL, MT_OPT_POPULATE }, \
+	{ "read-first", no_argument, NULL, MT_OPT_READ_FIRST }, \
+	{ "tasks", required_argument, NULL, MT_OPT_TASKS }, \
+	{ "task-mode", required_argument, NULL, MT_OPT_TASK_MODE }, \
+	{ "task-region", required_argument, NULL, MT_OPT_TASK_REGION }, \
 	{ "force", no_argument, NULL, MT_OPT_FORCE }, \
 	{ "event", required_argument, NULL, 'e' }, \
 	{ "events", required_argument, NULL, MT_OPT_EVENTS }, \
@@ -45,7 +65,19 @@ enum {
 	"  -b, --block SIZE         one word touched per block (default: page size)\n" \
 	"  -i, --iterations N       mmap/touch/munmap cycles (default 10)\n" \
 	"  -p, --passes N           write+read passes per iteration (default 5)\n" \
-	"      --backing KIND       shared (MAP_SHARED|MAP_ANONYMOUS, default) or anon\n" \
+	"      --backing KIND       shared (MAP_SHARED|MAP_ANONYMOUS, default), anon,\n" \
+	"                           shm, memfd, file or file:PATH\n" \
+	"      --file-cache MODE    warm (default) or cold: drop the file's cache\n" \
+	"                           before each iteration\n" \
+	"      --pages KIND         default, base, thp, hugetlb, hugetlb:2m, hugetlb:1g\n" \
+	"      --reserve            grow the hugetlb pool for the run (root), restore it\n" \
+	"      --access ORDER       seq (default), random or stride:SIZE\n" \
+	"      --seed N             seed of the random order (default 1)\n" \
+	"      --populate           map with MAP_POPULATE (faults in the mmap phase)\n" \
+	"      --read-first         a read pass (read_first) before write_0\n" \
+	"      --tasks N            run the phases in N tasks behind a barrier\n" \
+	"      --task-mode MODE     thread (default) or process\n" \
+	"      --task-region KIND   shared (default: slices of one mapping) or private\n" \
 	"      --force              run even if the region exceeds MemAvailable\n" \
 	"Counting:\n" \
 	"  -e, --event LIST         events, comma-separated (default:\n" \

@@ -7,13 +7,22 @@
 #include <stdint.h>
 
 #include <memtlb/config.h>
+#include <memtlb/mapinfo.h>
 
 /*
  * The mmap touch workload of test_with_mmap: per iteration, mmap the
  * region, then per pass write one word at the start of every block and read
- * every block's word back and compare, then munmap. It never prints and
- * knows nothing of counters: the caller's hook runs at each phase boundary,
+ * every block's word back and compare, then munmap. Backing, page size,
+ * access order and tasks come from the config. It never prints and knows
+ * nothing of counters: the caller's hook runs at each phase boundary,
  * outside the clock reads, which sit right around the phase itself.
+ *
+ * Tasks (cfg->tasks > 0): threads or processes that run the phases
+ * together. Each phase starts when the coordinator (the caller's thread)
+ * releases a barrier and ends when the last task reaches the next one; the
+ * phase time runs from the release to that moment. With a shared region
+ * the coordinator maps and unmaps, the tasks touch disjoint slices; with
+ * private regions every task maps, touches and unmaps its own region.
  */
 
 #define MT_PHASE_NAME_MAX 16
@@ -31,12 +40,24 @@ struct mt_mismatch {
 	uint64_t found;
 };
 
+/* What the tasks did in one phase of the last iteration. */
+struct mt_phase_tasks {
+	uint64_t blocks;	/* blocks touched, all tasks together */
+	double rate_per_task;	/* mean over tasks of blocks / own time, per second */
+	long minflt;		/* getrusage deltas of forked tasks (process mode) */
+	long majflt;
+};
+
+/* 0, -EINVAL for an impossible config, -ENOMEM, or -errno making the file. */
 int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg);
-void mt_workload_destroy(struct mt_workload *w);
+void mt_workload_destroy(struct mt_workload *w);	/* also removes the file */
 
 unsigned int mt_workload_phases(const struct mt_workload *w);
 const char *mt_workload_phase_name(const struct mt_workload *w, unsigned int phase);
+/* Blocks touched per touch phase, all tasks together. */
 uint64_t mt_workload_blocks(const struct mt_workload *w);
+/* Path of the --backing file, or NULL. */
+const char *mt_workload_file(const struct mt_workload *w);
 
 /*
  * One iteration: every phase once. time_ns[phase] receives each phase's
@@ -46,11 +67,26 @@ uint64_t mt_workload_blocks(const struct mt_workload *w);
 int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time_ns,
 			mt_boundary_fn hook, void *arg, struct mt_mismatch *bad);
 
+/* Per phase, what the tasks did in the last iteration (NULL without tasks). */
+const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w);
+
+/* The smaps evidence of the first iteration, and the cache drop check. */
+const struct mt_mapinfo *mt_workload_mapinfo(const struct mt_workload *w);
+
 /* The pattern word of a pass: different per pass, as test_with_mmap. */
 uint64_t mt_workload_pattern(unsigned int pass);
 
-/* The touch loops (touch.c, always built with optimisation). */
+/* Every block's offset once, in a random order from seed (Fisher-Yates). */
+int mt_workload_shuffle(uint64_t *off, uint64_t n, uint64_t step, uint64_t seed);
+
+/*
+ * The touch loops (touch.c, always built with optimisation). The _at
+ * variants walk a precomputed array of offsets: one load of the offset and
+ * one store (or one load and compare) of the block per block.
+ */
 void mt_touch_write(char *p, uint64_t nblocks, uint64_t block, uint64_t pattern);
 char *mt_touch_verify(char *p, uint64_t nblocks, uint64_t block, uint64_t pattern);
+void mt_touch_write_at(char *base, const uint64_t *off, uint64_t n, uint64_t pattern);
+char *mt_touch_verify_at(char *base, const uint64_t *off, uint64_t n, uint64_t pattern);
 
 #endif

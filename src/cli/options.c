@@ -8,10 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <memtlb/cleanup.h>
 #include <memtlb/cli.h>
 #include <memtlb/cmd.h>
 #include <memtlb/counters.h>
 #include <memtlb/evset.h>
+#include <memtlb/hugetlb.h>
 #include <memtlb/log.h>
 #include <memtlb/report.h>
 #include <memtlb/size.h>
@@ -25,6 +27,11 @@ void mt_cli_config_init(struct mt_config *cfg)
 	cfg->iterations = 10;
 	cfg->passes = 5;
 	cfg->backing = MT_BACKING_SHARED;
+	cfg->pages = MT_PAGES_DEFAULT;
+	cfg->access = MT_ACCESS_SEQ;
+	cfg->seed = 1;
+	cfg->task_mode = MT_TASK_THREAD;
+	cfg->task_region = MT_TASK_REGION_SHARED;
 	cfg->events = MT_DEFAULT_EVENTS;
 	cfg->format = MT_FORMAT_TABLE;
 }
@@ -71,10 +78,100 @@ static int choose(const char *opt, const char *arg, const char *const *names, in
 	return MT_EXIT_USAGE;
 }
 
-int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
+/* The PMD size THP uses, from the kernel; 2 MiB when it does not say. */
+static uint64_t thp_size(void)
+{
+	char line[64];
+
+	if (!mt_sys_read_line("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", line,
+			      sizeof(line)))
+		return strtoull(line, NULL, 10);
+	return 2ull << 20;
+}
+
+static int backing_opt(const char *arg, struct mt_config *cfg)
 {
 	static const char *const backings[] = { [MT_BACKING_SHARED] = "shared",
-						[MT_BACKING_ANON] = "anon" };
+						[MT_BACKING_ANON] = "anon",
+						[MT_BACKING_SHM] = "shm",
+						[MT_BACKING_MEMFD] = "memfd",
+						[MT_BACKING_FILE] = "file" };
+
+	cfg->file_path = NULL;
+	if (!strncmp(arg, "file:", 5)) {
+		if (!arg[5]) {
+			mt_err("--backing: %s: no path after file:", arg);
+			return MT_EXIT_USAGE;
+		}
+		cfg->backing = MT_BACKING_FILE;
+		cfg->file_path = arg + 5;
+		return 0;
+	}
+	for (int i = 0; i < MT_BACKING_MAX; i++) {
+		if (!strcmp(arg, backings[i])) {
+			cfg->backing = i;
+			return 0;
+		}
+	}
+	mt_err("--backing: %s: not one of the choices", arg);
+	mt_hint("--backing takes shared, anon, shm, memfd, file or file:PATH");
+	return MT_EXIT_USAGE;
+}
+
+static int pages_opt(const char *arg, struct mt_config *cfg)
+{
+	static const char *const pages[] = { [MT_PAGES_DEFAULT] = "default",
+					     [MT_PAGES_BASE] = "base",
+					     [MT_PAGES_THP] = "thp",
+					     [MT_PAGES_HUGETLB] = "hugetlb" };
+
+	cfg->huge_size = 0;
+	if (!strcmp(arg, "hugetlb:2m") || !strcmp(arg, "hugetlb:1g")) {
+		cfg->pages = MT_PAGES_HUGETLB;
+		cfg->huge_size = arg[8] == '2' ? 2ull << 20 : 1ull << 30;
+		return 0;
+	}
+	for (int i = 0; i < MT_PAGES_MAX; i++) {
+		if (!strcmp(arg, pages[i])) {
+			cfg->pages = i;
+			if (i == MT_PAGES_HUGETLB)
+				cfg->huge_size = 2ull << 20;
+			else if (i == MT_PAGES_THP)
+				cfg->huge_size = thp_size();
+			return 0;
+		}
+	}
+	mt_err("--pages: %s: not one of the choices", arg);
+	mt_hint("--pages takes default, base, thp, hugetlb, hugetlb:2m or hugetlb:1g");
+	return MT_EXIT_USAGE;
+}
+
+static int access_opt(const char *arg, struct mt_config *cfg)
+{
+	if (!strcmp(arg, "seq")) {
+		cfg->access = MT_ACCESS_SEQ;
+		return 0;
+	}
+	if (!strcmp(arg, "random")) {
+		cfg->access = MT_ACCESS_RANDOM;
+		return 0;
+	}
+	if (!strncmp(arg, "stride:", 7)) {
+		cfg->access = MT_ACCESS_STRIDE;
+		return mt_cli_size_opt("--access stride", arg + 7, &cfg->stride);
+	}
+	mt_err("--access: %s: not one of the choices", arg);
+	mt_hint("--access takes seq, random or stride:SIZE (stride:16m)");
+	return MT_EXIT_USAGE;
+}
+
+int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
+{
+	static const char *const caches[] = { "warm", "cold" };
+	static const char *const modes[] = { [MT_TASK_THREAD] = "thread",
+					      [MT_TASK_PROCESS] = "process" };
+	static const char *const regions[] = { [MT_TASK_REGION_SHARED] = "shared",
+					       [MT_TASK_REGION_PRIVATE] = "private" };
 	static const char *const formats[] = { [MT_FORMAT_TABLE] = "table",
 					       [MT_FORMAT_CSV] = "csv",
 					       [MT_FORMAT_JSON] = "json" };
@@ -90,8 +187,48 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 	case 'p':
 		return mt_cli_count_opt("--passes", arg, &cfg->passes);
 	case MT_OPT_BACKING:
-		ret = choose("--backing", arg, backings, 2, &v);
-		cfg->backing = v;
+		return backing_opt(arg, cfg);
+	case MT_OPT_FILE_CACHE:
+		ret = choose("--file-cache", arg, caches, 2, &v);
+		cfg->file_cold = v == 1;
+		return ret;
+	case MT_OPT_PAGES:
+		return pages_opt(arg, cfg);
+	case MT_OPT_RESERVE:
+		cfg->reserve = true;
+		return 0;
+	case MT_OPT_ACCESS:
+		return access_opt(arg, cfg);
+	case MT_OPT_SEED: {
+		char *end;
+
+		errno = 0;
+		cfg->seed = strtoull(arg, &end, 0);
+		if (errno || end == arg || *end || *arg == '-') {
+			mt_err("--seed: %s: not a whole number", arg);
+			return MT_EXIT_USAGE;
+		}
+		return 0;
+	}
+	case MT_OPT_POPULATE:
+		cfg->populate = true;
+		return 0;
+	case MT_OPT_READ_FIRST:
+		cfg->read_first = true;
+		return 0;
+	case MT_OPT_TASKS:
+		if (mt_count_parse(arg, 4096, &cfg->tasks)) {
+			mt_err("--tasks: %s: not a count from 1 to 4096", arg);
+			return MT_EXIT_USAGE;
+		}
+		return 0;
+	case MT_OPT_TASK_MODE:
+		ret = choose("--task-mode", arg, modes, 2, &v);
+		cfg->task_mode = v;
+		return ret;
+	case MT_OPT_TASK_REGION:
+		ret = choose("--task-region", arg, regions, 2, &v);
+		cfg->task_region = v;
 		return ret;
 	case MT_OPT_FORMAT:
 		ret = choose("--format", arg, formats, 3, &v);
@@ -133,22 +270,125 @@ int mt_cli_output_check(const char *path)
 	return 0;
 }
 
+/* Regions the run maps at once: one, or one per task with private regions. */
+static uint64_t regions_mapped(const struct mt_config *cfg)
+{
+	return cfg->tasks && cfg->task_region == MT_TASK_REGION_PRIVATE ? cfg->tasks : 1;
+}
+
 static int check_memory(const struct mt_config *cfg)
 {
 	int64_t avail = mt_sys_mem_available();
+	uint64_t total = cfg->region * regions_mapped(cfg);
 	char want[32], have[32];
 
-	if (avail < 0 || cfg->region <= (uint64_t)avail || cfg->force)
+	if (avail < 0 || total <= (uint64_t)avail || cfg->force ||
+	    cfg->pages == MT_PAGES_HUGETLB)
 		return 0;
-	mt_size_format(cfg->region, want, sizeof(want));
+	mt_size_format(total, want, sizeof(want));
 	mt_size_format((uint64_t)avail, have, sizeof(have));
 	mt_err("--region: %s is more than MemAvailable (%s)", want, have);
 	mt_hint("a smaller region, or --force to run anyway");
 	return MT_EXIT_USAGE;
 }
 
+/* Combinations that cannot work, refused before anything runs. */
+static int check_workload(const struct mt_config *cfg)
+{
+	char a[32], b[32];
+
+	if (cfg->pages == MT_PAGES_HUGETLB &&
+	    (cfg->backing == MT_BACKING_SHM || cfg->backing == MT_BACKING_FILE)) {
+		mt_err("--pages hugetlb: not with --backing %s", mt_backing_name(cfg->backing));
+		mt_hint("hugetlb pages back anon, shared or memfd mappings");
+		return MT_EXIT_USAGE;
+	}
+	if (cfg->pages == MT_PAGES_HUGETLB && cfg->region % cfg->huge_size) {
+		mt_size_format_short(cfg->region, a, sizeof(a));
+		mt_size_format_short(cfg->huge_size, b, sizeof(b));
+		mt_err("--region: %s is not a multiple of the huge page size (%s)", a, b);
+		return MT_EXIT_USAGE;
+	}
+	if (cfg->reserve && cfg->pages != MT_PAGES_HUGETLB) {
+		mt_err("--reserve: only with --pages hugetlb");
+		return MT_EXIT_USAGE;
+	}
+	if (cfg->file_cold && cfg->backing != MT_BACKING_FILE) {
+		mt_err("--file-cache: only with --backing file");
+		return MT_EXIT_USAGE;
+	}
+	if (cfg->access == MT_ACCESS_STRIDE &&
+	    (cfg->stride < cfg->block || cfg->stride > cfg->region || cfg->stride % cfg->block)) {
+		mt_size_format_short(cfg->stride, a, sizeof(a));
+		mt_err("--access stride:%s: the stride must be a multiple of the block and at "
+		       "most the region", a);
+		return MT_EXIT_USAGE;
+	}
+	if (cfg->tasks && cfg->task_mode == MT_TASK_PROCESS &&
+	    cfg->task_region == MT_TASK_REGION_SHARED && cfg->backing == MT_BACKING_ANON) {
+		mt_err("--task-region shared: processes cannot share a private (anon) mapping");
+		mt_hint("--backing shared, shm, memfd or file; or --task-region private");
+		return MT_EXIT_USAGE;
+	}
+	if (cfg->tasks && cfg->task_region == MT_TASK_REGION_SHARED) {
+		uint64_t units = cfg->region /
+				 (cfg->access == MT_ACCESS_STRIDE ? cfg->stride : cfg->block);
+
+		if (units < cfg->tasks) {
+			mt_err("--tasks: %lu tasks cannot share %llu blocks", cfg->tasks,
+			       (unsigned long long)units);
+			return MT_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/*
+ * hugetlb pages come from a pool: short of free pages the run would die of
+ * SIGBUS in the middle, so say so first (exit 1), or grow it with --reserve.
+ */
+static int check_hugetlb_pool(const struct mt_config *cfg)
+{
+	uint64_t kb = cfg->huge_size >> 10;
+	long need = (long)(cfg->region / cfg->huge_size * regions_mapped(cfg));
+	struct mt_hugepool_state st;
+	char file[4096];
+	int ret, handle;
+
+	ret = mt_hugetlb_pool_read(kb, &st);
+	if (ret) {
+		mt_err("--pages hugetlb: no pool of %llu kB pages: %s", (unsigned long long)kb,
+		       strerror(-ret));
+		return MT_EXIT_FAILURE;
+	}
+	if (st.free >= need)
+		return 0;
+	mt_hugetlb_pool_file(kb, file, sizeof(file));
+	if (!cfg->reserve) {
+		mt_err("--pages hugetlb: %ld pages of %llu kB needed, %ld free", need,
+		       (unsigned long long)kb, st.free);
+		mt_hint("as root: echo %ld > %s (or memtlb ... --reserve)", st.total + need - st.free,
+			file);
+		return MT_EXIT_FAILURE;
+	}
+	ret = mt_hugetlb_reserve(kb, need, &st, &handle);
+	if (ret || st.free < need) {
+		if (ret)
+			mt_err("--reserve: %s: %s", file, strerror(-ret));
+		else
+			mt_err("--reserve: %ld pages of %llu kB needed, the kernel found only %ld",
+			       need, (unsigned long long)kb, st.free);
+		if (handle >= 0)
+			mt_cleanup_run(handle);
+		return MT_EXIT_FAILURE;
+	}
+	return 0;
+}
+
 int mt_cli_config_check(const struct mt_config *cfg)
 {
+	int ret;
+
 	if (cfg->block < sizeof(uint64_t)) {
 		mt_err("--block: %llu: a block must hold a 64-bit word (8 bytes or more)",
 		       (unsigned long long)cfg->block);
@@ -164,7 +404,12 @@ int mt_cli_config_check(const struct mt_config *cfg)
 	}
 	if (cfg->output && mt_cli_output_check(cfg->output))
 		return MT_EXIT_USAGE;
-	return check_memory(cfg);
+	ret = check_workload(cfg);
+	if (!ret)
+		ret = check_memory(cfg);
+	if (!ret && cfg->pages == MT_PAGES_HUGETLB)
+		ret = check_hugetlb_pool(cfg);
+	return ret;
 }
 
 int mt_cli_getopt_error(const char *cmd, int c, char *argv[])

@@ -27,3 +27,23 @@ char *mt_touch_verify(char *p, uint64_t nblocks, uint64_t block, uint64_t patter
 	}
 	return NULL;
 }
+
+/*
+ * Random order: the offsets were computed before the timed phases. Each
+ * block costs one load of its offset (sequential, prefetched) and the one
+ * store or load+compare of the block itself.
+ */
+void mt_touch_write_at(char *base, const uint64_t *off, uint64_t n, uint64_t pattern)
+{
+	for (uint64_t i = 0; i < n; i++)
+		*(volatile uint64_t *)(base + off[i]) = pattern;
+}
+
+char *mt_touch_verify_at(char *base, const uint64_t *off, uint64_t n, uint64_t pattern)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		if (*(volatile uint64_t *)(base + off[i]) != pattern)
+			return base + off[i];
+	}
+	return NULL;
+}

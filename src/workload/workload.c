@@ -1,21 +1,83 @@
 // SPDX-License-Identifier: MIT
-/* test_with_mmap's iteration: mmap, passes x (write, read+verify), munmap. */
+/*
+ * test_with_mmap's iteration: mmap, [read_first], passes x (write,
+ * read+verify), munmap; with the backing, page size, access order and tasks
+ * of the config. Never prints: results go into structs the caller reads.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/memfd.h>
+#include <linux/mman.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <memtlb/cleanup.h>
 #include <memtlb/workload.h>
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+enum op { OP_MMAP, OP_READ_FIRST, OP_WRITE, OP_READ, OP_MUNMAP, OP_EXIT };
+
+struct phase {
+	char name[MT_PHASE_NAME_MAX];
+	enum op op;
+	unsigned int pass;
+};
+
+/* One task's view of a phase; lives in a MAP_SHARED page for processes. */
+struct task {
+	char *base;		/* start of the mapping this task touches */
+	uint64_t first;		/* its slice: units [first, first + count) */
+	uint64_t count;
+	uint64_t t0, t1;	/* its own start and end of the phase */
+	long minflt, majflt;	/* getrusage deltas over the phase (processes) */
+	char *wrong;		/* verification mismatch */
+	uint64_t found;
+	int err;		/* -errno of mmap/munmap */
+	pid_t pid;
+	pthread_t thread;
+};
+
+struct ctl {
+	pthread_barrier_t bar;
+	enum op op;
+	unsigned int pass;
+	uint64_t expected;
+	struct task task[];
+};
+
 struct mt_workload {
-	uint64_t region;
-	uint64_t block;
-	uint64_t blocks;
-	unsigned int passes;
-	int mmap_flags;
+	struct mt_config cfg;
+	uint64_t units;		/* blocks touched per region */
+	uint64_t step;		/* bytes between touched blocks */
+	uint64_t *order;	/* random: offsets, per task slice */
+	unsigned int n_tasks;	/* at least 1: the inline case is task 0 */
+	bool spawned_tasks;	/* cfg.tasks > 0 */
+	bool private_regions;
 	unsigned int n_phases;
-	char (*names)[MT_PHASE_NAME_MAX];
+	struct phase *phases;
+	struct mt_phase_tasks *tstats;
+	char *map;		/* the shared region */
+	struct ctl *ctl;
+	size_t ctl_len;
+	int file_fd;
+	char file_path[PATH_MAX];
+	int file_cleanup;
+	struct mt_mapinfo mapinfo;
 };
 
 static uint64_t now_ns(void)
@@ -28,49 +90,218 @@ static uint64_t now_ns(void)
 
 const char *mt_backing_name(enum mt_backing b)
 {
-	switch (b) {
-	case MT_BACKING_SHARED: return "shared";
-	case MT_BACKING_ANON: return "anon";
+	static const char *const n[MT_BACKING_MAX] = { "shared", "anon", "shm", "memfd", "file" };
+
+	return b < MT_BACKING_MAX ? n[b] : "?";
+}
+
+const char *mt_pages_name(enum mt_pages p)
+{
+	static const char *const n[MT_PAGES_MAX] = { "default", "base", "thp", "hugetlb" };
+
+	return p < MT_PAGES_MAX ? n[p] : "?";
+}
+
+const char *mt_access_name(enum mt_access a)
+{
+	static const char *const n[MT_ACCESS_MAX] = { "seq", "random", "stride" };
+
+	return a < MT_ACCESS_MAX ? n[a] : "?";
+}
+
+const char *mt_task_mode_name(enum mt_task_mode m)
+{
+	return m == MT_TASK_PROCESS ? "process" : "thread";
+}
+
+const char *mt_task_region_name(enum mt_task_region r)
+{
+	return r == MT_TASK_REGION_PRIVATE ? "private" : "shared";
+}
+
+/* splitmix64: small, seedable, good enough to order pages. */
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int mt_workload_shuffle(uint64_t *off, uint64_t n, uint64_t step, uint64_t seed)
+{
+	uint64_t s = seed;
+
+	for (uint64_t i = 0; i < n; i++)
+		off[i] = i * step;
+	for (uint64_t i = n; i > 1; i--) {
+		uint64_t j = next_rand(&s) % i, t = off[i - 1];
+
+		off[i - 1] = off[j];
+		off[j] = t;
 	}
-	return "?";
+	return 0;
+}
+
+static unsigned int log2u(uint64_t v)
+{
+	return 63u - (unsigned int)__builtin_clzll(v);
+}
+
+static int make_file(struct mt_workload *w)
+{
+	const char *p = w->cfg.file_path, *tmp = getenv("TMPDIR");
+	struct stat st;
+	int fd;
+
+	if (!p)
+		p = tmp && *tmp ? tmp : "/tmp";
+	if (!stat(p, &st) && S_ISDIR(st.st_mode)) {
+		if (snprintf(w->file_path, sizeof(w->file_path), "%s/memtlb-XXXXXX", p) >=
+		    (int)sizeof(w->file_path))
+			return -ENAMETOOLONG;
+		fd = mkostemp(w->file_path, O_CLOEXEC);	/* O_EXCL, mode 0600 */
+	} else {
+		if (snprintf(w->file_path, sizeof(w->file_path), "%s", p) >=
+		    (int)sizeof(w->file_path))
+			return -ENAMETOOLONG;
+		fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	}
+	if (fd < 0) {
+		w->file_path[0] = '\0';
+		return -errno;
+	}
+	w->file_cleanup = mt_cleanup_add_unlink(w->file_path);
+	w->file_fd = fd;
+	if (w->file_cleanup < 0 ||
+	    ftruncate(fd, (off_t)(w->cfg.region * (w->private_regions ? w->n_tasks : 1))))
+		return w->file_cleanup < 0 ? w->file_cleanup : -errno;
+	return 0;
+}
+
+static int build_phases(struct mt_workload *w)
+{
+	unsigned int n = 0, passes = (unsigned int)w->cfg.passes;
+
+	w->n_phases = 2 + 2 * passes + (w->cfg.read_first ? 1 : 0);
+	w->phases = calloc(w->n_phases, sizeof(*w->phases));
+	w->tstats = calloc(w->n_phases, sizeof(*w->tstats));
+	if (!w->phases || !w->tstats)
+		return -ENOMEM;
+	w->phases[n++] = (struct phase){ "mmap", OP_MMAP, 0 };
+	if (w->cfg.read_first)
+		w->phases[n++] = (struct phase){ "read_first", OP_READ_FIRST, 0 };
+	for (unsigned int p = 0; p < passes; p++) {
+		w->phases[n] = (struct phase){ "", OP_WRITE, p };
+		snprintf(w->phases[n++].name, MT_PHASE_NAME_MAX, "write_%u", p % 1000000);
+		w->phases[n] = (struct phase){ "", OP_READ, p };
+		snprintf(w->phases[n++].name, MT_PHASE_NAME_MAX, "read_%u", p % 1000000);
+	}
+	w->phases[n++] = (struct phase){ "munmap", OP_MUNMAP, 0 };
+	return 0;
 }
 
 int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg)
 {
+	pthread_barrierattr_t ba;
 	struct mt_workload *w;
+	int ret;
 
 	if (cfg->block < sizeof(uint64_t) || cfg->region < cfg->block || !cfg->passes)
+		return -EINVAL;
+	if (cfg->access == MT_ACCESS_STRIDE &&
+	    (cfg->stride < cfg->block || cfg->stride > cfg->region))
 		return -EINVAL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->region = cfg->region;
-	w->block = cfg->block;
-	w->blocks = cfg->region / cfg->block;
-	w->passes = cfg->passes;
-	w->mmap_flags = MAP_ANONYMOUS |
-			(cfg->backing == MT_BACKING_SHARED ? MAP_SHARED : MAP_PRIVATE);
-	w->n_phases = 2 + 2 * w->passes;
-	w->names = calloc(w->n_phases, sizeof(*w->names));
-	if (!w->names) {
+	w->cfg = *cfg;
+	w->file_fd = -1;
+	w->file_cleanup = -1;
+	w->step = cfg->access == MT_ACCESS_STRIDE ? cfg->stride : cfg->block;
+	w->units = cfg->region / w->step;
+	w->spawned_tasks = cfg->tasks > 0;
+	w->n_tasks = cfg->tasks ? (unsigned int)cfg->tasks : 1;
+	w->private_regions = w->spawned_tasks && cfg->task_region == MT_TASK_REGION_PRIVATE;
+	if (!w->private_regions && w->units < w->n_tasks) {
 		free(w);
-		return -ENOMEM;
+		return -EINVAL;
 	}
-	snprintf(w->names[0], MT_PHASE_NAME_MAX, "mmap");
-	for (unsigned int p = 0; p < w->passes; p++) {
-		snprintf(w->names[1 + 2 * p], MT_PHASE_NAME_MAX, "write_%u", p % 1000000);
-		snprintf(w->names[2 + 2 * p], MT_PHASE_NAME_MAX, "read_%u", p % 1000000);
+	ret = build_phases(w);
+	if (ret)
+		goto fail;
+
+	/* Task control block: shared with forked tasks, so MAP_SHARED. */
+	w->ctl_len = sizeof(struct ctl) + w->n_tasks * sizeof(struct task);
+	w->ctl = mmap(NULL, w->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	if (w->ctl == MAP_FAILED) {
+		w->ctl = NULL;
+		ret = -errno;
+		goto fail;
 	}
-	snprintf(w->names[w->n_phases - 1], MT_PHASE_NAME_MAX, "munmap");
+	pthread_barrierattr_init(&ba);
+	pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
+	ret = -pthread_barrier_init(&w->ctl->bar, &ba, w->n_tasks + 1);
+	pthread_barrierattr_destroy(&ba);
+	if (ret)
+		goto fail;
+	for (unsigned int t = 0; t < w->n_tasks; t++) {
+		struct task *tk = &w->ctl->task[t];
+
+		if (w->private_regions) {
+			tk->first = 0;
+			tk->count = w->units;
+		} else {
+			tk->first = w->units * t / w->n_tasks;
+			tk->count = w->units * (t + 1) / w->n_tasks - tk->first;
+		}
+	}
+
+	/* The random order is fixed here, before any timed phase. */
+	if (cfg->access == MT_ACCESS_RANDOM) {
+		w->order = malloc(w->units * sizeof(*w->order));
+		if (!w->order) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		for (unsigned int t = 0; t < (w->private_regions ? 1 : w->n_tasks); t++) {
+			struct task *tk = &w->ctl->task[t];
+
+			mt_workload_shuffle(w->order + tk->first, tk->count, w->step,
+					    cfg->seed + t);
+			for (uint64_t i = 0; i < tk->count; i++)
+				w->order[tk->first + i] += tk->first * w->step;
+		}
+	}
+	if (cfg->backing == MT_BACKING_FILE) {
+		ret = make_file(w);
+		if (ret)
+			goto fail;
+	}
 	*out = w;
 	return 0;
+fail:
+	mt_workload_destroy(w);
+	return ret;
 }
 
 void mt_workload_destroy(struct mt_workload *w)
 {
 	if (!w)
 		return;
-	free(w->names);
+	if (w->file_fd >= 0)
+		close(w->file_fd);
+	if (w->file_cleanup >= 0)
+		mt_cleanup_run(w->file_cleanup);
+	if (w->ctl) {
+		pthread_barrier_destroy(&w->ctl->bar);
+		munmap(w->ctl, w->ctl_len);
+	}
+	free(w->order);
+	free(w->phases);
+	free(w->tstats);
 	free(w);
 }
 
@@ -81,12 +312,27 @@ unsigned int mt_workload_phases(const struct mt_workload *w)
 
 const char *mt_workload_phase_name(const struct mt_workload *w, unsigned int phase)
 {
-	return phase < w->n_phases ? w->names[phase] : NULL;
+	return phase < w->n_phases ? w->phases[phase].name : NULL;
 }
 
 uint64_t mt_workload_blocks(const struct mt_workload *w)
 {
-	return w->blocks;
+	return w->private_regions ? w->units * w->n_tasks : w->units;
+}
+
+const char *mt_workload_file(const struct mt_workload *w)
+{
+	return w->file_path[0] ? w->file_path : NULL;
+}
+
+const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w)
+{
+	return w->tstats;
+}
+
+const struct mt_mapinfo *mt_workload_mapinfo(const struct mt_workload *w)
+{
+	return &w->mapinfo;
 }
 
 uint64_t mt_workload_pattern(unsigned int pass)
@@ -94,73 +340,406 @@ uint64_t mt_workload_pattern(unsigned int pass)
 	return 0x123456789abcdef0ull + pass;
 }
 
+/* A shm or memfd object for one mapping: created, sized, closed after mmap. */
+static int object_fd(const struct mt_workload *w)
+{
+	static atomic_uint seq;
+	unsigned int flags = MFD_CLOEXEC;
+	char name[64];
+	int fd;
+
+	if (w->cfg.backing == MT_BACKING_MEMFD) {
+		if (w->cfg.pages == MT_PAGES_HUGETLB)
+			flags |= MFD_HUGETLB | (log2u(w->cfg.huge_size) << MFD_HUGE_SHIFT);
+		fd = memfd_create("memtlb", flags);
+	} else {
+		snprintf(name, sizeof(name), "/memtlb-%d-%u", (int)getpid(), atomic_fetch_add(&seq, 1));
+		fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			shm_unlink(name);	/* nothing left in /dev/shm, whatever happens */
+	}
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)w->cfg.region)) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/* mmap one region (task idx's, for a file) with the configured backing and pages. */
+static int map_region(const struct mt_workload *w, unsigned int idx, char **out)
+{
+	const struct mt_config *c = &w->cfg;
+	int flags = 0, fd = -1, own_fd = 0, ret = 0;
+	uint64_t len = c->region, align = 0;
+	off_t off = 0;
+	char *p, *hint = NULL, *res = NULL;
+
+	switch (c->backing) {
+	case MT_BACKING_ANON:
+		flags = MAP_PRIVATE | MAP_ANONYMOUS;
+		break;
+	case MT_BACKING_SHARED:
+		flags = MAP_SHARED | MAP_ANONYMOUS;
+		break;
+	case MT_BACKING_SHM:
+	case MT_BACKING_MEMFD:
+		fd = object_fd(w);
+		if (fd < 0)
+			return fd;
+		own_fd = 1;
+		flags = MAP_SHARED;
+		break;
+	case MT_BACKING_FILE:
+		fd = w->file_fd;
+		off = (off_t)(len * idx);
+		flags = MAP_SHARED;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (c->pages == MT_PAGES_HUGETLB && (flags & MAP_ANONYMOUS))
+		flags |= MAP_HUGETLB | (int)(log2u(c->huge_size) << MAP_HUGE_SHIFT);
+	/* madvise must come before the faults: populate after it instead. */
+	if (c->populate && c->pages != MT_PAGES_BASE && c->pages != MT_PAGES_THP)
+		flags |= MAP_POPULATE;
+	if (c->pages == MT_PAGES_THP) {
+		/* Reserve len + align of address space, map at the aligned start. */
+		align = c->huge_size;
+		res = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			   -1, 0);
+		if (res == MAP_FAILED) {
+			ret = -errno;
+			goto out;
+		}
+		hint = (char *)(((uintptr_t)res + align - 1) & ~(uintptr_t)(align - 1));
+		flags |= MAP_FIXED;
+	}
+	p = mmap(hint, len, PROT_READ | PROT_WRITE, flags, fd, off);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		if (res)
+			munmap(res, len + align);
+		goto out;
+	}
+	if (res) {
+		if (hint > res)
+			munmap(res, (size_t)(hint - res));
+		if (res + len + align > hint + len)
+			munmap(hint + len, (size_t)(res + len + align - (hint + len)));
+	}
+	if (c->pages == MT_PAGES_BASE || c->pages == MT_PAGES_THP) {
+		if (madvise(p, len, c->pages == MT_PAGES_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) ||
+		    (c->populate && madvise(p, len, MADV_POPULATE_WRITE))) {
+			ret = -errno;
+			munmap(p, len);
+			goto out;
+		}
+	}
+	*out = p;
+out:
+	if (own_fd)
+		close(fd);
+	return ret;
+}
+
+/* One phase's work for one task; the clock and barriers are the caller's. */
+static void run_op(struct mt_workload *w, struct task *t, enum op op, unsigned int pass,
+		   uint64_t expected)
+{
+	uint64_t pattern = op == OP_READ_FIRST ? expected : mt_workload_pattern(pass);
+	char *wrong = NULL;
+
+	switch (op) {
+	case OP_MMAP:
+		t->err = map_region(w, (unsigned int)(t - w->ctl->task), &t->base);
+		return;
+	case OP_MUNMAP:
+		if (t->base && munmap(t->base, w->cfg.region))
+			t->err = -errno;
+		t->base = NULL;
+		return;
+	case OP_WRITE:
+		if (w->order)
+			mt_touch_write_at(t->base, w->order + t->first, t->count, pattern);
+		else
+			mt_touch_write(t->base + t->first * w->step, t->count, w->step, pattern);
+		return;
+	case OP_READ:
+	case OP_READ_FIRST:
+		if (w->order)
+			wrong = mt_touch_verify_at(t->base, w->order + t->first, t->count, pattern);
+		else
+			wrong = mt_touch_verify(t->base + t->first * w->step, t->count, w->step,
+						pattern);
+		if (wrong) {
+			t->wrong = wrong;
+			t->found = *(volatile uint64_t *)wrong;
+		}
+		return;
+	case OP_EXIT:
+		return;
+	}
+}
+
+static void task_loop(struct mt_workload *w, struct task *t)
+{
+	bool proc = w->cfg.task_mode == MT_TASK_PROCESS;
+	struct rusage r0, r1;
+
+	pthread_barrier_wait(&w->ctl->bar);	/* ready */
+	for (;;) {
+		enum op op;
+
+		pthread_barrier_wait(&w->ctl->bar);	/* release */
+		op = w->ctl->op;
+		if (op == OP_EXIT)
+			break;
+		if (proc)
+			getrusage(RUSAGE_SELF, &r0);
+		t->t0 = now_ns();
+		run_op(w, t, op, w->ctl->pass, w->ctl->expected);
+		t->t1 = now_ns();
+		if (proc) {
+			getrusage(RUSAGE_SELF, &r1);
+			t->minflt = r1.ru_minflt - r0.ru_minflt;
+			t->majflt = r1.ru_majflt - r0.ru_majflt;
+		}
+		pthread_barrier_wait(&w->ctl->bar);	/* done */
+	}
+	if (t->base) {	/* an error ended the iteration early */
+		munmap(t->base, w->cfg.region);
+		t->base = NULL;
+	}
+}
+
+static struct mt_workload *thread_w;	/* the one workload whose tasks run */
+
+static void *thread_fn(void *arg)
+{
+	task_loop(thread_w, arg);
+	return NULL;
+}
+
+static int spawn(struct mt_workload *w)
+{
+	pid_t parent = getpid();
+
+	thread_w = w;
+	for (unsigned int i = 0; i < w->n_tasks; i++) {
+		struct task *t = &w->ctl->task[i];
+
+		t->wrong = NULL;
+		t->err = 0;
+		if (w->cfg.task_mode == MT_TASK_THREAD) {
+			int ret = pthread_create(&t->thread, NULL, thread_fn, t);
+
+			if (ret)
+				return -ret;	/* the barrier now waits forever: callers exit */
+			continue;
+		}
+		t->pid = fork();
+		if (t->pid < 0)
+			return -errno;
+		if (!t->pid) {
+			/* A task must not outlive memtlb, nor run its cleanup. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(1);
+			task_loop(w, t);
+			_exit(0);
+		}
+	}
+	pthread_barrier_wait(&w->ctl->bar);	/* ready: their start-up faults are done */
+	return 0;
+}
+
+static void reap(struct mt_workload *w)
+{
+	w->ctl->op = OP_EXIT;
+	pthread_barrier_wait(&w->ctl->bar);
+	for (unsigned int i = 0; i < w->n_tasks; i++) {
+		struct task *t = &w->ctl->task[i];
+
+		if (w->cfg.task_mode == MT_TASK_THREAD)
+			pthread_join(t->thread, NULL);
+		else
+			waitpid(t->pid, NULL, 0);
+	}
+}
+
+/* Drop the file's page cache (cold) and count what the kernel kept. */
+static void drop_cache(struct mt_workload *w)
+{
+	uint64_t len = w->cfg.region * (w->private_regions ? w->n_tasks : 1);
+	long psz = sysconf(_SC_PAGESIZE);
+	uint64_t pages = (len + (uint64_t)psz - 1) / (uint64_t)psz, kept = 0;
+	unsigned char *vec;
+	void *p;
+
+	fdatasync(w->file_fd);	/* dirty pages cannot be dropped */
+	posix_fadvise(w->file_fd, 0, 0, POSIX_FADV_DONTNEED);
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, w->file_fd, 0);
+	if (p == MAP_FAILED)
+		return;
+	vec = malloc(pages);
+	if (vec && !mincore(p, len, vec)) {
+		for (uint64_t i = 0; i < pages; i++)
+			kept += vec[i] & 1;
+		w->mapinfo.cache_checked = true;
+		w->mapinfo.cache_pages = pages;
+		if (kept > w->mapinfo.cache_resident)
+			w->mapinfo.cache_resident = kept;
+	}
+	free(vec);
+	munmap(p, len);
+}
+
+/* Which phases the spawned tasks take part in: all with private regions. */
+static bool task_phase(const struct mt_workload *w, enum op op)
+{
+	return w->private_regions || (op != OP_MMAP && op != OP_MUNMAP);
+}
+
+static int run_phase(struct mt_workload *w, unsigned int ph, unsigned int iter,
+		     uint64_t *time_ns)
+{
+	const struct phase *phs = &w->phases[ph];
+	struct mt_phase_tasks *ts = &w->tstats[ph];
+	uint64_t expected = 0, t0, t1;
+	double rates = 0.0;
+	int err = 0;
+
+	/* A file keeps the last pass's pattern from one iteration to the next. */
+	if (w->cfg.backing == MT_BACKING_FILE && iter > 0)
+		expected = mt_workload_pattern((unsigned int)w->cfg.passes - 1);
+	if (!w->spawned_tasks || !task_phase(w, phs->op)) {
+		struct task *t = &w->ctl->task[0];
+
+		if (phs->op == OP_MMAP || phs->op == OP_MUNMAP) {
+			t0 = now_ns();
+			if (phs->op == OP_MMAP)
+				err = map_region(w, 0, &w->map);
+			else if (munmap(w->map, w->cfg.region))
+				err = -errno;
+			t1 = now_ns();
+			if (phs->op == OP_MUNMAP)
+				w->map = NULL;
+			for (unsigned int i = 0; i < w->n_tasks; i++)
+				w->ctl->task[i].base = w->map;
+		} else {
+			t->t0 = t0 = now_ns();
+			run_op(w, t, phs->op, phs->pass, expected);
+			t->t1 = t1 = now_ns();
+		}
+	} else {
+		w->ctl->op = phs->op;
+		w->ctl->pass = phs->pass;
+		w->ctl->expected = expected;
+		t0 = now_ns();
+		pthread_barrier_wait(&w->ctl->bar);	/* release */
+		pthread_barrier_wait(&w->ctl->bar);	/* the last task is done */
+		t1 = now_ns();
+	}
+	time_ns[ph] = t1 - t0;
+
+	memset(ts, 0, sizeof(*ts));
+	for (unsigned int i = 0; i < w->n_tasks; i++) {
+		struct task *t = &w->ctl->task[i];
+
+		if (t->err && !err)
+			err = t->err;
+		if (phs->op == OP_MMAP || phs->op == OP_MUNMAP)
+			continue;
+		ts->blocks += t->count;
+		ts->minflt += t->minflt;
+		ts->majflt += t->majflt;
+		if (t->t1 > t->t0)
+			rates += (double)t->count * 1e9 / (double)(t->t1 - t->t0);
+	}
+	ts->rate_per_task = rates / w->n_tasks;
+	return err;
+}
+
+static int check_wrong(struct mt_workload *w, unsigned int ph, unsigned int iter,
+		       uint64_t expected, struct mt_mismatch *bad)
+{
+	for (unsigned int i = 0; i < w->n_tasks; i++) {
+		struct task *t = &w->ctl->task[i];
+
+		if (!t->wrong)
+			continue;
+		snprintf(bad->phase, sizeof(bad->phase), "%s", w->phases[ph].name);
+		bad->iter = iter;
+		bad->addr = t->wrong;
+		bad->expected = expected;
+		bad->found = t->found;
+		t->wrong = NULL;
+		return -EILSEQ;
+	}
+	return 0;
+}
+
 int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time_ns,
 			mt_boundary_fn hook, void *arg, struct mt_mismatch *bad)
 {
-	unsigned int last = w->n_phases - 1;
-	uint64_t t0, t1;
-	char *p, *wrong;
-	int err;
+	bool tasks_up = false;
+	int err = 0;
 
-	err = hook(arg, 0, false);
-	if (err)
-		return err;
-	t0 = now_ns();
-	p = mmap(NULL, w->region, PROT_READ | PROT_WRITE, w->mmap_flags, -1, 0);
-	t1 = now_ns();
-	if (p == MAP_FAILED)
-		return -errno;
-	time_ns[0] = t1 - t0;
-	err = hook(arg, 0, true);
+	if (w->cfg.backing == MT_BACKING_FILE && w->cfg.file_cold)
+		drop_cache(w);
+	for (unsigned int ph = 0; ph < w->n_phases; ph++) {
+		const struct phase *phs = &w->phases[ph];
 
-	for (unsigned int pass = 0; !err && pass < w->passes; pass++) {
-		unsigned int wp = 1 + 2 * pass, rp = wp + 1;
-		uint64_t pattern = mt_workload_pattern(pass);
-
-		err = hook(arg, wp, false);
-		if (err)
-			break;
-		t0 = now_ns();
-		mt_touch_write(p, w->blocks, w->block, pattern);
-		t1 = now_ns();
-		time_ns[wp] = t1 - t0;
-		err = hook(arg, wp, true);
-		if (err)
-			break;
-
-		err = hook(arg, rp, false);
-		if (err)
-			break;
-		t0 = now_ns();
-		wrong = mt_touch_verify(p, w->blocks, w->block, pattern);
-		t1 = now_ns();
-		time_ns[rp] = t1 - t0;
-		if (wrong) {
-			snprintf(bad->phase, sizeof(bad->phase), "%s", w->names[rp]);
-			bad->iter = iter;
-			bad->addr = wrong;
-			bad->expected = pattern;
-			bad->found = *(volatile uint64_t *)wrong;
-			err = -EILSEQ;
-			break;
+		/* Tasks start before their first phase and end after their last. */
+		if (w->spawned_tasks && !tasks_up && task_phase(w, phs->op)) {
+			err = spawn(w);
+			if (err)
+				break;
+			tasks_up = true;
 		}
-		err = hook(arg, rp, true);
-	}
-	if (err) {
-		munmap(p, w->region);
-		return err;
-	}
+		if (tasks_up && !task_phase(w, phs->op)) {
+			reap(w);
+			tasks_up = false;
+		}
+		err = hook(arg, ph, false);
+		if (err)
+			break;
+		err = run_phase(w, ph, iter, time_ns);
+		if (!err && (phs->op == OP_READ || phs->op == OP_READ_FIRST)) {
+			uint64_t expected = phs->op == OP_READ ? mt_workload_pattern(phs->pass) : 0;
 
-	err = hook(arg, last, false);
-	if (err) {
-		munmap(p, w->region);
-		return err;
+			if (phs->op == OP_READ_FIRST && w->cfg.backing == MT_BACKING_FILE && iter)
+				expected = mt_workload_pattern((unsigned int)w->cfg.passes - 1);
+			err = check_wrong(w, ph, iter, expected, bad);
+		}
+		if (err)
+			break;
+		err = hook(arg, ph, true);
+		if (err)
+			break;
+		/* Proof of mapping, between phases: after the first write pass. */
+		if (iter == 0 && phs->op == OP_WRITE && phs->pass == 0) {
+			struct task *t0 = &w->ctl->task[0];
+			int pid = w->spawned_tasks && w->private_regions &&
+				  w->cfg.task_mode == MT_TASK_PROCESS ? t0->pid : 0;
+			bool checked = w->mapinfo.cache_checked;
+			uint64_t pages = w->mapinfo.cache_pages, kept = w->mapinfo.cache_resident;
+
+			mt_mapinfo_read(pid, t0->base, w->cfg.region, &w->mapinfo);
+			w->mapinfo.cache_checked = checked;
+			w->mapinfo.cache_pages = pages;
+			w->mapinfo.cache_resident = kept;
+		}
 	}
-	t0 = now_ns();
-	err = munmap(p, w->region);
-	t1 = now_ns();
-	if (err)
-		return -errno;
-	time_ns[last] = t1 - t0;
-	return hook(arg, last, true);
+	if (tasks_up)
+		reap(w);	/* private regions are unmapped by their tasks on exit */
+	if (w->map) {
+		munmap(w->map, w->cfg.region);
+		w->map = NULL;
+	}
+	return err;
 }

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_CLEANUP_H
+#define MEMTLB_CLEANUP_H
+
+/*
+ * Restore actions that must run however memtlb ends: at exit, on an error
+ * path, and from a SIGINT/SIGTERM/SIGHUP handler (which then re-raises the
+ * signal, so the shell sees 130/143). An action is data, not a callback, so
+ * the handler only makes async-signal-safe calls (unlink, open, write):
+ *   - remove a file memtlb created (a --backing file),
+ *   - write a saved value back into a /proc or /sys file (the hugetlb pool
+ *     size; kernel tunables changed by a sweep).
+ * Only the process that registered an action runs it: forked tasks do not.
+ */
+
+/* Install the handlers and the atexit hook; idempotent. 0 or -errno. */
+int mt_cleanup_init(void);
+
+/* Register "unlink path at the end"; returns a handle >= 0 or -errno. */
+int mt_cleanup_add_unlink(const char *path);
+
+/* Register "write value into path at the end" (value: the old contents). */
+int mt_cleanup_add_restore(const char *path, const char *value);
+
+/* Run one action now and forget it (the normal path); 0 or -errno. */
+int mt_cleanup_run(int handle);
+
+/* Run every pending action, last registered first. */
+void mt_cleanup_run_all(void);
+
+#endif
