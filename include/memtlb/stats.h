@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <memtlb/counters.h>
+#include <memtlb/mapinfo.h>
 #include <memtlb/sample.h>
 
 /* Summary of n samples; stddev is the sample (n - 1) one, cv = stddev/mean. */
@@ -71,6 +72,8 @@ struct mt_phase_stat {
 	double derived[MT_DERIVED_MAX];
 	unsigned int has_derived;	/* bit per enum mt_derived */
 	unsigned int cross_group;	/* bit per derived: inputs from different groups */
+	struct mt_summary *extras;	/* one per result extra; valid where has_extra */
+	uint64_t has_extra;		/* bit per extra */
 };
 
 /* What an event stands for in the derived metrics, from its encoding. */
@@ -116,6 +119,9 @@ struct mt_param {
 	char value[64];
 };
 
+#define MT_EXTRA_NAME_MAX 40
+#define MT_EXTRA_MAX 64
+
 /* One measured point: a stat run, or one point of a sweep. */
 struct mt_result {
 	uint64_t region;
@@ -128,7 +134,18 @@ struct mt_result {
 	struct mt_phase_stat *phases;
 	unsigned int n_vary;
 	struct mt_param vary[MT_PARAM_MAX];	/* swept parameters, also in params */
+	/*
+	 * Kernel-side evidence and task rates, per phase: rusage.minflt,
+	 * vmstat.pgfault, ..., blocks_per_s. Named, so new ones need no schema.
+	 */
+	unsigned int n_extras;
+	char (*extra_names)[MT_EXTRA_NAME_MAX];
+	struct mt_mapinfo map;		/* proof of mapping (map.valid) */
+	unsigned long tasks;		/* 0: inline */
 };
+
+/* Give every phase room for n named extras; 0 or -ENOMEM. */
+int mt_result_set_extras(struct mt_result *r, unsigned int n);
 
 const char *mt_derived_name(enum mt_derived d);
 

@@ -1,12 +1,35 @@
 // SPDX-License-Identifier: MIT
 /* Wires one stat run: workload phases, counter reads at their boundaries. */
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <memtlb/measure.h>
+
+/*
+ * Kernel-side evidence: /proc/vmstat counters (system-wide: other tasks on
+ * the machine add to them) and getrusage (this process and its threads;
+ * forked tasks report their own). The fixed names are read when present,
+ * plus any nr_tlb_* the kernel has.
+ */
+static const char *const vmstat_names[] = {
+	"pgfault", "pgmajfault", "thp_fault_alloc", "thp_fault_fallback", "thp_split_pmd",
+};
+
+enum { X_MINFLT, X_MAJFLT, X_VMSTAT };
+
+#define VMSTAT_MAX 24
+
+struct kstate {
+	uint64_t v[VMSTAT_MAX];
+	long minflt, majflt;
+};
 
 struct run {
 	struct mt_counters *counters;
@@ -14,21 +37,93 @@ struct run {
 	struct mt_counts *before;
 	struct mt_counts *after;
 	unsigned int iter;
+	/* evidence */
+	unsigned int n_vm;
+	char vm_names[VMSTAT_MAX][MT_EXTRA_NAME_MAX];
+	struct kstate k0, k1;
+	double *kx;		/* [phase][extra][iter] */
+	unsigned int n_extras;
+	unsigned int n_phases;
 };
+
+static char vmbuf[32768];	/* static: reading it takes no page faults */
+
+static int vmstat_read(struct run *r, uint64_t *v, bool discover)
+{
+	ssize_t n, len = 0;
+	char *line, *save;
+	int fd;
+
+	fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, vmbuf + len, sizeof(vmbuf) - 1 - (size_t)len)) > 0)
+		len += n;
+	close(fd);
+	vmbuf[len] = '\0';
+	for (line = strtok_r(vmbuf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(line, ' ');
+		bool want = false;
+
+		if (!sp)
+			continue;
+		*sp = '\0';
+		if (discover) {
+			for (size_t i = 0; i < sizeof(vmstat_names) / sizeof(vmstat_names[0]); i++)
+				want |= !strcmp(line, vmstat_names[i]);
+			want |= !strncmp(line, "nr_tlb_", 7);
+			if (want && r->n_vm < VMSTAT_MAX)
+				snprintf(r->vm_names[r->n_vm++], MT_EXTRA_NAME_MAX, "%s", line);
+			continue;
+		}
+		for (unsigned int i = 0; i < r->n_vm; i++) {
+			if (!strcmp(line, r->vm_names[i])) {
+				v[i] = strtoull(sp + 1, NULL, 10);
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static void kstate_read(struct kstate *k)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	k->minflt = ru.ru_minflt;
+	k->majflt = ru.ru_majflt;
+}
+
+static double *kx(struct run *r, unsigned int phase, unsigned int x)
+{
+	return &r->kx[((size_t)phase * r->n_extras + x) * r->samples->n_iter + r->iter];
+}
 
 /* Runs between the clock reads of two phases, never inside one. */
 static int boundary(void *arg, unsigned int phase, bool end)
 {
 	struct run *r = arg;
-	int ret;
+	int ret = 0;
 
-	if (!r->counters)
-		return 0;
-	if (!end)
-		return mt_counters_read(r->counters, r->before);
-	ret = mt_counters_read(r->counters, r->after);
+	/* Nested windows: counters inside rusage inside vmstat. */
+	if (!end) {
+		vmstat_read(r, r->k0.v, false);
+		kstate_read(&r->k0);
+		return r->counters ? mt_counters_read(r->counters, r->before) : 0;
+	}
+	if (r->counters)
+		ret = mt_counters_read(r->counters, r->after);
+	kstate_read(&r->k1);
+	vmstat_read(r, r->k1.v, false);
 	if (ret)
 		return ret;
+	*kx(r, phase, X_MINFLT) = (double)(r->k1.minflt - r->k0.minflt);
+	*kx(r, phase, X_MAJFLT) = (double)(r->k1.majflt - r->k0.majflt);
+	for (unsigned int i = 0; i < r->n_vm; i++)
+		*kx(r, phase, X_VMSTAT + i) = (double)(r->k1.v[i] - r->k0.v[i]);
+	if (!r->counters)
+		return 0;
 	for (unsigned int e = 0; e < r->samples->n_events; e++) {
 		struct mt_counts *d = mt_samples_counts(r->samples, phase, e, r->iter);
 
@@ -47,6 +142,47 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* Summaries of the evidence into the result; NaN samples are absent ones. */
+static int add_extras(struct mt_result *res, struct run *r, const struct mt_workload *w,
+		      const struct mt_config *cfg)
+{
+	unsigned int n_iter = r->samples->n_iter;
+	double *buf;
+	int ret;
+
+	ret = mt_result_set_extras(res, r->n_extras);
+	if (ret)
+		return ret;
+	snprintf(res->extra_names[X_MINFLT], MT_EXTRA_NAME_MAX, "rusage.minflt");
+	snprintf(res->extra_names[X_MAJFLT], MT_EXTRA_NAME_MAX, "rusage.majflt");
+	for (unsigned int i = 0; i < r->n_vm; i++)
+		snprintf(res->extra_names[X_VMSTAT + i], MT_EXTRA_NAME_MAX, "vmstat.%s",
+			 r->vm_names[i]);
+	snprintf(res->extra_names[r->n_extras - 2], MT_EXTRA_NAME_MAX, "blocks_per_s");
+	snprintf(res->extra_names[r->n_extras - 1], MT_EXTRA_NAME_MAX, "blocks_per_s_per_task");
+	res->map = *mt_workload_mapinfo(w);
+	res->tasks = cfg->tasks;
+	buf = malloc(n_iter * sizeof(*buf));
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned int p = 0; p < res->n_phases; p++) {
+		for (unsigned int x = 0; x < r->n_extras; x++) {
+			size_t n = 0;
+
+			for (unsigned int i = 0; i < n_iter; i++) {
+				double v = r->kx[((size_t)p * r->n_extras + x) * n_iter + i];
+
+				if (!isnan(v))
+					buf[n++] = v;
+			}
+			if (n && !mt_stats_summarize(buf, n, &res->phases[p].extras[x]))
+				res->phases[p].has_extra |= 1ull << x;
+		}
+	}
+	free(buf);
+	return 0;
+}
+
 int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
 		    const struct mt_measure_opts *opts, struct mt_result **out,
 		    struct mt_mismatch *bad)
@@ -55,6 +191,7 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	struct run r = { 0 };
 	struct timespec t0;
 	uint64_t *times = NULL;
+	const struct mt_phase_tasks *ts;
 	bool shown = false;
 	unsigned int np;
 	int ret;
@@ -69,10 +206,15 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	for (unsigned int p = 0; p < np; p++)
 		snprintf(r.samples->phase_names[p], sizeof(r.samples->phase_names[p]), "%s",
 			 mt_workload_phase_name(w, p));
+	vmstat_read(&r, NULL, true);
+	/* rusage x2, vmstat, blocks_per_s, blocks_per_s_per_task */
+	r.n_extras = X_VMSTAT + r.n_vm + 2;
+	r.n_phases = np;
+	r.kx = calloc((size_t)np * r.n_extras * cfg->iterations, sizeof(*r.kx));
 	times = calloc(np, sizeof(*times));
 	r.before = calloc(n_ev + 1, sizeof(*r.before));
 	r.after = calloc(n_ev + 1, sizeof(*r.after));
-	if (!times || !r.before || !r.after) {
+	if (!times || !r.before || !r.after || !r.kx) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -91,8 +233,17 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 		ret = mt_workload_iterate(w, r.iter, times, boundary, &r, bad);
 		if (ret)
 			goto out;
-		for (unsigned int p = 0; p < np; p++)
+		ts = mt_workload_task_stats(w);
+		for (unsigned int p = 0; p < np; p++) {
 			*mt_samples_time(r.samples, p, r.iter) = times[p];
+			/* Forked tasks count their own faults; add them in. */
+			*kx(&r, p, X_MINFLT) += (double)ts[p].minflt;
+			*kx(&r, p, X_MAJFLT) += (double)ts[p].majflt;
+			*kx(&r, p, r.n_extras - 2) = ts[p].blocks && times[p] ?
+				(double)ts[p].blocks * 1e9 / (double)times[p] : NAN;
+			*kx(&r, p, r.n_extras - 1) = ts[p].blocks && cfg->tasks ?
+				ts[p].rate_per_task : NAN;
+		}
 		if (opts->progress && seconds_since(&t0) > 1.0) {
 			fprintf(stderr, "\rmemtlb: iteration %u of %lu, %.1f s elapsed ", r.iter + 1,
 				cfg->iterations, seconds_since(&t0));
@@ -101,6 +252,8 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	}
 	ret = mt_result_from_samples(out, r.samples, ev, cfg->region, cfg->block,
 				     mt_workload_blocks(w));
+	if (!ret)
+		ret = add_extras(*out, &r, w, cfg);
 	if (!ret) {
 		for (size_t e = 0; e < n_ev; e++)
 			snprintf((*out)->events[e].reason, sizeof((*out)->events[e].reason), "%s",
@@ -113,6 +266,7 @@ out:
 	mt_samples_destroy(r.samples);
 	mt_workload_destroy(w);
 	free(times);
+	free(r.kx);
 	free(r.before);
 	free(r.after);
 	return ret;

@@ -116,13 +116,30 @@ static json_t *config_json(const struct mt_report *rep)
 {
 	const struct mt_config *c = &rep->config;
 
-	return json_pack("{s:I,s:I,s:I,s:I,s:s,s:s,s:s,s:b}",
-			 "region", (json_int_t)c->region, "block", (json_int_t)c->block,
-			 "iterations", (json_int_t)c->iterations,
-			 "passes", (json_int_t)c->passes,
-			 "backing", mt_backing_name(c->backing),
-			 "events", c->events ? c->events : "",
-			 "backend", rep->backend, "user_only", rep->user_only);
+	json_t *o;
+
+	o = json_pack("{s:I,s:I,s:I,s:I,s:s,s:s,s:s,s:b}",
+		      "region", (json_int_t)c->region, "block", (json_int_t)c->block,
+		      "iterations", (json_int_t)c->iterations,
+		      "passes", (json_int_t)c->passes,
+		      "backing", mt_backing_name(c->backing),
+		      "events", c->events ? c->events : "",
+		      "backend", rep->backend, "user_only", rep->user_only);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "file_cache", json_string(c->file_cold ? "cold" : "warm"));
+	json_object_set_new(o, "pages", json_string(mt_pages_name(c->pages)));
+	json_object_set_new(o, "huge_page_size", json_integer((json_int_t)c->huge_size));
+	json_object_set_new(o, "reserve", json_boolean(c->reserve));
+	json_object_set_new(o, "access", json_string(mt_access_name(c->access)));
+	json_object_set_new(o, "stride", json_integer((json_int_t)c->stride));
+	json_object_set_new(o, "seed", json_integer((json_int_t)c->seed));
+	json_object_set_new(o, "populate", json_boolean(c->populate));
+	json_object_set_new(o, "read_first", json_boolean(c->read_first));
+	json_object_set_new(o, "tasks", json_integer((json_int_t)c->tasks));
+	json_object_set_new(o, "task_mode", json_string(mt_task_mode_name(c->task_mode)));
+	json_object_set_new(o, "task_region", json_string(mt_task_region_name(c->task_region)));
+	return o;
 }
 
 static json_t *counter_json(const struct mt_result_event *ev, const struct mt_counter_stat *cs)
@@ -139,6 +156,26 @@ static json_t *counter_json(const struct mt_result_event *ev, const struct mt_co
 	json_object_set_new(o, "supported", json_true());
 	json_object_set_new(o, "counted", json_true());
 	set_real(o, "running", cs->running);
+	return o;
+}
+
+static json_t *mapping_json(const struct mt_mapinfo *m)
+{
+	json_t *o;
+
+	if (!m->valid)
+		return json_null();
+	o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		      "addr", (json_int_t)m->addr, "align", (json_int_t)m->align,
+		      "size", (json_int_t)m->size, "kernel_page_size", (json_int_t)m->kernel_page,
+		      "mmu_page_size", (json_int_t)m->mmu_page, "rss", (json_int_t)m->rss,
+		      "anon_huge", (json_int_t)m->anon_huge, "shmem_pmd", (json_int_t)m->shmem_pmd,
+		      "file_pmd", (json_int_t)m->file_pmd, "hugetlb", (json_int_t)m->hugetlb);
+	set_real(o, "huge_coverage", m->huge_coverage);
+	if (m->cache_checked)
+		json_object_set_new(o, "file_cache", json_pack("{s:I,s:I}",
+			"pages", (json_int_t)m->cache_pages,
+			"kept_after_drop", (json_int_t)m->cache_resident));
 	return o;
 }
 
@@ -184,11 +221,22 @@ static json_t *result_json(const struct mt_result *r)
 		ph = json_pack("{s:s,s:o,s:o,s:o,s:o}", "name", ps->name, "time_ns", t,
 			       "counters", counters, "derived", derived,
 			       "derived_across_groups", cross);
+		if (r->n_extras) {
+			json_t *kern = json_object();
+
+			for (unsigned int x = 0; x < r->n_extras; x++)
+				if (ps->has_extra & (1ull << x))
+					json_object_set_new(kern, r->extra_names[x],
+							    summary_json(&ps->extras[x]));
+			json_object_set_new(ph, "kernel", kern);
+		}
 		json_array_append_new(phases, ph);
 	}
 	res = json_pack("{s:{s:I,s:I,s:I},s:o,s:o}",
 			"params", "region", (json_int_t)r->region, "block", (json_int_t)r->block,
 			"blocks", (json_int_t)r->blocks, "events", events, "phases", phases);
+	if (res)
+		json_object_set_new(res, "mapping", mapping_json(&r->map));
 	/* Swept parameters: strings, as given (a tunable's value is text). */
 	for (unsigned int i = 0; res && i < r->n_vary; i++)
 		json_object_set_new(json_object_get(res, "params"), r->vary[i].key,
@@ -442,6 +490,66 @@ static void params_label(json_t *params, char *buf, size_t len)
 	}
 }
 
+/* The "kernel" objects of the phases and the "mapping": optional. */
+static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
+{
+	const char *key;
+	unsigned int n = 0;
+	json_t *v;
+	int ret;
+
+	/* Every name that appears in any phase, in order of appearance. */
+	char (*names)[MT_EXTRA_NAME_MAX] = calloc(MT_EXTRA_MAX, sizeof(*names));
+
+	if (!names)
+		return -ENOMEM;
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		json_object_foreach(json_object_get(json_array_get(phases, p), "kernel"), key, v) {
+			unsigned int i;
+
+			for (i = 0; i < n && strcmp(names[i], key); i++)
+				;
+			if (i == n && n < MT_EXTRA_MAX && strlen(key) < MT_EXTRA_NAME_MAX)
+				snprintf(names[n++], MT_EXTRA_NAME_MAX, "%s", key);
+		}
+	}
+	ret = n ? mt_result_set_extras(r, n) : 0;
+	for (unsigned int i = 0; !ret && i < n; i++)
+		memcpy(r->extra_names[i], names[i], MT_EXTRA_NAME_MAX);
+	free(names);
+	for (unsigned int p = 0; !ret && n && p < r->n_phases; p++) {
+		json_t *k = json_object_get(json_array_get(phases, p), "kernel");
+
+		for (unsigned int x = 0; x < n; x++)
+			if (!load_summary(json_object_get(k, r->extra_names[x]),
+					  &r->phases[p].extras[x]))
+				r->phases[p].has_extra |= 1ull << x;
+	}
+	if (!ret && json_is_object(jm)) {
+		struct mt_mapinfo *m = &r->map;
+		json_t *fc = json_object_get(jm, "file_cache");
+
+		m->valid = true;
+		get_u64(jm, "addr", &m->addr);
+		get_u64(jm, "align", &m->align);
+		get_u64(jm, "size", &m->size);
+		get_u64(jm, "kernel_page_size", &m->kernel_page);
+		get_u64(jm, "mmu_page_size", &m->mmu_page);
+		get_u64(jm, "rss", &m->rss);
+		get_u64(jm, "anon_huge", &m->anon_huge);
+		get_u64(jm, "shmem_pmd", &m->shmem_pmd);
+		get_u64(jm, "file_pmd", &m->file_pmd);
+		get_u64(jm, "hugetlb", &m->hugetlb);
+		get_num(jm, "huge_coverage", &m->huge_coverage);
+		if (json_is_object(fc)) {
+			m->cache_checked = true;
+			get_u64(fc, "pages", &m->cache_pages);
+			get_u64(fc, "kept_after_drop", &m->cache_resident);
+		}
+	}
+	return ret;
+}
+
 static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 {
 	json_t *params, *events, *phases;
@@ -510,6 +618,9 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 		if (ret)
 			goto fail;
 	}
+	ret = load_extras(r, phases, json_object_get(jr, "mapping"));
+	if (ret)
+		goto fail;
 	*out = r;
 	return 0;
 fail:
@@ -577,6 +688,44 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 	}
 }
 
+static int name_index(json_t *o, const char *key, const char *(*name)(int), int n)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	for (int i = 0; v && i < n; i++)
+		if (!strcmp(v, name(i)))
+			return i;
+	return 0;
+}
+
+static const char *pages_name(int i) { return mt_pages_name(i); }
+static const char *access_name(int i) { return mt_access_name(i); }
+static const char *mode_name(int i) { return mt_task_mode_name(i); }
+static const char *region_name(int i) { return mt_task_region_name(i); }
+
+/* The workload options: absent in older reports, so all optional. */
+static void load_workload_config(json_t *jc, struct mt_config *c)
+{
+	uint64_t v;
+
+	c->pages = name_index(jc, "pages", pages_name, MT_PAGES_MAX);
+	c->access = name_index(jc, "access", access_name, MT_ACCESS_MAX);
+	c->task_mode = name_index(jc, "task_mode", mode_name, 2);
+	c->task_region = name_index(jc, "task_region", region_name, 2);
+	c->file_cold = !strcmp(json_string_value(json_object_get(jc, "file_cache")) ?: "", "cold");
+	if (!get_u64(jc, "huge_page_size", &v))
+		c->huge_size = v;
+	if (!get_u64(jc, "stride", &v))
+		c->stride = v;
+	if (!get_u64(jc, "seed", &v))
+		c->seed = v;
+	if (!get_u64(jc, "tasks", &v))
+		c->tasks = (unsigned long)v;
+	c->reserve = json_is_true(json_object_get(jc, "reserve"));
+	c->populate = json_is_true(json_object_get(jc, "populate"));
+	c->read_first = json_is_true(json_object_get(jc, "read_first"));
+}
+
 static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 {
 	const char *backing = json_string_value(json_object_get(jc, "backing"));
@@ -586,7 +735,11 @@ static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 	    get_u64(jc, "block", &c->block) || get_u64(jc, "iterations", (uint64_t *)&c->iterations) ||
 	    get_u64(jc, "passes", (uint64_t *)&c->passes))
 		return bad(ld, "config: region, block, iterations and passes must be integers");
-	c->backing = backing && !strcmp(backing, "anon") ? MT_BACKING_ANON : MT_BACKING_SHARED;
+	c->backing = MT_BACKING_SHARED;
+	for (int b = 0; backing && b < MT_BACKING_MAX; b++)
+		if (!strcmp(backing, mt_backing_name(b)))
+			c->backing = b;
+	load_workload_config(jc, c);
 	get_str(jc, "events", rep->events, sizeof(rep->events));
 	c->events = rep->events;
 	get_str(jc, "backend", rep->backend, sizeof(rep->backend));

@@ -229,6 +229,81 @@ static void print_run(FILE *f, const struct mt_report *rep, bool verbose)
 		   "multiplexed, values scaled\n");
 }
 
+/* Kernel-side evidence and task rates: a second table, its columns where measured. */
+static void print_extras(FILE *f, const struct mt_result *r)
+{
+	uint64_t show = 0;
+	int w[MT_EXTRA_MAX];
+
+	for (unsigned int x = 0; x < r->n_extras && x < MT_EXTRA_MAX; x++) {
+		bool nonzero = false, any = false;
+
+		for (unsigned int p = 0; p < r->n_phases; p++) {
+			if (!(r->phases[p].has_extra & (1ull << x)))
+				continue;
+			any = true;
+			nonzero |= r->phases[p].extras[x].mean != 0.0;
+		}
+		/* vmstat counters that never moved would only widen the table. */
+		if (any && (nonzero || strncmp(r->extra_names[x], "vmstat.", 7)))
+			show |= 1ull << x;
+	}
+	if (!show)
+		return;
+	fprintf(f, "%-10s", "phase");
+	for (unsigned int x = 0; x < r->n_extras; x++) {
+		if (!(show & (1ull << x)))
+			continue;
+		w[x] = (int)strlen(r->extra_names[x]);
+		if (w[x] < 12)
+			w[x] = 12;
+		fprintf(f, " %*s", w[x], r->extra_names[x]);
+	}
+	fputc('\n', f);
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		const struct mt_phase_stat *ps = &r->phases[p];
+
+		fprintf(f, "%-10s", ps->name);
+		for (unsigned int x = 0; x < r->n_extras; x++) {
+			double v = ps->extras ? ps->extras[x].mean : 0.0;
+
+			if (!(show & (1ull << x)))
+				continue;
+			if (!(ps->has_extra & (1ull << x)))
+				fprintf(f, " %*s", w[x], "-");
+			else
+				fprintf(f, " %*.*f", w[x], v >= 100.0 || v == (double)(int64_t)v ? 0 : 2,
+					v);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "kernel: mean per iteration; vmstat is system-wide, rusage counts memtlb "
+		   "and its tasks; vmstat counters that stayed 0 are in the JSON report\n");
+}
+
+static void print_mapping(FILE *f, const struct mt_result *r)
+{
+	const struct mt_mapinfo *m = &r->map;
+	char a[32], k[32], u[32];
+
+	if (m->valid) {
+		mt_size_format_short(m->align, a, sizeof(a));
+		mt_size_format_short(m->kernel_page, k, sizeof(k));
+		mt_size_format_short(m->mmu_page, u, sizeof(u));
+		fprintf(f, "mapping: 0x%llx (aligned to %s), KernelPageSize %s, MMUPageSize %s, "
+			"huge pages %.1f%% (AnonHugePages %llu kB, ShmemPmdMapped %llu kB, "
+			"FilePmdMapped %llu kB, Hugetlb %llu kB)\n",
+			(unsigned long long)m->addr, a, k, u, 100.0 * m->huge_coverage,
+			(unsigned long long)m->anon_huge >> 10, (unsigned long long)m->shmem_pmd >> 10,
+			(unsigned long long)m->file_pmd >> 10, (unsigned long long)m->hugetlb >> 10);
+	}
+	if (m->cache_checked)
+		fprintf(f, "file cache: dropped before each iteration; the kernel kept up to "
+			"%llu of %llu pages%s\n", (unsigned long long)m->cache_resident,
+			(unsigned long long)m->cache_pages,
+			m->cache_resident ? " (the drop was not complete)" : "");
+}
+
 void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
@@ -244,9 +319,30 @@ void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	fprintf(f, "memtlb %s: region %s (%s), block %s, %lu iteration%s x %lu pass%s\n",
 		rep->command, region, mt_backing_name(c->backing), block, c->iterations,
 		c->iterations == 1 ? "" : "s", c->passes, c->passes == 1 ? "" : "es");
-	fprintf(f, "kernel %s on %s, counters: %s%s\n\n", rep->system.kernel,
+	fprintf(f, "pages %s, access %s", mt_pages_name(c->pages), mt_access_name(c->access));
+	if (c->access == MT_ACCESS_STRIDE) {
+		mt_size_format_short(c->stride, block, sizeof(block));
+		fprintf(f, ":%s", block);
+	} else if (c->access == MT_ACCESS_RANDOM) {
+		fprintf(f, " (seed %llu)", (unsigned long long)c->seed);
+	}
+	if (c->populate)
+		fprintf(f, ", populate");
+	if (c->read_first)
+		fprintf(f, ", read-first");
+	if (c->file_cold)
+		fprintf(f, ", file cache cold");
+	if (c->tasks)
+		fprintf(f, ", %lu %s%s, %s region%s", c->tasks, mt_task_mode_name(c->task_mode),
+			c->tasks > 1 ? "s" : "", mt_task_region_name(c->task_region),
+			c->task_region == MT_TASK_REGION_PRIVATE ? "s" : "");
+	fputc('\n', f);
+	fprintf(f, "kernel %s on %s, counters: %s%s\n", rep->system.kernel,
 		rep->system.cpu[0] ? rep->system.cpu : rep->system.machine, rep->backend,
 		rep->user_only ? " (user space only)" : "");
+	for (size_t i = 0; i < rep->n_results; i++)
+		print_mapping(f, rep->results[i]);
+	fputc('\n', f);
 	for (size_t i = 0; i < rep->n_results; i++) {
 		print_result(f, rep->results[i]);
 		fputc('\n', f);
@@ -256,6 +352,10 @@ void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	}
 	fprintf(f, "counts: mean per iteration of each phase; (x%%) = share of time counted, "
 		   "values scaled\n");
+	for (size_t i = 0; i < rep->n_results; i++) {
+		fputc('\n', f);
+		print_extras(f, rep->results[i]);
+	}
 }
 
 static void csv_summary(FILE *f, const char *phase, const char *metric, const char *unit,

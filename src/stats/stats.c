@@ -118,12 +118,30 @@ void mt_result_destroy(struct mt_result *r)
 	if (!r)
 		return;
 	for (unsigned int p = 0; r->phases && p < r->n_phases; p++) {
+		free(r->phases[p].extras);
 		free(r->phases[p].counters);
 		free(r->phases[p].time_samples);
 	}
 	free(r->phases);
 	free(r->events);
+	free(r->extra_names);
 	free(r);
+}
+
+int mt_result_set_extras(struct mt_result *r, unsigned int n)
+{
+	if (n > MT_EXTRA_MAX)
+		return -EINVAL;
+	r->extra_names = calloc(n ? n : 1, sizeof(*r->extra_names));
+	if (!r->extra_names)
+		return -ENOMEM;
+	r->n_extras = n;
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		r->phases[p].extras = calloc(n ? n : 1, sizeof(*r->phases[p].extras));
+		if (!r->phases[p].extras)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int mt_result_event_index(const struct mt_result *r, const char *name)

@@ -510,7 +510,7 @@ static void task_loop(struct mt_workload *w, struct task *t)
 		}
 		pthread_barrier_wait(&w->ctl->bar);	/* done */
 	}
-	if (t->base) {	/* an error ended the iteration early */
+	if (w->private_regions && t->base) {	/* an error ended the iteration early */
 		munmap(t->base, w->cfg.region);
 		t->base = NULL;
 	}
@@ -541,10 +541,13 @@ static int spawn(struct mt_workload *w)
 				return -ret;	/* the barrier now waits forever: callers exit */
 			continue;
 		}
-		t->pid = fork();
-		if (t->pid < 0)
+		pid_t pid = fork();	/* t is shared: only the parent writes t->pid */
+
+		if (pid < 0)
 			return -errno;
-		if (!t->pid) {
+		if (pid) {
+			t->pid = pid;
+		} else {
 			/* A task must not outlive memtlb, nor run its cleanup. */
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (getppid() != parent)
