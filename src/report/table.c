@@ -394,6 +394,15 @@ void mt_report_print_csv(FILE *f, const struct mt_report *rep)
 				fprintf(f, "%zu,%s,%s,ratio,%.6g,,,,derived\n", i, ps->name,
 					mt_derived_name(d), ps->derived[d]);
 			}
+			for (unsigned int x = 0; x < r->n_extras; x++) {
+				if (!(ps->has_extra & (1ull << x)))
+					continue;
+				fprintf(f, "%zu,", i);
+				csv_summary(f, ps->name, r->extra_names[x],
+					    strncmp(r->extra_names[x], "blocks_per_s", 12) ? "count"
+											    : "blocks/s",
+					    &ps->extras[x], 1.0, "kernel");
+			}
 		}
 	}
 }

@@ -33,6 +33,22 @@ check() {	# FUNCTION WHAT PATTERN
 	else ok; fi
 }
 
+check_at() {	# FUNCTION LOADS STORES: the offset's load plus the block's access
+	insns=$(body "$1" | grep -v 'lea ')
+	mem=$(printf '%s\n' "$insns" | grep -c '(%')
+	loads=$(printf '%s\n' "$insns" | grep -Ec '(mov|cmp) +[^,]*\(%[^,]*[^)]*\),%')
+	stores=$(printf '%s\n' "$insns" | grep -Ec 'mov +%r[a-z0-9]+,[^,]*\(%')
+	if [ "$mem" -eq $(($2 + $3)) ] && [ "$loads" -eq "$2" ] && [ "$stores" -eq "$3" ]; then
+		ok
+	else
+		fail "$1: expected $2 load(s) and $3 store(s), nothing else"
+		printf '%s\n' "$insns" >&2
+	fi
+	if printf '%s\n' "$insns" | grep -Eq '%[xy]mm'; then
+		fail "$1: vectorised"
+	else ok; fi
+}
+
 case $(uname -m) in
 x86_64)
 	check mt_touch_write "64-bit store" 'mov +%r[a-z0-9]+,\(%'
@@ -45,6 +61,9 @@ x86_64)
 		fail "mt_chase_run: expected 8 dependent loads and no other memory access"
 		printf '%s\n' "$insns" >&2
 	fi
+	# random order: the offset's load, then the block's store or load
+	check_at mt_touch_write_at 1 1
+	check_at mt_touch_verify_at 2 0
 	;;
 *)
 	echo "instruction check written for x86_64 only: skipped"
