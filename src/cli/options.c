@@ -309,6 +309,18 @@ static int check_workload(const struct mt_config *cfg)
 		mt_err("--region: %s is not a multiple of the huge page size (%s)", a, b);
 		return MT_EXIT_USAGE;
 	}
+	if (cfg->pages == MT_PAGES_THP && cfg->backing != MT_BACKING_ANON &&
+	    cfg->backing != MT_BACKING_FILE) {
+		char line[128];
+
+		/* Not an error: the coverage will show it, but say why up front. */
+		if (!mt_sys_read_line("/sys/kernel/mm/transparent_hugepage/shmem_enabled", line,
+				      sizeof(line)) &&
+		    (strstr(line, "[never]") || strstr(line, "[deny]")))
+			mt_warn("--pages thp: shmem_enabled is %s: --backing %s gets no huge pages",
+				strstr(line, "[never]") ? "never" : "deny",
+				mt_backing_name(cfg->backing));
+	}
 	if (cfg->reserve && cfg->pages != MT_PAGES_HUGETLB) {
 		mt_err("--reserve: only with --pages hugetlb");
 		return MT_EXIT_USAGE;
