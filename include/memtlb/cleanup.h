@@ -4,8 +4,9 @@
 
 /*
  * Restore actions that must run however memtlb ends: at exit, on an error
- * path, and from a SIGINT/SIGTERM/SIGHUP handler (which then re-raises the
- * signal, so the shell sees 130/143). An action is data, not a callback, so
+ * path, and from a handler of SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+ * SIGBUS and SIGSEGV, which then re-raises the signal with its default
+ * action (the shell sees 130, 143, ...). An action is data, not a callback, so
  * the handler only makes async-signal-safe calls (unlink, open, write):
  *   - remove a file memtlb created (a --backing file),
  *   - write a saved value back into a /proc or /sys file (the hugetlb pool

@@ -33,6 +33,7 @@ struct mt_workload;
 typedef int (*mt_boundary_fn)(void *arg, unsigned int phase, bool end);
 
 struct mt_mismatch {
+	char why[128];		/* -ECHILD: the task that died, and how */
 	char phase[MT_PHASE_NAME_MAX];
 	unsigned int iter;
 	const void *addr;
@@ -62,13 +63,18 @@ const char *mt_workload_file(const struct mt_workload *w);
 /*
  * One iteration: every phase once. time_ns[phase] receives each phase's
  * wall time. Returns 0, a -errno of mmap/munmap, -EILSEQ on a verification
- * mismatch (details in *bad), or the hook's own negative return.
+ * mismatch (details in *bad), -ECHILD when a forked task died (the others
+ * are killed; mt_workload_failure says which), or the hook's own negative
+ * return.
  */
 int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time_ns,
 			mt_boundary_fn hook, void *arg, struct mt_mismatch *bad);
 
 /* Per phase, what the tasks did in the last iteration (NULL without tasks). */
 const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w);
+
+/* Why the last iterate returned -ECHILD: which forked task ended how. */
+const char *mt_workload_failure(const struct mt_workload *w);
 
 /* The smaps evidence of the first iteration, and the cache drop check. */
 const struct mt_mapinfo *mt_workload_mapinfo(const struct mt_workload *w);

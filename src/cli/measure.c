@@ -231,6 +231,8 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 			goto out;
 		}
 		ret = mt_workload_iterate(w, r.iter, times, boundary, &r, bad);
+		if (ret == -ECHILD && mt_workload_failure(w))
+			snprintf(bad->why, sizeof(bad->why), "%s", mt_workload_failure(w));
 		if (ret)
 			goto out;
 		ts = mt_workload_task_stats(w);

@@ -33,7 +33,7 @@ static int cmd_stat(int argc, char *argv[])
 	struct mt_report *rep = NULL;
 	struct mt_result *res = NULL;
 	struct mt_event *ev = NULL;
-	struct mt_mismatch bad;
+	struct mt_mismatch bad = { 0 };
 	struct mt_config cfg;
 	size_t n_ev = 0;
 	int c, ret;
@@ -82,6 +82,11 @@ static int cmd_stat(int argc, char *argv[])
 		mt_err("verify: %s of iteration %u: at %p: expected 0x%016llx, found 0x%016llx",
 		       bad.phase, bad.iter, bad.addr, (unsigned long long)bad.expected,
 		       (unsigned long long)bad.found);
+		ret = MT_EXIT_FAILURE;
+		goto out;
+	}
+	if (ret == -ECHILD && bad.why[0]) {
+		mt_err("stat: %s", bad.why);
 		ret = MT_EXIT_FAILURE;
 		goto out;
 	}

@@ -26,7 +26,12 @@ struct slot {
 
 static struct slot slots[SLOTS];
 static pid_t owner;
-static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+/*
+ * The signals that end memtlb: asked for (INT, TERM, HUP, QUIT), a closed
+ * pipe on stdout (PIPE), and the faults a touch can take (BUS: a hugetlb
+ * pool that ran dry; SEGV). The actions are plain syscalls, safe in all.
+ */
+static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGBUS, SIGSEGV };
 
 static int act(struct slot *s)
 {

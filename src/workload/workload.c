@@ -18,7 +18,9 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <linux/futex.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,8 +54,19 @@ struct task {
 	pthread_t thread;
 };
 
+/*
+ * A barrier in shared memory, on a futex: the tasks sleep in it; the
+ * coordinator wakes every 100 ms to see whether a forked task died (a
+ * pthread barrier would wait for it forever).
+ */
+struct barrier {
+	_Atomic uint32_t arrived;
+	_Atomic uint32_t gen;
+	uint32_t n;
+};
+
 struct ctl {
-	pthread_barrier_t bar;
+	struct barrier bar;
 	enum op op;
 	unsigned int pass;
 	uint64_t expected;
@@ -78,6 +91,8 @@ struct mt_workload {
 	char file_path[PATH_MAX];
 	int file_cleanup;
 	struct mt_mapinfo mapinfo;
+	bool tasks_dead;
+	char failure[128];	/* why a forked task ended early */
 };
 
 static uint64_t now_ns(void)
@@ -204,7 +219,6 @@ static int build_phases(struct mt_workload *w)
 
 int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg)
 {
-	pthread_barrierattr_t ba;
 	struct mt_workload *w;
 	int ret;
 
@@ -241,12 +255,7 @@ int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg)
 		ret = -errno;
 		goto fail;
 	}
-	pthread_barrierattr_init(&ba);
-	pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
-	ret = -pthread_barrier_init(&w->ctl->bar, &ba, w->n_tasks + 1);
-	pthread_barrierattr_destroy(&ba);
-	if (ret)
-		goto fail;
+	w->ctl->bar.n = w->n_tasks + 1;
 	for (unsigned int t = 0; t < w->n_tasks; t++) {
 		struct task *tk = &w->ctl->task[t];
 
@@ -295,10 +304,8 @@ void mt_workload_destroy(struct mt_workload *w)
 		close(w->file_fd);
 	if (w->file_cleanup >= 0)
 		mt_cleanup_run(w->file_cleanup);
-	if (w->ctl) {
-		pthread_barrier_destroy(&w->ctl->bar);
+	if (w->ctl)
 		munmap(w->ctl, w->ctl_len);
-	}
 	free(w->order);
 	free(w->phases);
 	free(w->tstats);
@@ -328,6 +335,11 @@ const char *mt_workload_file(const struct mt_workload *w)
 const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w)
 {
 	return w->tstats;
+}
+
+const char *mt_workload_failure(const struct mt_workload *w)
+{
+	return w->failure[0] ? w->failure : NULL;
 }
 
 const struct mt_mapinfo *mt_workload_mapinfo(const struct mt_workload *w)
@@ -485,16 +497,90 @@ static void run_op(struct mt_workload *w, struct task *t, enum op op, unsigned i
 	}
 }
 
+static long futex(_Atomic uint32_t *addr, int op, uint32_t val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
+}
+
+/* Arrive; the last one releases the rest. Returns the generation waited on. */
+static bool bar_arrive(struct barrier *b, uint32_t *gen)
+{
+	*gen = atomic_load(&b->gen);
+	if (atomic_fetch_add(&b->arrived, 1) + 1 < b->n)
+		return false;
+	atomic_store(&b->arrived, 0);
+	atomic_fetch_add(&b->gen, 1);
+	futex(&b->gen, FUTEX_WAKE, INT_MAX, NULL);
+	return true;
+}
+
+static void bar_wait(struct barrier *b)
+{
+	uint32_t g;
+
+	if (bar_arrive(b, &g))
+		return;
+	while (atomic_load(&b->gen) == g)
+		futex(&b->gen, FUTEX_WAIT, g, NULL);
+}
+
+/* A forked task that ended on its own: kill and reap the rest, say which. */
+static int task_died(struct mt_workload *w)
+{
+	int st, dead = -1;
+
+	for (unsigned int i = 0; i < w->n_tasks && dead < 0; i++) {
+		if (waitpid(w->ctl->task[i].pid, &st, WNOHANG) > 0) {
+			dead = (int)i;
+			w->ctl->task[i].pid = 0;
+		}
+	}
+	if (dead < 0)
+		return 0;
+	if (WIFSIGNALED(st))
+		snprintf(w->failure, sizeof(w->failure), "task %d was killed by signal %d (%s)",
+			 dead, WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(w->failure, sizeof(w->failure), "task %d exited with status %d", dead,
+			 WEXITSTATUS(st));
+	for (unsigned int i = 0; i < w->n_tasks; i++) {
+		if (w->ctl->task[i].pid > 0) {
+			kill(w->ctl->task[i].pid, SIGKILL);
+			waitpid(w->ctl->task[i].pid, NULL, 0);
+			w->ctl->task[i].pid = 0;
+		}
+	}
+	w->tasks_dead = true;
+	return -ECHILD;
+}
+
+/* The coordinator's wait: checks on forked tasks while it sleeps. */
+static int coord_wait(struct mt_workload *w)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	bool procs = w->cfg.task_mode == MT_TASK_PROCESS;
+	uint32_t g;
+
+	if (bar_arrive(&w->ctl->bar, &g))
+		return 0;
+	while (atomic_load(&w->ctl->bar.gen) == g) {
+		if (futex(&w->ctl->bar.gen, FUTEX_WAIT, g, procs ? &tick : NULL) &&
+		    errno == ETIMEDOUT && procs && task_died(w))
+			return -ECHILD;
+	}
+	return 0;
+}
+
 static void task_loop(struct mt_workload *w, struct task *t)
 {
 	bool proc = w->cfg.task_mode == MT_TASK_PROCESS;
 	struct rusage r0, r1;
 
-	pthread_barrier_wait(&w->ctl->bar);	/* ready */
+	bar_wait(&w->ctl->bar);	/* ready */
 	for (;;) {
 		enum op op;
 
-		pthread_barrier_wait(&w->ctl->bar);	/* release */
+		bar_wait(&w->ctl->bar);	/* release */
 		op = w->ctl->op;
 		if (op == OP_EXIT)
 			break;
@@ -508,7 +594,7 @@ static void task_loop(struct mt_workload *w, struct task *t)
 			t->minflt = r1.ru_minflt - r0.ru_minflt;
 			t->majflt = r1.ru_majflt - r0.ru_majflt;
 		}
-		pthread_barrier_wait(&w->ctl->bar);	/* done */
+		bar_wait(&w->ctl->bar);	/* done */
 	}
 	if (w->private_regions && t->base) {	/* an error ended the iteration early */
 		munmap(t->base, w->cfg.region);
@@ -529,6 +615,8 @@ static int spawn(struct mt_workload *w)
 	pid_t parent = getpid();
 
 	thread_w = w;
+	w->tasks_dead = false;
+	w->ctl->bar.arrived = 0;
 	for (unsigned int i = 0; i < w->n_tasks; i++) {
 		struct task *t = &w->ctl->task[i];
 
@@ -556,14 +644,16 @@ static int spawn(struct mt_workload *w)
 			_exit(0);
 		}
 	}
-	pthread_barrier_wait(&w->ctl->bar);	/* ready: their start-up faults are done */
-	return 0;
+	return coord_wait(w);	/* ready: their start-up faults are done */
 }
 
 static void reap(struct mt_workload *w)
 {
+	if (w->tasks_dead)
+		return;	/* task_died() reaped them */
 	w->ctl->op = OP_EXIT;
-	pthread_barrier_wait(&w->ctl->bar);
+	if (coord_wait(w))
+		return;
 	for (unsigned int i = 0; i < w->n_tasks; i++) {
 		struct task *t = &w->ctl->task[i];
 
@@ -643,9 +733,12 @@ static int run_phase(struct mt_workload *w, unsigned int ph, unsigned int iter,
 		w->ctl->pass = phs->pass;
 		w->ctl->expected = expected;
 		t0 = now_ns();
-		pthread_barrier_wait(&w->ctl->bar);	/* release */
-		pthread_barrier_wait(&w->ctl->bar);	/* the last task is done */
+		err = coord_wait(w);	/* release */
+		if (!err)
+			err = coord_wait(w);	/* the last task is done */
 		t1 = now_ns();
+		if (err)
+			return err;
 	}
 	time_ns[ph] = t1 - t0;
 

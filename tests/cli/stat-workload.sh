@@ -171,6 +171,21 @@ assert m["kernel_page_size"] == 4096'
 	done
 done
 
+# a forked task that dies: exit 1 naming it, the others killed, no hang
+# (one long iteration, so the tasks live from the first pass to the last)
+"$MEMTLB" stat --region 16m --backing anon --tasks 2 --task-mode process --task-region private \
+	-i 1 -p 100000 -e minor-faults >/dev/null 2>"$work/died" &
+pid=$!
+i=0
+while [ -z "$(pgrep -P $pid)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.2
+kill -KILL $(pgrep -P $pid | head -n 1)
+wait $pid
+status=$?
+[ $status -eq 1 ] && ok || fail "dead task: exit $status"
+expect_grep "^memtlb: stat: task [01] was killed by signal 9" "$work/died" "dead task: message"
+[ -z "$(pgrep -P $pid)" ] && ok || fail "dead task: others left running"
+
 # usage errors of the new options: one line, exit 2, nothing run
 for args in "--pages huge" "--backing file:" "--backing tape" "--access stride:0" \
 	"--access zigzag" "--reserve" "--file-cache cold" "--pages hugetlb --backing shm" \
