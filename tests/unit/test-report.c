@@ -80,6 +80,28 @@ static struct mt_report *make_report(void)
 	strcpy(rep->system.kernel, "6.1.0-test");
 	rep->system.hw_counters = 0;
 	rep->system.page_size = 4096;
+	/* The workload options and the kernel-side evidence of issue 3. */
+	rep->config.backing = MT_BACKING_ANON;
+	rep->config.pages = MT_PAGES_HUGETLB;
+	rep->config.huge_size = 2 << 20;
+	rep->config.access = MT_ACCESS_STRIDE;
+	rep->config.stride = 16 << 20;
+	rep->config.tasks = 2;
+	rep->config.task_mode = MT_TASK_PROCESS;
+	rep->config.task_region = MT_TASK_REGION_PRIVATE;
+	rep->config.read_first = true;
+	assert_int_equal(mt_result_set_extras(r, 2), 0);
+	strcpy(r->extra_names[0], "rusage.minflt");
+	strcpy(r->extra_names[1], "blocks_per_s");
+	r->phases[0].extras[0] = (struct mt_summary){ .n = 3, .mean = 256.0 };
+	r->phases[0].extras[1] = (struct mt_summary){ .n = 3, .mean = 1e6 };
+	r->phases[0].has_extra = 3;
+	r->phases[1].extras[0] = (struct mt_summary){ .n = 3, .mean = 0.0 };
+	r->phases[1].has_extra = 1;
+	r->map = (struct mt_mapinfo){ .valid = true, .addr = 0x7f0000200000, .align = 2 << 20,
+				      .kernel_page = 2 << 20, .hugetlb = 1 << 20,
+				      .huge_coverage = 1.0 };
+	r->tasks = 2;
 	assert_int_equal(mt_report_add(rep, r), 0);
 	return rep;
 }
@@ -119,6 +141,26 @@ static void test_round_trip(void **state)
 	assert_string_equal(back->results[0]->events[1].reason, "no PMU driver in this kernel");
 	assert_float_equal(p->derived[MT_DERIVED_FAULTS_PER_BLOCK], 2.0, 1e-9);
 	assert_false(mt_phase_has(p, MT_DERIVED_DTLB_MISS_RATIO));
+
+	assert_int_equal(back->config.pages, MT_PAGES_HUGETLB);
+	assert_int_equal(back->config.huge_size, 2 << 20);
+	assert_int_equal(back->config.access, MT_ACCESS_STRIDE);
+	assert_int_equal(back->config.stride, 16 << 20);
+	assert_int_equal(back->config.tasks, 2);
+	assert_int_equal(back->config.task_mode, MT_TASK_PROCESS);
+	assert_int_equal(back->config.task_region, MT_TASK_REGION_PRIVATE);
+	assert_true(back->config.read_first);
+	assert_false(back->config.populate);
+	assert_int_equal(back->results[0]->n_extras, 2);
+	assert_string_equal(back->results[0]->extra_names[1], "blocks_per_s");
+	assert_int_equal(p->has_extra, 3);
+	assert_float_equal(p->extras[0].mean, 256.0, 0);
+	assert_int_equal(back->results[0]->phases[1].has_extra, 1);
+	assert_true(back->results[0]->map.valid);
+	assert_int_equal(back->results[0]->map.align, 2 << 20);
+	assert_int_equal(back->results[0]->map.hugetlb, 1 << 20);
+	assert_float_equal(back->results[0]->map.huge_coverage, 1.0, 0);
+	assert_int_equal(back->results[0]->tasks, 2);
 	mt_report_destroy(back);
 	mt_report_destroy(rep);
 }
