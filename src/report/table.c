@@ -370,7 +370,21 @@ void mt_report_print_csv(FILE *f, const struct mt_report *rep)
 	fprintf(f, "point,phase,metric,unit,mean,stddev,cv,running,status\n");
 	for (size_t i = 0; i < rep->n_results; i++) {
 		const struct mt_result *r = rep->results[i];
+		const struct mt_mapinfo *m = &r->map;
 
+		/* The proof of mapping: no phase, status "mapping". */
+		if (m->valid) {
+			fprintf(f, "%zu,,huge_coverage,ratio,%.6g,,,,mapping\n", i, m->huge_coverage);
+			fprintf(f, "%zu,,align,bytes,%llu,,,,mapping\n", i,
+				(unsigned long long)m->align);
+			fprintf(f, "%zu,,kernel_page_size,bytes,%llu,,,,mapping\n", i,
+				(unsigned long long)m->kernel_page);
+			fprintf(f, "%zu,,mmu_page_size,bytes,%llu,,,,mapping\n", i,
+				(unsigned long long)m->mmu_page);
+		}
+		if (m->cache_checked)
+			fprintf(f, "%zu,,file_cache_kept_after_drop,pages,%llu,,,,mapping\n", i,
+				(unsigned long long)m->cache_resident);
 		for (unsigned int p = 0; p < r->n_phases; p++) {
 			const struct mt_phase_stat *ps = &r->phases[p];
 
