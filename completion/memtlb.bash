@@ -4,8 +4,8 @@
 
 _memtlb_commands="stat sweep probe compare report run list sysinfo"
 
-_memtlb_opts_stat="--region --block --iterations --passes --backing --force --event --events --events-dir --format --output --verbose --help"
-_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --force --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_stat="--region --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --help"
 _memtlb_opts_probe="--max --pages --knee-ratio --format --verbose --help"
 _memtlb_opts_compare="--fail-above --format --help"
 _memtlb_opts_report="--format --output --help"
@@ -40,11 +40,31 @@ _memtlb()
 		return
 		;;
 	--backing)
-		COMPREPLY=($(compgen -W "shared anon" -- "$cur"))
+		COMPREPLY=($(compgen -W "shared anon shm memfd file file:" -- "$cur"))
 		return
 		;;
 	--pages)
-		COMPREPLY=($(compgen -W "base thp hugetlb" -- "$cur"))
+		case $cmd in
+		probe) word="base thp hugetlb" ;;
+		*) word="default base thp hugetlb hugetlb:2m hugetlb:1g" ;;
+		esac
+		COMPREPLY=($(compgen -W "$word" -- "$cur"))
+		return
+		;;
+	--file-cache)
+		COMPREPLY=($(compgen -W "warm cold" -- "$cur"))
+		return
+		;;
+	--access)
+		COMPREPLY=($(compgen -W "seq random stride:" -- "$cur"))
+		return
+		;;
+	--task-mode)
+		COMPREPLY=($(compgen -W "thread process" -- "$cur"))
+		return
+		;;
+	--task-region)
+		COMPREPLY=($(compgen -W "shared private" -- "$cur"))
 		return
 		;;
 	--from)
@@ -52,7 +72,7 @@ _memtlb()
 		return
 		;;
 	--vary)
-		COMPREPLY=($(compgen -W "block= backing= iterations= passes= sysfs:/sys/ sysctl:" -- "$cur"))
+		COMPREPLY=($(compgen -W "block= backing= iterations= passes= pages= access= tasks= task-mode= task-region= file-cache= seed= sysfs:/sys/ sysctl:" -- "$cur"))
 		compopt -o nospace 2>/dev/null
 		return
 		;;

@@ -12,6 +12,10 @@
  *   - write a saved value back into a /proc or /sys file (the hugetlb pool
  *     size; kernel tunables changed by a sweep).
  * Only the process that registered an action runs it: forked tasks do not.
+ * A handler a command had already installed (sweep's stop-after-this-point)
+ * is kept and called instead; the actions then run at exit. A command that
+ * installs its own handler later and restores ours after (sweep) works too:
+ * exit runs the actions.
  */
 
 /* Install the handlers and the atexit hook; idempotent. 0 or -errno. */

@@ -821,6 +821,7 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 
 		ret = load_result(&ld, json_array_get(results, i), &r);
 		if (!ret) {
+			r->tasks = rep->config.tasks;
 			ret = mt_report_add(rep, r);
 			if (ret)
 				mt_result_destroy(r);

@@ -26,6 +26,7 @@ struct slot {
 
 static struct slot slots[SLOTS];
 static pid_t owner;
+static struct sigaction prev[NSIG];	/* what each signal did before init */
 /*
  * The signals that end memtlb: asked for (INT, TERM, HUP, QUIT), a closed
  * pipe on stdout (PIPE), and the faults a touch can take (BUS: a hugetlb
@@ -67,10 +68,26 @@ void mt_cleanup_run_all(void)
 			act(&slots[i]);
 }
 
+/*
+ * A command that had its own handler (sweep stops after the point and
+ * restores its tunables) keeps it: the actions then run at exit, while the
+ * run they serve may still need them (a hugetlb pool). Otherwise the signal
+ * would kill memtlb: run them now, and die of it.
+ */
 static void on_signal(int sig)
 {
 	int saved = errno;
 
+	if (!(prev[sig].sa_flags & SA_SIGINFO) && prev[sig].sa_handler == SIG_IGN)
+		return;
+	if (prev[sig].sa_flags & SA_SIGINFO || prev[sig].sa_handler != SIG_DFL) {
+		if (prev[sig].sa_flags & SA_SIGINFO)
+			prev[sig].sa_sigaction(sig, NULL, NULL);
+		else
+			prev[sig].sa_handler(sig);
+		errno = saved;
+		return;
+	}
 	mt_cleanup_run_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -92,9 +109,17 @@ int mt_cleanup_init(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaddset(&sa.sa_mask, sigs[i]);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction cur;
+
+		if (sigaction(sigs[i], NULL, &cur))
+			return -errno;
+		/* After a fork, ours is already there and prev is inherited. */
+		if (cur.sa_handler != on_signal)
+			prev[sigs[i]] = cur;
 		if (sigaction(sigs[i], &sa, NULL))
 			return -errno;
+	}
 	if (atexit(at_exit))
 		return -ENOMEM;
 	return 0;

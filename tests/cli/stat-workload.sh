@@ -5,6 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 
 EV=minor-faults,major-faults
+# A background job of a non-interactive shell starts with SIGINT ignored,
+# and memtlb respects that: give the SIGINT tests the default action.
+DFL="env --default-signal=INT"
 
 # check WHAT PYTHON: run PYTHON with r = the JSON report on stdout ($out),
 # ph = its phases by name, m = the mapping, k(phase, name) = a kernel mean,
@@ -73,7 +76,7 @@ assert m["kernel_page_size"] == 2 << 20 and m["huge_coverage"] == 1.0, m'
 		check "hugetlb: one fault per 2 MiB"
 		[ "$(cat "$pool")" = "$before" ] && ok || fail "hugetlb: pool $(cat "$pool"), was $before"
 
-		"$MEMTLB" stat --region 128m --backing memfd --pages hugetlb --reserve -i 1000 \
+		$DFL "$MEMTLB" stat --region 128m --backing memfd --pages hugetlb --reserve -i 1000 \
 			-e minor-faults >/dev/null 2>&1 &
 		pid=$!
 		i=0
@@ -113,7 +116,7 @@ expect_status 0 "file cold"
 CHECK='assert m["file_cache"]["pages"] == 4096, m'
 check "file cold: mincore checked the drop"
 
-"$MEMTLB" stat --region 64m --backing "file:$work/files" -i 1000 -e minor-faults \
+$DFL "$MEMTLB" stat --region 64m --backing "file:$work/files" -i 1000 -e minor-faults \
 	>/dev/null 2>&1 &
 pid=$!
 i=0
