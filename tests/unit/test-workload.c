@@ -142,6 +142,52 @@ static void test_cleanup_on_signal(void **state)
 	assert_int_equal(access(file, F_OK), -1);
 }
 
+static volatile sig_atomic_t got;
+
+static void own_handler(int sig)
+{
+	got = sig;
+}
+
+/*
+ * A command's own handler (sweep: stop after this point) installed before
+ * the registry stays in charge: the signal does not kill, the actions wait
+ * for exit. An inherited SIG_IGN stays ignored.
+ */
+static void test_cleanup_keeps_a_command_handler(void **state)
+{
+	char file[64];
+	int st;
+	pid_t pid;
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s/chain", dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct sigaction sa = { .sa_handler = own_handler };
+		int fd = open(file, O_CREAT | O_WRONLY, 0600);
+
+		close(fd);
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		signal(SIGHUP, SIG_IGN);
+		if (mt_cleanup_add_unlink(file) < 0)
+			_exit(3);
+		raise(SIGINT);
+		if (got != SIGINT || access(file, F_OK))
+			_exit(4);
+		raise(SIGHUP);
+		if (access(file, F_OK))
+			_exit(5);
+		exit(0);	/* atexit runs the action */
+	}
+	waitpid(pid, &st, 0);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(access(file, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_mapinfo_self),
 		cmocka_unit_test(test_cleanup_unlink_and_restore),
 		cmocka_unit_test(test_cleanup_on_signal),
+		cmocka_unit_test(test_cleanup_keeps_a_command_handler),
 	};
 	int ret;
 
