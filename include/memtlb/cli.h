@@ -138,4 +138,16 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
 /* The counter backend MEMTLB_BACKEND selects: "perf" or "replay". */
 const char *mt_cli_backend_name(void);
 
+/*
+ * A run-time failure of COMMAND as one line, with a hint naming the
+ * resource limit behind ENOMEM (RLIMIT_AS) or EMFILE (RLIMIT_NOFILE).
+ * Returns MT_EXIT_FAILURE.
+ */
+int mt_cli_fail(const char *cmd, int err);
+
+struct mt_mismatch;
+
+/* A failed measurement: verification mismatch, a dead task, or mt_cli_fail(). */
+int mt_cli_measure_error(const char *cmd, int err, const struct mt_mismatch *bad);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <memtlb/cleanup.h>
@@ -15,6 +16,7 @@
 #include <memtlb/evset.h>
 #include <memtlb/hugetlb.h>
 #include <memtlb/log.h>
+#include <memtlb/workload.h>
 #include <memtlb/report.h>
 #include <memtlb/size.h>
 #include <memtlb/sysinfo.h>
@@ -397,6 +399,19 @@ static int check_hugetlb_pool(const struct mt_config *cfg)
 	return 0;
 }
 
+/* More tasks than CPUs is allowed (will-it-scale goes past nr_cpus too), but said. */
+static void warn_cpus(const struct mt_config *cfg)
+{
+	static bool warned;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (warned || cpus <= 0 || cfg->tasks <= (unsigned long)cpus)
+		return;
+	mt_warn("--tasks %lu: more tasks than the %ld online CPUs: tasks take turns, and "
+		"phase times include the waiting", cfg->tasks, cpus);
+	warned = true;
+}
+
 int mt_cli_config_check(const struct mt_config *cfg)
 {
 	int ret;
@@ -419,6 +434,8 @@ int mt_cli_config_check(const struct mt_config *cfg)
 	ret = check_workload(cfg);
 	if (!ret)
 		ret = check_memory(cfg);
+	if (!ret)
+		warn_cpus(cfg);
 	if (!ret && cfg->pages == MT_PAGES_HUGETLB)
 		ret = check_hugetlb_pool(cfg);
 	return ret;
@@ -576,4 +593,51 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
 		}
 	}
 	return MT_EXIT_OK;
+}
+
+static void hint_limit(int resource, const char *name, const char *ulimit)
+{
+	struct rlimit rl;
+	char cur[32];
+
+	if (getrlimit(resource, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return;
+	if (resource == RLIMIT_AS)
+		mt_size_format(rl.rlim_cur, cur, sizeof(cur));
+	else
+		snprintf(cur, sizeof(cur), "%llu", (unsigned long long)rl.rlim_cur);
+	mt_hint("%s is %s: raise it (%s) or ask for less", name, cur, ulimit);
+}
+
+int mt_cli_fail(const char *cmd, int err)
+{
+	mt_err("%s: %s", cmd, strerror(-err));
+	if (err == -ENOMEM)
+		hint_limit(RLIMIT_AS, "RLIMIT_AS", "ulimit -v");
+	else if (err == -EMFILE)
+		hint_limit(RLIMIT_NOFILE, "RLIMIT_NOFILE", "ulimit -n");
+	return MT_EXIT_FAILURE;
+}
+
+int mt_cli_measure_error(const char *cmd, int err, const struct mt_mismatch *bad)
+{
+	switch (err) {
+	case -EILSEQ:
+		mt_err("verify: %s of iteration %u: at %p: expected 0x%016llx, found 0x%016llx",
+		       bad->phase, bad->iter, bad->addr, (unsigned long long)bad->expected,
+		       (unsigned long long)bad->found);
+		return MT_EXIT_FAILURE;
+	case -ECHILD:
+		if (!bad->why[0])
+			break;
+		mt_err("%s: %s", cmd, bad->why);
+		return MT_EXIT_FAILURE;
+	case -EINVAL:
+		if (strcmp(mt_cli_backend_name(), "replay"))
+			break;
+		mt_err("MEMTLB_BACKEND: %s: not a valid replay file", getenv("MEMTLB_BACKEND") + 7);
+		mt_hint("memtlb-stat(1), ENVIRONMENT, describes the format");
+		return MT_EXIT_USAGE;
+	}
+	return mt_cli_fail(cmd, err);
 }

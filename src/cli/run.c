@@ -146,8 +146,7 @@ static int cmd_run(int argc, char *argv[])
 	}
 	goto out;
 fail:
-	mt_err("run: %s", strerror(-ret));
-	ret = MT_EXIT_FAILURE;
+	ret = mt_cli_fail("run", ret);
 out:
 	mt_report_destroy(rep);
 	free(ev);

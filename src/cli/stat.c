@@ -78,26 +78,10 @@ static int cmd_stat(int argc, char *argv[])
 		res = NULL;
 		ret = mt_measure_stat(&cfg, ev, n_ev, &mopts, &res, &bad);
 	}
-	if (ret == -EILSEQ) {
-		mt_err("verify: %s of iteration %u: at %p: expected 0x%016llx, found 0x%016llx",
-		       bad.phase, bad.iter, bad.addr, (unsigned long long)bad.expected,
-		       (unsigned long long)bad.found);
-		ret = MT_EXIT_FAILURE;
+	if (ret) {
+		ret = mt_cli_measure_error("stat", ret, &bad);
 		goto out;
 	}
-	if (ret == -ECHILD && bad.why[0]) {
-		mt_err("stat: %s", bad.why);
-		ret = MT_EXIT_FAILURE;
-		goto out;
-	}
-	if (ret == -EINVAL && !strcmp(mt_cli_backend_name(), "replay")) {
-		mt_err("MEMTLB_BACKEND: %s: not a valid replay file", getenv("MEMTLB_BACKEND") + 7);
-		mt_hint("memtlb-stat(1), ENVIRONMENT, describes the format");
-		ret = MT_EXIT_USAGE;
-		goto out;
-	}
-	if (ret)
-		goto fail;
 	for (size_t e = 0; e < n_ev; e++)
 		rep->user_only |= ev[e].user_only;
 	ret = mt_report_add(rep, res);
@@ -108,8 +92,7 @@ static int cmd_stat(int argc, char *argv[])
 	ret = mt_cli_report_emit(rep, &cfg);
 	goto out;
 fail:
-	mt_err("stat: %s", strerror(-ret));
-	ret = MT_EXIT_FAILURE;
+	ret = mt_cli_fail("stat", ret);
 out:
 	mt_report_destroy(rep);
 	free(ev);

@@ -450,16 +450,11 @@ static int run_sweep(struct sweep *sw)
 		ret = mt_measure_stat(&cfg, ev, n_ev, &mopts, &res, &bad);
 		if (ret == -EINTR)
 			break;
-		if (ret == -EILSEQ) {
-			mt_err("verify: %s of iteration %u: at %p: expected 0x%016llx, found "
-			       "0x%016llx", bad.phase, bad.iter, bad.addr,
-			       (unsigned long long)bad.expected, (unsigned long long)bad.found);
-			ret = MT_EXIT_FAILURE;
-			goto restore;
-		}
 		if (ret) {
-			mt_err("sweep: point %zu: %s", p + 1, strerror(-ret));
-			ret = MT_EXIT_FAILURE;
+			char what[48];
+
+			snprintf(what, sizeof(what), "sweep: point %zu", p + 1);
+			ret = mt_cli_measure_error(what, ret, &bad);
 			goto restore;
 		}
 		for (size_t a = 0; a < sw->n_axes && !ret; a++)

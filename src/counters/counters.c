@@ -55,17 +55,18 @@ int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, 
 	c->n = n;
 	for (size_t i = 0; i < n; i++)
 		ev[i].group = 0;
-	/* Events that were never scheduled with others come last, one per group. */
-	/* First fit: a refused event moves to the next group, a new one last. */
+	/*
+	 * First fit: an event refused with others moves to the next group (a new
+	 * one last); events that were never scheduled with others (alone) come
+	 * after every shared group, one group each.
+	 */
 	for (size_t attempt = 0; attempt <= n * n; attempt++) {
-		size_t split;
-
 		unsigned int alone = 0;
+		size_t split;
 
 		for (size_t i = 0; i < n; i++)
 			if (!ev[i].alone)
 				alone = groups;
-
 		for (size_t i = 0; i < n; i++) {
 			ev[i].err = 0;
 			ev[i].user_only = false;
@@ -90,6 +91,14 @@ int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, 
 		/* alone events are never refused "with others": split is not one */
 		if (++ev[split].group == groups)
 			groups++;
+	}
+	/* Out of file descriptors is the process's limit, not the event's. */
+	for (size_t i = 0; i < n; i++) {
+		if (ev[i].err == -EMFILE || ev[i].err == -ENFILE) {
+			ret = ev[i].err;
+			mt_counters_destroy(c);
+			return ret;
+		}
 	}
 	*out = c;
 	return 0;
