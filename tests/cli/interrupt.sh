@@ -1,35 +1,102 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# SIGINT and SIGTERM at random moments of a run: exit status 130 or 143 (or
-# 0 when the run had finished), no temp file left, and a report on disk is
-# always complete, valid JSON.
+# SIGINT and SIGTERM at random moments of stat, sweep and run: exit status
+# 130 or 143 (0 only when the run had already finished), no temp or backing
+# file left, kernel tunables back to their values, and a report on disk is
+# always complete, valid JSON with the finished results.
 . "$(dirname "$0")/lib.sh"
 
-trials=${INTERRUPT_TRIALS:-50}
+# A background job of a non-interactive shell starts with SIGINT ignored,
+# and memtlb keeps an inherited SIG_IGN: give it the default back.
+DFL="env --default-signal=INT"
 report="$work/r.json"
-i=0
-while [ "$i" -lt "$trials" ]; do
-	i=$((i + 1))
+root="$work/root"
+thp="$root/sys/kernel/mm/transparent_hugepage/enabled"
+mkdir -p "$(dirname "$thp")"
+echo "always [madvise] never" >"$thp"
+interrupted=0
+trials=0
+
+# check_trial WHAT STATUS WANT: the invariants after one interrupted run.
+check_trial() {
+	trials=$((trials + 1))
+	if [ "$2" -eq "$3" ]; then
+		interrupted=$((interrupted + 1))
+		ok
+	elif [ "$2" -eq 0 ]; then ok; else
+		fail "$1: exit $2, expected $3 (or 0)"; sed 's/^/  stderr: /' "$work/err" >&2
+	fi
+	leftovers=$(ls -A "$work" | grep -v -e '^root$' -e '^r\.json$' -e '^err$' -e '^out$')
+	if [ -n "$leftovers" ]; then
+		fail "$1: left behind: $leftovers"
+		(cd "$work" && rm -rf $leftovers)
+	else ok; fi
+	if [ -e "$report" ]; then
+		if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["results"]' \
+			"$report" 2>/dev/null; then ok; else fail "$1: damaged report"; fi
+		rm -f "$report"
+	fi
+	# sysfs shows the choice in brackets; the fixture keeps what was written
+	case $(cat "$thp") in
+	"always [madvise] never" | madvise) ok ;;
+	*)
+		fail "$1: tunable left at '$(cat "$thp")'"
+		;;
+	esac
+	echo "always [madvise] never" >"$thp"
+}
+
+# trial WHAT MAXDELAY ARGS...: start memtlb, signal it after a random delay
+trial() {
+	what=$1 max=$2
+	shift 2
+	trials_seed=$((trials + 1))
 	sig=INT want=130
-	[ $((i % 2)) -eq 0 ] && sig=TERM want=143
-	# a delay from 0 to ~0.3 s, spread over the run's phases
-	delay=$(awk -v s="$i" 'BEGIN { srand(s); printf "%.3f", rand() * 0.3 }')
-	"$MEMTLB" stat --region 32m -i 3 -p 2 -o "$report" >/dev/null 2>"$work/err" &
+	[ $((trials_seed % 2)) -eq 0 ] && sig=TERM want=143
+	delay=$(awk -v s="$trials_seed" -v m="$max" 'BEGIN { srand(s); printf "%.3f", rand() * m }')
+	MEMTLB_SYSROOT=$root $DFL "$MEMTLB" "$@" >"$work/out" 2>"$work/err" &
 	pid=$!
 	sleep "$delay"
 	kill -s "$sig" "$pid" 2>/dev/null
 	wait "$pid"
-	status=$?
-	if [ "$status" -ne "$want" ] && [ "$status" -ne 0 ]; then
-		fail "trial $i: SIG$sig after ${delay}s: exit $status"
-	else ok; fi
-	if ls -A "$work" | grep -q '^\.memtlb-'; then
-		fail "trial $i: temp file left"; rm -f "$work"/.memtlb-*
-	else ok; fi
-	if [ -e "$report" ]; then
-		if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["results"]' \
-			"$report" 2>/dev/null; then ok; else fail "trial $i: damaged report"; fi
-		rm -f "$report"
-	fi
+	check_trial "$what SIG$sig after ${delay}s" $? $want
+}
+
+i=0
+while [ $i -lt 16 ]; do
+	i=$((i + 1))
+	trial "stat" 0.25 stat --region 32m -i 3 -p 2 -e minor-faults -o "$report"
 done
+i=0
+while [ $i -lt 12 ]; do
+	i=$((i + 1))
+	trial "stat file" 0.25 stat --region 32m -i 3 -p 2 -e minor-faults --backing "file:$work" \
+		-o "$report"
+done
+i=0
+while [ $i -lt 12 ]; do
+	i=$((i + 1))
+	trial "sweep" 0.6 sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
+		--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never
+done
+
+# run: a terminal's Ctrl-C reaches the whole process group; so do we.
+i=0
+while [ $i -lt 12 ]; do
+	i=$((i + 1))
+	trials_seed=$((trials + 1))
+	sig=INT want=130
+	[ $((i % 2)) -eq 0 ] && sig=TERM want=143
+	delay=$(awk -v s="$trials_seed" 'BEGIN { srand(s); printf "%.3f", rand() * 0.3 }')
+	setsid $DFL "$MEMTLB" run -r 4 -e minor-faults -o "$report" -- sleep 0.1 \
+		>"$work/out" 2>"$work/err" &
+	pid=$!
+	sleep "$delay"
+	kill -s "$sig" -- "-$pid" 2>/dev/null
+	wait "$pid"
+	check_trial "run SIG$sig after ${delay}s" $? $want
+done
+
+echo "$interrupted of $trials trials were interrupted, the rest had finished"
+[ "$interrupted" -ge $((trials / 2)) ] && ok || fail "too few trials were interrupted"
 finish
