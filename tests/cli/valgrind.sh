@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# valgrind memcheck on stat, sweep, run, compare and report: no invalid
+# access, no use of uninitialised memory, no definite leak.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v valgrind >/dev/null; then
+	echo "valgrind not installed: skipped"
+	exit 77
+fi
+if ldd "$MEMTLB" 2>/dev/null | grep -q -e libasan -e libubsan; then
+	echo "a sanitizer build: memcheck cannot run it, skipped"
+	exit 77
+fi
+
+data="$MEMTLB_TEST_DATA"
+vg() {	# WHAT ARGS...
+	what=$1
+	shift
+	valgrind --quiet --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite --track-origins=yes \
+		"$MEMTLB" "$@" >"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 99 ] || grep -q '^==[0-9]*== ' "$work/err"; then
+		fail "$what: memcheck"
+		grep '^==' "$work/err" | head -n 40 >&2
+	else ok; fi
+}
+
+vg "stat" stat --region 8m -i 2 -p 2 -o "$work/stat.json"
+vg "stat replay" stat --region 1m -i 2 -p 1 \
+	-e cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults
+MEMTLB_BACKEND=replay:$data/replay/tlb.txt vg "stat replay backend" stat --region 1m -i 2 -p 1 \
+	-e cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults --format csv
+vg "stat file backing" stat --region 8m -i 2 -p 1 --backing "file:$work" --read-first
+vg "stat tasks" stat --region 8m -i 2 -p 1 --tasks 2 --task-mode process
+vg "sweep" sweep --region 4m..12m:4m -i 2 -p 1 -o "$work/sweep.json"
+vg "sweep --from" sweep --from "$work/sweep.json"
+vg "run" run -r 2 -- true
+vg "compare" compare "$data/compare/base.json" "$data/compare/regression.json" \
+	"$data/compare/noise.json"
+vg "compare json" compare --format json "$work/stat.json" "$data/compare/base.json"
+vg "report html" report "$work/stat.json" "$work/sweep.json" --format html
+vg "report markdown" report "$data/compare/sweep.json" --format markdown
+vg "sysinfo" sysinfo --json
+vg "list" list
+vg "bad report" compare "$data/compare/schema2.json" "$data/compare/base.json"
+finish
