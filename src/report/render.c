@@ -271,10 +271,11 @@ static int per_block_table(FILE *f, enum mt_render_format fmt, const struct mt_r
 {
 	struct tbl t = { .ncols = 1 + r->n_events };
 	char buf[64];
-	int ret = cell(&t, "phase");
+	int ret;
 
 	if (!r->n_events || !r->blocks)
 		return 0;
+	ret = cell(&t, "phase");
 	for (unsigned int e = 0; e < r->n_events; e++)
 		ret |= cell(&t, "%s", r->events[e].name);
 	for (unsigned int p = 0; p < r->n_phases; p++) {

@@ -26,6 +26,15 @@ for name in ${FUZZ_TARGETS:-size report evset}; do
 	target=$build/tests/fuzz/fuzz-$name
 	corpus=$(mktemp -d)
 	cp "$top/tests/fuzz/corpus/$name"/* "$corpus"/ 2>/dev/null || true
+	# inputs that once crashed or leaked: each must pass before fuzzing starts
+	for old in "$top/tests/fuzz/regress/$name"-*; do
+		[ -e "$old" ] || continue
+		if ! "$target" "$old" >"$corpus.log" 2>&1; then
+			echo "fuzz-$name: FAILED on $old" >&2
+			tail -n 30 "$corpus.log" >&2
+			status=1
+		fi
+	done
 	if "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 \
 		"$corpus" >"$corpus.log" 2>&1; then
 		echo "fuzz-$name: ok, $(grep -o 'Done [0-9]* runs' "$corpus.log" | tail -n 1)"
