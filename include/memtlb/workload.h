@@ -70,6 +70,13 @@ const char *mt_workload_file(const struct mt_workload *w);
 int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time_ns,
 			mt_boundary_fn hook, void *arg, struct mt_mismatch *bad);
 
+/*
+ * The evidence iteration: the region's smaps after the first write pass and
+ * getrusage around each forked task's phase. Off (the default) in timed
+ * iterations, where nothing but the clock runs inside a phase.
+ */
+void mt_workload_set_evidence(struct mt_workload *w, bool on);
+
 /* Per phase, what the tasks did in the last iteration (NULL without tasks). */
 const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w);
 

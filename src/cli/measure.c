@@ -37,11 +37,17 @@ struct run {
 	struct mt_counts *before;
 	struct mt_counts *after;
 	unsigned int iter;
-	/* evidence */
+	/*
+	 * Kernel-side evidence (rusage, vmstat) comes from one extra iteration
+	 * after the timed ones: reading it between timed phases measurably slowed
+	 * the next phase (bench/vs-test-with-mmap.sh), so there only the counters
+	 * are read.
+	 */
+	bool evidence;
 	unsigned int n_vm;
 	char vm_names[VMSTAT_MAX][MT_EXTRA_NAME_MAX];
 	struct kstate k0, k1;
-	double *kx;		/* [phase][extra][iter] */
+	double *kx;		/* [phase][extra][iter]: iterations + 1, NaN = absent */
 	unsigned int n_extras;
 	unsigned int n_phases;
 };
@@ -97,7 +103,7 @@ static void kstate_read(struct kstate *k)
 
 static double *kx(struct run *r, unsigned int phase, unsigned int x)
 {
-	return &r->kx[((size_t)phase * r->n_extras + x) * r->samples->n_iter + r->iter];
+	return &r->kx[((size_t)phase * r->n_extras + x) * (r->samples->n_iter + 1) + r->iter];
 }
 
 /* Runs between the clock reads of two phases, never inside one. */
@@ -106,24 +112,28 @@ static int boundary(void *arg, unsigned int phase, bool end)
 	struct run *r = arg;
 	int ret = 0;
 
-	/* Nested windows: counters inside rusage inside vmstat. */
-	if (!end) {
-		vmstat_read(r, r->k0.v, false);
-		kstate_read(&r->k0);
-		return r->counters ? mt_counters_read(r->counters, r->before) : 0;
+	if (r->evidence) {
+		/* Nested windows: rusage inside vmstat. */
+		if (!end) {
+			vmstat_read(r, r->k0.v, false);
+			kstate_read(&r->k0);
+			return 0;
+		}
+		kstate_read(&r->k1);
+		vmstat_read(r, r->k1.v, false);
+		*kx(r, phase, X_MINFLT) = (double)(r->k1.minflt - r->k0.minflt);
+		*kx(r, phase, X_MAJFLT) = (double)(r->k1.majflt - r->k0.majflt);
+		for (unsigned int i = 0; i < r->n_vm; i++)
+			*kx(r, phase, X_VMSTAT + i) = (double)(r->k1.v[i] - r->k0.v[i]);
+		return 0;
 	}
-	if (r->counters)
-		ret = mt_counters_read(r->counters, r->after);
-	kstate_read(&r->k1);
-	vmstat_read(r, r->k1.v, false);
-	if (ret)
-		return ret;
-	*kx(r, phase, X_MINFLT) = (double)(r->k1.minflt - r->k0.minflt);
-	*kx(r, phase, X_MAJFLT) = (double)(r->k1.majflt - r->k0.majflt);
-	for (unsigned int i = 0; i < r->n_vm; i++)
-		*kx(r, phase, X_VMSTAT + i) = (double)(r->k1.v[i] - r->k0.v[i]);
 	if (!r->counters)
 		return 0;
+	if (!end)
+		return mt_counters_read(r->counters, r->before);
+	ret = mt_counters_read(r->counters, r->after);
+	if (ret)
+		return ret;
 	for (unsigned int e = 0; e < r->samples->n_events; e++) {
 		struct mt_counts *d = mt_samples_counts(r->samples, phase, e, r->iter);
 
@@ -146,7 +156,7 @@ static double seconds_since(const struct timespec *t0)
 static int add_extras(struct mt_result *res, struct run *r, const struct mt_workload *w,
 		      const struct mt_config *cfg)
 {
-	unsigned int n_iter = r->samples->n_iter;
+	unsigned int n_iter = r->samples->n_iter + 1;
 	double *buf;
 	int ret;
 
@@ -210,7 +220,7 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	/* rusage x2, vmstat, blocks_per_s, blocks_per_s_per_task */
 	r.n_extras = X_VMSTAT + r.n_vm + 2;
 	r.n_phases = np;
-	r.kx = calloc((size_t)np * r.n_extras * cfg->iterations, sizeof(*r.kx));
+	r.kx = malloc((size_t)np * r.n_extras * (cfg->iterations + 1) * sizeof(*r.kx));
 	times = calloc(np, sizeof(*times));
 	r.before = calloc(n_ev + 1, sizeof(*r.before));
 	r.after = calloc(n_ev + 1, sizeof(*r.after));
@@ -218,6 +228,8 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 		ret = -ENOMEM;
 		goto out;
 	}
+	for (size_t i = 0; i < (size_t)np * r.n_extras * (cfg->iterations + 1); i++)
+		r.kx[i] = NAN;
 	if (n_ev) {
 		ret = mt_counters_create(&r.counters, ev, n_ev, 0);
 		if (ret)
@@ -238,9 +250,6 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 		ts = mt_workload_task_stats(w);
 		for (unsigned int p = 0; p < np; p++) {
 			*mt_samples_time(r.samples, p, r.iter) = times[p];
-			/* Forked tasks count their own faults; add them in. */
-			*kx(&r, p, X_MINFLT) += (double)ts[p].minflt;
-			*kx(&r, p, X_MAJFLT) += (double)ts[p].majflt;
 			*kx(&r, p, r.n_extras - 2) = ts[p].blocks && times[p] ?
 				(double)ts[p].blocks * 1e9 / (double)times[p] : NAN;
 			*kx(&r, p, r.n_extras - 1) = ts[p].blocks && cfg->tasks ?
@@ -251,6 +260,24 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 				cfg->iterations, seconds_since(&t0));
 			shown = true;
 		}
+	}
+	/* The evidence iteration: untimed, uncounted; r.iter = iterations. */
+	if (opts->stop && *opts->stop) {
+		ret = -EINTR;
+		goto out;
+	}
+	r.evidence = true;
+	mt_workload_set_evidence(w, true);
+	ret = mt_workload_iterate(w, r.iter, times, boundary, &r, bad);
+	if (ret == -ECHILD && mt_workload_failure(w))
+		snprintf(bad->why, sizeof(bad->why), "%s", mt_workload_failure(w));
+	if (ret)
+		goto out;
+	ts = mt_workload_task_stats(w);
+	for (unsigned int p = 0; p < np; p++) {
+		/* Forked tasks count their own faults; add them in. */
+		*kx(&r, p, X_MINFLT) += (double)ts[p].minflt;
+		*kx(&r, p, X_MAJFLT) += (double)ts[p].majflt;
 	}
 	ret = mt_result_from_samples(out, r.samples, ev, cfg->region, cfg->block,
 				     mt_workload_blocks(w));

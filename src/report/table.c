@@ -277,8 +277,9 @@ static void print_extras(FILE *f, const struct mt_result *r)
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "kernel: mean per iteration; vmstat is system-wide, rusage counts memtlb "
-		   "and its tasks; vmstat counters that stayed 0 are in the JSON report\n");
+	fprintf(f, "kernel: rusage and vmstat from one extra, untimed iteration (vmstat is "
+		   "system-wide, rusage counts memtlb and its tasks; counters that stayed 0 are "
+		   "in the JSON report); blocks/s: mean per timed iteration\n");
 }
 
 static void print_mapping(FILE *f, const struct mt_result *r)

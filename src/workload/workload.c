@@ -68,6 +68,7 @@ struct barrier {
 struct ctl {
 	struct barrier bar;
 	enum op op;
+	bool evidence;		/* the untimed evidence iteration: rusage per task */
 	unsigned int pass;
 	uint64_t expected;
 	struct task task[];
@@ -101,6 +102,11 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void mt_workload_set_evidence(struct mt_workload *w, bool on)
+{
+	w->ctl->evidence = on;
 }
 
 const char *mt_backing_name(enum mt_backing b)
@@ -584,12 +590,13 @@ static void task_loop(struct mt_workload *w, struct task *t)
 		op = w->ctl->op;
 		if (op == OP_EXIT)
 			break;
-		if (proc)
+		if (proc && w->ctl->evidence)
 			getrusage(RUSAGE_SELF, &r0);
 		t->t0 = now_ns();
 		run_op(w, t, op, w->ctl->pass, w->ctl->expected);
 		t->t1 = now_ns();
-		if (proc) {
+		t->minflt = t->majflt = 0;
+		if (proc && w->ctl->evidence) {
 			getrusage(RUSAGE_SELF, &r1);
 			t->minflt = r1.ru_minflt - r0.ru_minflt;
 			t->majflt = r1.ru_majflt - r0.ru_majflt;
@@ -817,8 +824,8 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
 		err = hook(arg, ph, true);
 		if (err)
 			break;
-		/* Proof of mapping, between phases: after the first write pass. */
-		if (iter == 0 && phs->op == OP_WRITE && phs->pass == 0) {
+		/* Proof of mapping, in the evidence iteration: after the first write pass. */
+		if (w->ctl->evidence && phs->op == OP_WRITE && phs->pass == 0) {
 			struct task *t0 = &w->ctl->task[0];
 			int pid = w->spawned_tasks && w->private_regions &&
 				  w->cfg.task_mode == MT_TASK_PROCESS ? t0->pid : 0;
