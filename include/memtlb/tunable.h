@@ -8,15 +8,15 @@
 /*
  * A kernel tunable a sweep changes: "sysfs:/sys/PATH" or "sysctl:NAME"
  * (vm.swappiness -> /proc/sys/vm/swappiness), under MEMTLB_SYSROOT like
- * every /proc and /sys read. The value found first is saved and written
- * back by mt_tunable_restore, whatever happened in between.
+ * every /proc and /sys read. The value found first is saved; the caller
+ * registers its restore with the cleanup registry (cleanup.h), which writes
+ * it back however memtlb ends.
  */
 struct mt_tunable {
 	char spec[128];		/* as given: "sysfs:/sys/kernel/mm/..." */
 	char path[PATH_MAX];	/* the file, sysroot included */
 	char saved[256];	/* the original value ("madvise" of "always [madvise] never") */
 	bool have_saved;
-	bool changed;		/* written since saved: restore has work to do */
 };
 
 /* Parse spec ("sysfs:PATH" or "sysctl:NAME"): 0, or -EINVAL with msg. */
@@ -33,8 +33,5 @@ int mt_tunable_set(struct mt_tunable *t, const char *value);
 
 /* The value now in effect (bracketed choice for THP-style files): 0 or -errno. */
 int mt_tunable_read(const struct mt_tunable *t, char *buf, size_t len);
-
-/* Write the saved value back if it was changed: 0 or -errno. */
-int mt_tunable_restore(struct mt_tunable *t);
 
 #endif

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <memtlb/cleanup.h>
 #include <memtlb/cli.h>
 #include <memtlb/cmd.h>
 #include <memtlb/knee.h>
@@ -79,6 +80,7 @@ struct axis {
 	char key[128];
 	int opt;			/* getopt code of a workload option, 0: tunable */
 	struct mt_tunable tun;
+	int cleanup;			/* the registered restore of tun */
 	char *buf;			/* the value list, split in place */
 	char *values[64];
 	size_t n;
@@ -231,9 +233,9 @@ static int restore_all(struct sweep *sw)
 		struct axis *ax = &sw->axes[a];
 		int ret;
 
-		if (ax->opt)
+		if (ax->opt || !ax->tun.have_saved || ax->cleanup < 0)
 			continue;
-		ret = mt_tunable_restore(&ax->tun);
+		ret = mt_cleanup_run(ax->cleanup);
 		if (ret) {
 			mt_err("%s: could not restore '%s': %s", ax->key, ax->tun.saved,
 			       strerror(-ret));
@@ -300,6 +302,17 @@ static int save_tunables(struct sweep *sw)
 		if (ret) {
 			mt_err("--vary: %s: %s: %s", ax->key, ax->tun.path, strerror(-ret));
 			return MT_EXIT_USAGE;
+		}
+		/*
+		 * The registry restores it whatever ends memtlb: SIGHUP from a
+		 * dropped ssh session as much as the end of the sweep.
+		 */
+		ax->cleanup = mt_cleanup_init();
+		if (!ax->cleanup)
+			ax->cleanup = mt_cleanup_add_restore(ax->tun.path, ax->tun.saved);
+		if (ax->cleanup < 0) {
+			mt_err("--vary: %s: %s", ax->key, strerror(-ax->cleanup));
+			return MT_EXIT_FAILURE;
 		}
 	}
 	return 0;
@@ -427,7 +440,7 @@ static int run_sweep(struct sweep *sw)
 	for (p = 0; p < n && !stop_sig; p++) {
 		size_t ri, vi[MAX_AXES];
 		struct mt_result *res = NULL;
-		struct mt_mismatch bad;
+		struct mt_mismatch bad = { 0 };
 		struct mt_config cfg;
 
 		point_values(sw, p, &ri, vi);

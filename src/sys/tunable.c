@@ -126,18 +126,5 @@ int mt_tunable_set(struct mt_tunable *t, const char *value)
 {
 	if (!t->have_saved)
 		return -EINVAL;
-	t->changed = true;	/* even a failed write may have changed something */
 	return write_value(t->path, value);
-}
-
-int mt_tunable_restore(struct mt_tunable *t)
-{
-	int ret;
-
-	if (!t->have_saved || !t->changed)
-		return 0;
-	ret = write_value(t->path, t->saved);
-	if (!ret)
-		t->changed = false;
-	return ret;
 }

@@ -46,13 +46,18 @@ check_trial() {
 	echo "always [madvise] never" >"$thp"
 }
 
-# trial WHAT MAXDELAY ARGS...: start memtlb, signal it after a random delay
+# trial WHAT MAXDELAY [SIG] ARGS...: start memtlb, signal it after a random
+# delay; SIGINT and SIGTERM alternate unless SIG (HUP) is given
 trial() {
 	what=$1 max=$2
 	shift 2
 	trials_seed=$((trials + 1))
 	sig=INT want=130
 	[ $((trials_seed % 2)) -eq 0 ] && sig=TERM want=143
+	if [ "$1" = HUP ]; then
+		sig=HUP want=129
+		shift
+	fi
 	delay=$(awk -v s="$trials_seed" -v m="$max" 'BEGIN { srand(s); printf "%.3f", rand() * m }')
 	MEMTLB_SYSROOT=$root $DFL "$MEMTLB" "$@" >"$work/out" 2>"$work/err" &
 	pid=$!
@@ -77,6 +82,14 @@ i=0
 while [ $i -lt 12 ]; do
 	i=$((i + 1))
 	trial "sweep" 0.6 sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
+		--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never
+done
+
+# A dropped ssh session during a tunable sweep: SIGHUP restores it too.
+i=0
+while [ $i -lt 4 ]; do
+	i=$((i + 1))
+	trial "sweep" 0.6 HUP sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
 		--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never
 done
 
