@@ -414,6 +414,7 @@ static void warn_cpus(const struct mt_config *cfg)
 
 int mt_cli_config_check(const struct mt_config *cfg)
 {
+	uint64_t total;
 	int ret;
 
 	if (cfg->block < sizeof(uint64_t)) {
@@ -431,6 +432,13 @@ int mt_cli_config_check(const struct mt_config *cfg)
 	}
 	if (cfg->output && mt_cli_output_check(cfg->output))
 		return MT_EXIT_USAGE;
+	/* Every later size (file length, pool pages, the memory guard) is a multiple. */
+	if (__builtin_mul_overflow(cfg->region, regions_mapped(cfg), &total) ||
+	    total > INT64_MAX) {
+		mt_err("--region: %llu bytes x %llu regions: too large",
+		       (unsigned long long)cfg->region, (unsigned long long)regions_mapped(cfg));
+		return MT_EXIT_USAGE;
+	}
 	ret = check_workload(cfg);
 	if (!ret)
 		ret = check_memory(cfg);

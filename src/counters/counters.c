@@ -92,6 +92,10 @@ int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, 
 		if (++ev[split].group == groups)
 			groups++;
 	}
+	if (!c->be) {	/* first fit never settled: cannot happen with n*n tries */
+		free(c);
+		return -EAGAIN;
+	}
 	/* Out of file descriptors is the process's limit, not the event's. */
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].err == -EMFILE || ev[i].err == -ENFILE) {

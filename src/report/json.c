@@ -33,8 +33,10 @@ static json_t *summary_json(const struct mt_summary *s)
 	if (!o)
 		return NULL;
 	set_real(o, "mean", s->mean);
-	set_real(o, "stddev", s->stddev);
-	set_real(o, "cv", s->cv);
+	if (s->n > 1) {	/* one sample has no spread: absent, not 0 */
+		set_real(o, "stddev", s->stddev);
+		set_real(o, "cv", s->cv);
+	}
 	set_real(o, "min", s->min);
 	set_real(o, "median", s->median);
 	set_real(o, "max", s->max);

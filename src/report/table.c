@@ -124,8 +124,12 @@ static void print_result(FILE *f, const struct mt_result *r)
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		const struct mt_phase_stat *ps = &r->phases[p];
 
-		fprintf(f, "%-10s %14.2f %8.2f", ps->name, ps->time_ns.mean / 1000.0,
-			100.0 * ps->time_ns.cv);
+		/* A spread needs two samples: with one there is none to show. */
+		if (ps->time_ns.n > 1)
+			fprintf(f, "%-10s %14.2f %8.2f", ps->name, ps->time_ns.mean / 1000.0,
+				100.0 * ps->time_ns.cv);
+		else
+			fprintf(f, "%-10s %14.2f %8s", ps->name, ps->time_ns.mean / 1000.0, "-");
 		if (any & (1u << MT_DERIVED_NS_PER_BLOCK)) {
 			derived_cell(cell, sizeof(cell), ps, MT_DERIVED_NS_PER_BLOCK);
 			fprintf(f, " %10s", cell);
@@ -166,14 +170,17 @@ static void print_unsupported(FILE *f, const struct mt_result *r, bool verbose)
 static void run_row(FILE *f, const char *what, const struct mt_summary *s, double scale,
 		    double running)
 {
-	char mean[32], sd[32], run[16] = "";
+	char mean[32], sd[32] = "-", cv[16] = "-", sem[16] = "-", run[16] = "";
 
 	snprintf(mean, sizeof(mean), "%.2f", s->mean / scale);
-	snprintf(sd, sizeof(sd), "%.2f", s->stddev / scale);
+	if (s->n > 1) {	/* one run has no spread */
+		snprintf(sd, sizeof(sd), "%.2f", s->stddev / scale);
+		snprintf(cv, sizeof(cv), "%.2f", 100.0 * s->cv);
+		snprintf(sem, sizeof(sem), "%.2f", 100.0 * s->cv / sqrt((double)s->n));
+	}
 	if (running < 0.9999)
 		snprintf(run, sizeof(run), "%.1f%%", 100.0 * running);
-	fprintf(f, "%-32s %16s %14s %8.2f %8.2f %8s\n", what, mean, sd, 100.0 * s->cv,
-		s->n ? 100.0 * s->cv / sqrt((double)s->n) : 0.0, run);
+	fprintf(f, "%-32s %16s %14s %8s %8s %8s\n", what, mean, sd, cv, sem, run);
 }
 
 /*
@@ -362,8 +369,12 @@ void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 static void csv_summary(FILE *f, const char *phase, const char *metric, const char *unit,
 			const struct mt_summary *s, double running, const char *status)
 {
-	fprintf(f, "%s,%s,%s,%.6g,%.6g,%.6g,%.4f,%s\n", phase, metric, unit, s->mean, s->stddev,
-		s->cv, running, status);
+	if (s->n > 1)
+		fprintf(f, "%s,%s,%s,%.6g,%.6g,%.6g,%.4f,%s\n", phase, metric, unit, s->mean,
+			s->stddev, s->cv, running, status);
+	else	/* one sample: no spread */
+		fprintf(f, "%s,%s,%s,%.6g,,,%.4f,%s\n", phase, metric, unit, s->mean, running,
+			status);
 }
 
 void mt_report_print_csv(FILE *f, const struct mt_report *rep)

@@ -755,11 +755,14 @@ static int run_phase(struct mt_workload *w, unsigned int ph, unsigned int iter,
 
 		if (t->err && !err)
 			err = t->err;
+		/* mmap's faults count too (--populate), for tasks that mapped */
+		if (task_phase(w, phs->op)) {
+			ts->minflt += t->minflt;
+			ts->majflt += t->majflt;
+		}
 		if (phs->op == OP_MMAP || phs->op == OP_MUNMAP)
 			continue;
 		ts->blocks += t->count;
-		ts->minflt += t->minflt;
-		ts->majflt += t->majflt;
 		if (t->t1 > t->t0)
 			rates += (double)t->count * 1e9 / (double)(t->t1 - t->t0);
 	}

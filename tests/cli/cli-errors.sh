@@ -31,6 +31,7 @@ usage_case "bad backing" stat --region 4m --backing tmpfs
 usage_case "bad format" stat --region 4m --format xml
 usage_case "stray argument" stat --region 4m extra
 usage_case "region beyond MemAvailable" stat --region 64t
+usage_case "tasks x region overflow" stat --region 8000t --tasks 4000 --task-region private --task-mode thread
 usage_case "unknown command" frobnicate
 
 run stat --region 4m -o /nonexistent-dir/r.json
