@@ -112,6 +112,15 @@ int mt_cli_getopt_error(const char *cmd, int c, char *argv[]);
 int mt_cli_size_opt(const char *opt, const char *arg, uint64_t *out);
 int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out);
 
+/*
+ * ARG as one of NAMES[0..N): *out is its index and 0 is returned; else the
+ * message and a hint listing the choices are printed and MT_EXIT_USAGE returned.
+ */
+int mt_cli_choose(const char *opt, const char *arg, const char *const *names, int n, int *out);
+
+/* A knee ratio: a number in (1, 1000]; 0 or MT_EXIT_USAGE (printed). */
+int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out);
+
 struct mt_event;
 struct mt_report;
 

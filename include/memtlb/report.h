@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <memtlb/config.h>
 #include <memtlb/stats.h>
@@ -41,6 +42,16 @@ int mt_report_add(struct mt_report *rep, struct mt_result *res);
  * stdout. Returns 0 or -errno; nothing is left behind on failure.
  */
 int mt_report_write(const struct mt_report *rep, const char *path);
+
+/*
+ * Write path atomically: fill(f, arg) writes into a temp file created with
+ * O_EXCL (mode 0600) in path's directory; it is flushed, given mode, fsync'ed
+ * and renamed over path, with SIGINT/SIGTERM/SIGHUP held from its creation
+ * to the rename. fill returns 0 or -errno. Returns 0 or -errno; on failure
+ * the temp file is unlinked and path is untouched.
+ */
+int mt_file_write_atomic(const char *path, mode_t mode, int (*fill)(FILE *f, void *arg),
+			 void *arg);
 
 /*
  * Load a report file. Returns 0, -errno for I/O, -EINVAL for a file that

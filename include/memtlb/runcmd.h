@@ -11,8 +11,9 @@
  * memtlb run: fork, exec argv (no shell) with the counters opened on the
  * child before it execs and enabled by the exec (enable_on_exec), children
  * of the command inherited. repeats runs, stopping after the first that
- * fails. The result has one phase, "command": its wall time (fork to reap)
- * and every event's count, summarised over the runs.
+ * fails. The result has one phase, "command": its wall time (from the go
+ * byte that lets the child exec, after the fork and the counter open, to the
+ * reap) and every event's count, summarised over the runs.
  */
 struct mt_run_outcome {
 	unsigned int runs;	/* runs done, the failing one included */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <memtlb/cli.h>
 #include <memtlb/cmd.h>
 #include <memtlb/compare.h>
 #include <memtlb/log.h>
@@ -69,10 +70,15 @@ static int cmd_compare(int argc, char *argv[])
 	struct mt_report *reps[MT_COMPARE_MAX_INPUTS] = { 0 };
 	struct mt_comparison *cmp = NULL;
 	double fail_above = -1.0, worst;
-	int c, n, ret;
+	static const char *const formats[] = { "text", "markdown", "csv", "json" };
+	int c, n, ret, v;
 
 	opterr = 0;
-	optind = 0;	/* 0: glibc starts afresh (main parsed with "+") */
+	/*
+	 * 0, not 1: glibc reinitialises (main parsed with "+"), and without "+"
+	 * here options may follow the files (memtlb compare a.json b.json --format csv).
+	 */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, ":h", cmdopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -86,27 +92,15 @@ static int cmd_compare(int argc, char *argv[])
 			}
 			break;
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				fmt = MT_COMPARE_TEXT;
-			else if (!strcmp(optarg, "markdown"))
-				fmt = MT_COMPARE_MARKDOWN;
-			else if (!strcmp(optarg, "csv"))
-				fmt = MT_COMPARE_CSV;
-			else if (!strcmp(optarg, "json"))
-				fmt = MT_COMPARE_JSON;
-			else {
-				mt_err("--format: %s: not a format", optarg);
-				mt_hint("use text, markdown, csv or json");
-				return MT_EXIT_USAGE;
-			}
+			/* In enum mt_compare_format's order. */
+			_Static_assert(MT_COMPARE_MARKDOWN == 1 && MT_COMPARE_JSON == 3, "order");
+			ret = mt_cli_choose("--format", optarg, formats, 4, &v);
+			if (ret)
+				return ret;
+			fmt = (enum mt_compare_format)v;
 			break;
-		case ':':
-			mt_err("compare: option '%s' needs a value", argv[optind - 1]);
-			return MT_EXIT_USAGE;
 		default:
-			mt_err("compare: unknown option '%s'", argv[optind - 1]);
-			mt_hint("memtlb compare --help lists the options");
-			return MT_EXIT_USAGE;
+			return mt_cli_getopt_error("compare", c, argv);
 		}
 	}
 	n = argc - optind;

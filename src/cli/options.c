@@ -64,8 +64,11 @@ int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out)
 	return 0;
 }
 
-static int choose(const char *opt, const char *arg, const char *const *names, int n, int *out)
+int mt_cli_choose(const char *opt, const char *arg, const char *const *names, int n, int *out)
 {
+	char list[256];
+	size_t len = 0;
+
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(arg, names[i])) {
 			*out = i;
@@ -73,11 +76,29 @@ static int choose(const char *opt, const char *arg, const char *const *names, in
 		}
 	}
 	mt_err("%s: %s: not one of the choices", opt, arg);
-	if (n == 2)
-		mt_hint("%s takes %s or %s", opt, names[0], names[1]);
-	else if (n == 3)
-		mt_hint("%s takes %s, %s or %s", opt, names[0], names[1], names[2]);
+	/* "a, b or c" for any n */
+	list[0] = 0;
+	for (int i = 0; i < n && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					!i ? "" : i == n - 1 ? " or " : ", ", names[i]);
+	if (n > 1)
+		mt_hint("%s takes %s", opt, list);
 	return MT_EXIT_USAGE;
+}
+
+int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double r;
+
+	errno = 0;
+	r = strtod(arg, &end);
+	if (errno || end == arg || *end || !(r > 1.0) || !(r <= 1000.0)) {
+		mt_err("%s: %s: not a number above 1", opt, arg);
+		return MT_EXIT_USAGE;
+	}
+	*out = r;
+	return 0;
 }
 
 /* The PMD size THP uses, from the kernel; 2 MiB when it does not say. */
@@ -191,7 +212,7 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 	case MT_OPT_BACKING:
 		return backing_opt(arg, cfg);
 	case MT_OPT_FILE_CACHE:
-		ret = choose("--file-cache", arg, caches, 2, &v);
+		ret = mt_cli_choose("--file-cache", arg, caches, 2, &v);
 		cfg->file_cold = v == 1;
 		return ret;
 	case MT_OPT_PAGES:
@@ -225,15 +246,15 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 		}
 		return 0;
 	case MT_OPT_TASK_MODE:
-		ret = choose("--task-mode", arg, modes, 2, &v);
+		ret = mt_cli_choose("--task-mode", arg, modes, 2, &v);
 		cfg->task_mode = v;
 		return ret;
 	case MT_OPT_TASK_REGION:
-		ret = choose("--task-region", arg, regions, 2, &v);
+		ret = mt_cli_choose("--task-region", arg, regions, 2, &v);
 		cfg->task_region = v;
 		return ret;
 	case MT_OPT_FORMAT:
-		ret = choose("--format", arg, formats, 3, &v);
+		ret = mt_cli_choose("--format", arg, formats, 3, &v);
 		cfg->format = v;
 		return ret;
 	case MT_OPT_FORCE:

@@ -27,6 +27,9 @@
 #define MAX_POINTS 128
 #define PROBE_RATIO 1.5
 #define HUGE_2M (2ull << 20)
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+#endif
 
 enum {
 	OPT_MAX = MT_OPT_FIRST_FREE + 0x20,
@@ -55,7 +58,7 @@ static void help(void)
 	       "      --max SIZE           largest size probed (default 64m; 1g with thp or\n"
 	       "                           hugetlb)\n"
 	       "      --pages KIND         base (default), thp (madvise'd 2 MiB pages) or\n"
-	       "                           hugetlb (MAP_HUGETLB, the default huge page size)\n"
+	       "                           hugetlb (MAP_HUGETLB with 2 MiB pages)\n"
 	       "      --knee-ratio R       rise over the trend that makes a level (default 1.5)\n"
 	       "      --format FMT         table (default) or csv\n"
 	       "  -v, --verbose            every measurement's repetitions on stderr\n"
@@ -66,7 +69,8 @@ struct point {
 	uint64_t size;		/* bytes covered: n pages */
 	double ns;		/* per access, 1 line per page */
 	double ctl;		/* per access, the same lines packed */
-	unsigned int reps;
+	unsigned int reps;	/* repetitions of ns */
+	unsigned int ctl_reps;	/* and of ctl */
 };
 
 struct probe {
@@ -130,10 +134,11 @@ static int measure(struct probe *pr, uint64_t size)
 	pt = &pr->pts[pr->n];
 	pt->size = size;
 	pt->ns = chase_ns(pr->pages, n, pr->page, pr->order, &pt->reps);
-	pt->ctl = chase_ns(pr->packed, n, LINE, pr->order, &pt->reps);
+	pt->ctl = chase_ns(pr->packed, n, LINE, pr->order, &pt->ctl_reps);
 	if (mt_log_verbose())
-		fprintf(stderr, "memtlb: probe: %llu pages: %.3f ns, packed %.3f ns (%u reps)\n",
-			(unsigned long long)n, pt->ns, pt->ctl, pt->reps);
+		fprintf(stderr, "memtlb: probe: %llu pages: %.3f ns (%u reps), packed %.3f ns "
+			"(%u reps)\n", (unsigned long long)n, pt->ns, pt->reps, pt->ctl,
+			pt->ctl_reps);
 	if (pr->progress) {
 		char s[32];
 
@@ -261,7 +266,9 @@ static void compare_cpuid(FILE *f, const struct probe *pr)
 static int map_pages(struct probe *pr, uint64_t max, enum pages kind)
 {
 	size_t len = max + (kind == PAGES_THP ? HUGE_2M : 0);
-	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (kind == PAGES_HUGETLB ? MAP_HUGETLB : 0);
+	/* The size flag: the code takes hugetlb pages as 2 MiB, whatever the default. */
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS |
+		    (kind == PAGES_HUGETLB ? MAP_HUGETLB | MAP_HUGE_2MB : 0);
 	char *p;
 
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
@@ -302,6 +309,7 @@ static int cmd_probe(int argc, char *argv[])
 {
 	static const char *const kinds[] = { "base", "thp", "hugetlb" };
 	static const char *const pagenames[] = { "base", "THP", "hugetlb" };
+	static const char *const formats[] = { "table", "csv" };
 	struct probe pr = { 0 };
 	struct mt_knee_opts ko;
 	struct mt_level lv[MT_KNEE_MAX];
@@ -309,8 +317,8 @@ static int cmd_probe(int argc, char *argv[])
 	enum pages kind = PAGES_BASE;
 	uint64_t max = 0, first;
 	int64_t avail;
-	char *end, s[32];
-	int c, ret, nl;
+	char s[32];
+	int c, ret, nl, v;
 
 	mt_knee_opts_init(&ko);
 	ko.ratio = PROBE_RATIO;
@@ -330,33 +338,22 @@ static int cmd_probe(int argc, char *argv[])
 				return ret;
 			break;
 		case OPT_PAGES:
-			for (ret = 0; ret < 3 && strcmp(optarg, kinds[ret]); ret++)
-				;
-			if (ret == 3) {
-				mt_err("--pages: %s: not one of the choices", optarg);
-				mt_hint("--pages takes base, thp or hugetlb");
-				return MT_EXIT_USAGE;
-			}
-			kind = ret;
+			ret = mt_cli_choose("--pages", optarg, kinds, 3, &v);
+			if (ret)
+				return ret;
+			kind = v;
 			break;
 		case OPT_KNEE_RATIO:
-			errno = 0;
-			ko.ratio = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(ko.ratio > 1.0) || !(ko.ratio <= 1000)) {
-				mt_err("--knee-ratio: %s: not a number above 1", optarg);
-				return MT_EXIT_USAGE;
-			}
+			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &ko.ratio);
+			if (ret)
+				return ret;
 			break;
 		case MT_OPT_FORMAT:
-			if (!strcmp(optarg, "table")) {
-				format = MT_FORMAT_TABLE;
-			} else if (!strcmp(optarg, "csv")) {
-				format = MT_FORMAT_CSV;
-			} else {
-				mt_err("--format: %s: not one of the choices", optarg);
-				mt_hint("--format takes table or csv");
-				return MT_EXIT_USAGE;
-			}
+			/* In enum mt_format's order: table, csv. */
+			ret = mt_cli_choose("--format", optarg, formats, 2, &v);
+			if (ret)
+				return ret;
+			format = v == 0 ? MT_FORMAT_TABLE : MT_FORMAT_CSV;
 			break;
 		default:
 			return mt_cli_getopt_error("probe", c, argv);
@@ -388,7 +385,8 @@ static int cmd_probe(int argc, char *argv[])
 	if (ret) {
 		mt_err("probe: mmap of %s pages: %s", kinds[kind], strerror(-ret));
 		if (kind == PAGES_HUGETLB)
-			mt_hint("reserve a pool first: echo N > /proc/sys/vm/nr_hugepages");
+			mt_hint("reserve a pool of 2 MiB pages first: echo N > "
+				"/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages");
 		return MT_EXIT_FAILURE;
 	}
 	pr.max_lines = (size_t)(max / pr.page);

@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* memtlb report: report files as a document for people (text, markdown, HTML). */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include <memtlb/cli.h>
 #include <memtlb/cmd.h>
 #include <memtlb/log.h>
 #include <memtlb/render.h>
@@ -34,19 +30,6 @@ static void help(void)
 	       "  -h, --help               this text\n");
 }
 
-static int parse_format(const char *s, enum mt_render_format *fmt)
-{
-	if (!strcmp(s, "text"))
-		*fmt = MT_RENDER_TEXT;
-	else if (!strcmp(s, "markdown"))
-		*fmt = MT_RENDER_MARKDOWN;
-	else if (!strcmp(s, "html"))
-		*fmt = MT_RENDER_HTML;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 static enum mt_render_format format_of(const char *path)
 {
 	const char *dot = path ? strrchr(path, '.') : NULL;
@@ -58,41 +41,24 @@ static enum mt_render_format format_of(const char *path)
 	return MT_RENDER_TEXT;
 }
 
-/* The whole document or nothing: temp file beside path, then rename. */
-static int write_atomic(const char *path, const char *buf, size_t len)
+struct doc {
+	const char *buf;
+	size_t len;
+};
+
+static int fill_doc(FILE *f, void *arg)
 {
-	char tmp[PATH_MAX], dir[PATH_MAX];
-	int fd, ret = 0;
+	const struct doc *d = arg;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (snprintf(tmp, sizeof(tmp), "%s/.memtlb-XXXXXX", dirname(dir)) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (len && !ret) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno != EINTR)
-			ret = -errno;
-		else if (n > 0) {
-			buf += n;
-			len -= (size_t)n;
-		}
-	}
-	if (!ret && (fchmod(fd, 0644) || fsync(fd)))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	errno = 0;
+	if (d->len && fwrite(d->buf, 1, d->len, f) != d->len)
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
 static int cmd_report(int argc, char *argv[])
 {
+	static const char *const formats[] = { "text", "markdown", "html" };
 	struct mt_report *reps[MAX_INPUTS] = { 0 };
 	enum mt_render_format fmt;
 	const char *output = NULL, *format = NULL;
@@ -102,7 +68,11 @@ static int cmd_report(int argc, char *argv[])
 	FILE *f;
 
 	opterr = 0;
-	optind = 0;	/* 0: glibc starts afresh (main parsed with "+") */
+	/*
+	 * 0, not 1: glibc reinitialises (main parsed with "+"), and without "+"
+	 * here options may follow the files (memtlb report a.json -o out.html).
+	 */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", cmdopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -114,20 +84,20 @@ static int cmd_report(int argc, char *argv[])
 		case 'o':
 			output = optarg;
 			break;
-		case ':':
-			mt_err("report: option '%s' needs a value", argv[optind - 1]);
-			return MT_EXIT_USAGE;
 		default:
-			mt_err("report: unknown option '%s'", argv[optind - 1]);
-			mt_hint("memtlb report --help lists the options");
-			return MT_EXIT_USAGE;
+			return mt_cli_getopt_error("report", c, argv);
 		}
 	}
 	fmt = format_of(output);
-	if (format && parse_format(format, &fmt)) {
-		mt_err("--format: %s: not a format", format);
-		mt_hint("use text, markdown or html");
-		return MT_EXIT_USAGE;
+	if (format) {
+		int v;
+
+		/* In enum mt_render_format's order. */
+		_Static_assert(MT_RENDER_MARKDOWN == 1 && MT_RENDER_HTML == 2, "order");
+		ret = mt_cli_choose("--format", format, formats, 3, &v);
+		if (ret)
+			return ret;
+		fmt = (enum mt_render_format)v;
 	}
 	n = argc - optind;
 	if (n < 1 || n > MAX_INPUTS) {
@@ -161,7 +131,8 @@ static int cmd_report(int argc, char *argv[])
 	if (!output || !strcmp(output, "-")) {
 		fwrite(buf, 1, len, stdout);
 	} else {
-		int err = write_atomic(output, buf, len);
+		struct doc d = { buf, len };
+		int err = mt_file_write_atomic(output, 0644, fill_doc, &d);
 
 		if (err) {
 			mt_err("-o: %s: %s", output, strerror(-err));

@@ -167,6 +167,7 @@ int mt_pmu_present_cores(char *buf, size_t len, bool core_only)
 {
 	pfm_pmu_info_t info;
 	size_t off = 0;
+	bool full = false;
 	pfm_pmu_t p;
 	int n = 0;
 
@@ -180,9 +181,12 @@ int mt_pmu_present_cores(char *buf, size_t len, bool core_only)
 			continue;
 		if (core_only && info.type != PFM_PMU_TYPE_CORE)
 			continue;
+		/* A full buffer ends the list, not the count (hybrid detection uses it). */
 		n++;
-		if (off + strlen(info.name) + 2 > len)
-			break;
+		if (full || off + strlen(info.name) + 2 > len) {
+			full = true;
+			continue;
+		}
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "", info.name);
 	}
 	return core_only ? n : 0;

@@ -267,29 +267,18 @@ static json_t *report_json(const struct mt_report *rep)
 	return root;
 }
 
-int mt_report_write(const struct mt_report *rep, const char *path)
+int mt_file_write_atomic(const char *path, mode_t mode, int (*fill)(FILE *f, void *arg),
+			 void *arg)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
 	sigset_t block, old;
-	json_t *root;
 	FILE *f;
-	int fd, ret = 0;
+	int fd, ret;
 
-	root = report_json(rep);
-	if (!root)
-		return -ENOMEM;
-	if (!strcmp(path, "-")) {
-		ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ? -EIO : 0;
-		fputc('\n', stdout);
-		json_decref(root);
-		return ret;
-	}
 	/* Same directory as the target, so rename() is atomic. */
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (snprintf(tmp, sizeof(tmp), "%s/.memtlb-XXXXXX", dirname(dir)) >= (int)sizeof(tmp)) {
-		json_decref(root);
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) ||
+	    snprintf(tmp, sizeof(tmp), "%s/.memtlb-XXXXXX", dirname(dir)) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	}
 	/*
 	 * From the temp file's creation to the rename, an interrupt would leave
 	 * the temp file behind: hold SIGINT/SIGTERM/SIGHUP until it is done.
@@ -302,27 +291,60 @@ int mt_report_write(const struct mt_report *rep, const char *path)
 	fd = mkostemp(tmp, O_CLOEXEC);	/* O_EXCL, mode 0600 */
 	if (fd < 0) {
 		ret = -errno;
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		json_decref(root);
-		return ret;
+		goto out;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
 		ret = -errno;
 		close(fd);
+		unlink(tmp);
 		goto out;
 	}
-	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || fputc('\n', f) == EOF ||
-	    fflush(f) || fsync(fd))
-		ret = errno ? -errno : -EIO;
+	ret = fill(f, arg);
+	if (!ret) {
+		/* errno cleared first: a failure without one is -EIO, never a stale one */
+		errno = 0;
+		if (fflush(f) || ferror(f))
+			ret = errno ? -errno : -EIO;
+	}
+	if (!ret && mode != 0600 && fchmod(fd, mode))
+		ret = -errno;
+	if (!ret && fsync(fd))
+		ret = -errno;
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (!ret && rename(tmp, path))
 		ret = -errno;
-out:
 	if (ret)
 		unlink(tmp);
+out:
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static int dump_json(FILE *f, void *root)
+{
+	errno = 0;
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || fputc('\n', f) == EOF)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int mt_report_write(const struct mt_report *rep, const char *path)
+{
+	json_t *root;
+	int ret;
+
+	root = report_json(rep);
+	if (!root)
+		return -ENOMEM;
+	if (!strcmp(path, "-")) {
+		ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ? -EIO : 0;
+		fputc('\n', stdout);
+		json_decref(root);
+		return ret;
+	}
+	ret = mt_file_write_atomic(path, 0600, dump_json, root);
 	json_decref(root);
 	return ret;
 }

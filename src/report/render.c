@@ -395,7 +395,7 @@ enum plot_kind { PLOT_PHASES, PLOT_SWEEP_WRITE, PLOT_SWEEP_READ };
 static int plot(FILE *f, enum plot_kind kind, const struct mt_report *const *reps,
 		const char *const *files, unsigned int n, bool *missing)
 {
-	char *sbuf = NULL, *dbuf = NULL, *svg = NULL;
+	char *sbuf = NULL, *dbuf = NULL, *svg = NULL, *elem;
 	size_t slen, dlen;
 	FILE *script, *data;
 	int ret;
@@ -423,12 +423,14 @@ static int plot(FILE *f, enum plot_kind kind, const struct mt_report *const *rep
 		*missing = true;
 		return 0;
 	}
-	if (ret) {
+	/* Inline: the SVG element itself, without its XML prolog; no element is a failure. */
+	elem = ret ? NULL : strstr(svg, "<svg");
+	if (!elem) {
+		free(svg);
 		note(f, MT_RENDER_HTML, "gnuplot failed on this plot: left out.");
 		return 0;
 	}
-	/* Inline: the SVG element itself, without its XML prolog. */
-	fprintf(f, "<figure>\n%s</figure>\n", strstr(svg, "<svg"));
+	fprintf(f, "<figure>\n%s</figure>\n", elem);
 	free(svg);
 	return 0;
 }

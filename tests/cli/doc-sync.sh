@@ -51,6 +51,25 @@ for cmd in $cmds; do
 		fail "$cmd: --help has '$help_opts', the completion '$comp_opts'"
 done
 
+# No option term is defined twice in a page's OPTIONS section (the check
+# above compares sets, so a stale second copy of an entry would pass it).
+for mpage in "$src"/man/*.scd; do
+	dups=$(awk '/^# /{ s = ($0 == "# OPTIONS") } s && /^\*-/' "$mpage" |
+	       sed 's/^\*\([^*]*\)\*.*/\1/' | grep -oE -- '--?[a-zA-Z][a-zA-Z0-9-]*' |
+	       sort | uniq -d | tr '\n' ' ')
+	[ -z "$dups" ] && ok || fail "$(basename "$mpage"): OPTIONS defines $dups more than once"
+	# scdoc leaves _X_ as it is after a letter (x_F_, *write_*_N_): such
+	# markup shows up in the page as underscores.
+	if command -v scdoc >/dev/null; then
+		if scdoc <"$mpage" >"$work/page.roff" 2>"$work/scdoc.err"; then ok; else
+			fail "$(basename "$mpage"): scdoc: $(cat "$work/scdoc.err")"; fi
+		if grep -nE '(^|[^A-Za-z0-9_])[A-Za-z0-9]*_[A-Z][A-Za-z0-9]*_([^A-Za-z0-9_]|$)' \
+			"$work/page.roff" >"$work/left"; then
+			fail "$(basename "$mpage"): markup left in the page: $(tr -d '\\' <"$work/left")"
+		else ok; fi
+	fi
+done
+
 # The completion script is valid bash and completes the commands.
 if command -v bash >/dev/null; then
 	got=$(bash -c '. "$1"; COMP_WORDS=(memtlb ""); COMP_CWORD=1; _memtlb;

@@ -25,10 +25,28 @@ then
 	expect_grep 'one line per 2.0 MiB THP page' "$out" "thp title"
 fi
 
-if grep -q '^HugePages_Total: *0$' /proc/meminfo; then
+# --verbose: both measurements' repetitions (the control's used to overwrite
+# the probe's); each is 3 to 40
+run probe --max 64k -v
+expect_status 0 "probe -v"
+expect_grep '^memtlb: probe: 4 pages: [0-9.]+ ns \(([3-9]|[1-3][0-9]|40) reps\), packed [0-9.]+ ns \(([3-9]|[1-3][0-9]|40) reps\)$' \
+	"$err" "verbose: both repetition counts"
+
+pool2m=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+if [ -r "$pool2m" ] && [ "$(cat "$pool2m")" = 0 ]; then
 	run probe --pages hugetlb --max 8m
 	expect_status 1 "hugetlb without a pool"
-	expect_grep '^hint: reserve a pool' "$err" "hugetlb hint"
+	expect_grep '^hint: reserve a pool of 2 MiB pages' "$err" "hugetlb hint"
+fi
+
+# hugetlb asks for 2 MiB pages by size flag, not the default size (which
+# may be 1 GiB); pool or not, the mmap call shows it
+if command -v strace >/dev/null 2>&1; then
+	strace -f -e trace=mmap -o "$work/trace" "$MEMTLB" probe --pages hugetlb --max 8m \
+		>/dev/null 2>&1
+	expect_grep 'MAP_HUGETLB\|(MAP_HUGE_2MB|21<<MAP_HUGE_SHIFT)' "$work/trace" "hugetlb: MAP_HUGE_2MB"
+else
+	echo "hugetlb size flag: skipped: no strace"
 fi
 
 usage_case() {	# WHAT ARGS...

@@ -68,6 +68,23 @@ if grep -q '<svg' "$out"; then fail "no gnuplot: an SVG anyway"; else ok; fi
 cp "$out" "$work/nognuplot.html"
 xml_ok "$work/nognuplot.html" "no gnuplot html"
 
+# A gnuplot that exits 0 without an SVG element: "gnuplot failed", tables kept.
+cat >"$work/fakeplot" <<'EOF2'
+#!/bin/sh
+cat >/dev/null
+echo '<?xml version="1.0"?> no element here'
+EOF2
+chmod +x "$work/fakeplot"
+MEMTLB_GNUPLOT=$work/fakeplot
+export MEMTLB_GNUPLOT
+run report --format html "$D/base.json" -o "$work/fakeplot.html"
+unset MEMTLB_GNUPLOT
+expect_status 0 "gnuplot without svg"
+expect_grep 'gnuplot failed on this plot: left out' "$work/fakeplot.html" "gnuplot failed note"
+expect_grep '<td>write_0</td>' "$work/fakeplot.html" "gnuplot failed: tables kept"
+if grep -q '<svg\|(null)' "$work/fakeplot.html"; then fail "gnuplot failed: svg or (null)"; else ok; fi
+xml_ok "$work/fakeplot.html" "gnuplot failed html"
+
 # Errors: one line, exit 2, nothing written.
 run report
 expect_status 2 "no file"

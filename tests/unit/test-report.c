@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -218,12 +219,103 @@ static void test_bad_files(void **state)
 	assert_int_equal(mt_report_load(dir, &rep, msg, sizeof(msg)), -EISDIR);
 }
 
+/* The shared atomic writer: used by mt_report_write and memtlb report -o. */
+static char adir[300];
+
+static size_t count_in(const char *d, bool temps_only)
+{
+	struct dirent *e;
+	size_t n = 0;
+	DIR *dp = opendir(d);
+
+	assert_non_null(dp);
+	while ((e = readdir(dp)))
+		n += strncmp(e->d_name, ".memtlb-", 8) == 0 ||
+		     (!temps_only && e->d_name[0] != '.');
+	closedir(dp);
+	return n;
+}
+
+static int fill_text(FILE *f, void *arg)
+{
+	return fputs(arg, f) == EOF ? -EIO : 0;
+}
+
+static int fill_fails(FILE *f, void *arg)
+{
+	(void)arg;
+	fputs("half", f);
+	return -ENOSPC;
+}
+
+static volatile sig_atomic_t seen_signal, seen_target, seen_temps;
+static const char *target;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	seen_signal = 1;
+	seen_target = access(target, F_OK) == 0;
+	seen_temps = (sig_atomic_t)count_in(adir, true);
+}
+
+/* A ^C while the file is written waits until the rename is done. */
+static int fill_interrupted(FILE *f, void *arg)
+{
+	raise(SIGINT);
+	return seen_signal ? -EINTR : fill_text(f, arg);
+}
+
+static void test_atomic_writer(void **state)
+{
+	struct sigaction sa = { .sa_handler = on_sigint }, old;
+	char path[400], text[64];
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	snprintf(adir, sizeof(adir), "%s/atomic", dir);
+	assert_int_equal(mkdir(adir, 0700), 0);
+	snprintf(path, sizeof(path), "%s/doc.html", adir);
+
+	assert_int_equal(mt_file_write_atomic(path, 0644, fill_text, "<p>one</p>\n"), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	assert_int_equal(count_in(adir, false), 1);
+
+	/* A failed fill leaves the old file as it was and no temp file. */
+	assert_int_equal(mt_file_write_atomic(path, 0644, fill_fails, NULL), -ENOSPC);
+	assert_int_equal(count_in(adir, false), 1);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(text, sizeof(text), f));
+	fclose(f);
+	assert_string_equal(text, "<p>one</p>\n");
+
+	/* SIGINT held from the temp file's creation to the rename. */
+	target = path;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGINT, &sa, &old), 0);
+	assert_int_equal(mt_file_write_atomic(path, 0644, fill_interrupted, "<p>two</p>\n"), 0);
+	sigaction(SIGINT, &old, NULL);
+	assert_int_equal(seen_signal, 1);	/* delivered, after the rename */
+	assert_int_equal(seen_target, 1);
+	assert_int_equal(seen_temps, 0);
+	assert_int_equal(count_in(adir, false), 1);
+
+	/* No directory: nothing created. */
+	snprintf(path, sizeof(path), "%s/missing/doc.html", adir);
+	assert_int_equal(mt_file_write_atomic(path, 0644, fill_text, "x"), -ENOENT);
+	assert_int_equal(count_in(adir, false), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_write_failure_leaves_nothing),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_atomic_writer),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
