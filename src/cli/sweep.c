@@ -524,7 +524,7 @@ out:
 static int cmd_sweep(int argc, char *argv[])
 {
 	struct sweep sw = { 0 };
-	char msg[256], *end;
+	char msg[256];
 	int c, ret;
 
 	mt_cli_config_init(&sw.base);
@@ -560,14 +560,9 @@ static int cmd_sweep(int argc, char *argv[])
 			sw.from = optarg;
 			continue;
 		case OPT_KNEE_RATIO:
-			errno = 0;
-			sw.ko.ratio = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(sw.ko.ratio > 1.0) ||
-			    !(sw.ko.ratio <= 1000.0)) {
-				mt_err("--knee-ratio: %s: not a number above 1", optarg);
-				ret = MT_EXIT_USAGE;
+			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &sw.ko.ratio);
+			if (ret)
 				goto out;
-			}
 			continue;
 		}
 		ret = mt_cli_workload_opt(c, optarg, &sw.base);
