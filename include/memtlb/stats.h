@@ -148,6 +148,7 @@ struct mt_result {
 int mt_result_set_extras(struct mt_result *r, unsigned int n);
 
 const char *mt_derived_name(enum mt_derived d);
+const char *mt_derived_unit(enum mt_derived d);	/* "ns/block", "fraction", ... */
 
 /* Scale and summarise the raw samples of a run into a result. */
 int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,

@@ -386,7 +386,7 @@ void mt_report_print_csv(FILE *f, const struct mt_report *rep)
 
 		/* The proof of mapping: no phase, status "mapping". */
 		if (m->valid) {
-			fprintf(f, "%zu,,huge_coverage,ratio,%.6g,,,,mapping\n", i, m->huge_coverage);
+			fprintf(f, "%zu,,huge_coverage,fraction,%.6g,,,,mapping\n", i, m->huge_coverage);
 			fprintf(f, "%zu,,align,bytes,%llu,,,,mapping\n", i,
 				(unsigned long long)m->align);
 			fprintf(f, "%zu,,kernel_page_size,bytes,%llu,,,,mapping\n", i,
@@ -417,8 +417,8 @@ void mt_report_print_csv(FILE *f, const struct mt_report *rep)
 			for (int d = 0; d < MT_DERIVED_MAX; d++) {
 				if (!mt_phase_has(ps, d))
 					continue;
-				fprintf(f, "%zu,%s,%s,ratio,%.6g,,,,derived\n", i, ps->name,
-					mt_derived_name(d), ps->derived[d]);
+				fprintf(f, "%zu,%s,%s,%s,%.6g,,,,derived\n", i, ps->name,
+					mt_derived_name(d), mt_derived_unit(d), ps->derived[d]);
 			}
 			for (unsigned int x = 0; x < r->n_extras; x++) {
 				if (!(ps->has_extra & (1ull << x)))

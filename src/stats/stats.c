@@ -59,6 +59,22 @@ const char *mt_derived_name(enum mt_derived d)
 	return d < MT_DERIVED_MAX ? names[d] : NULL;
 }
 
+const char *mt_derived_unit(enum mt_derived d)
+{
+	static const char *const units[MT_DERIVED_MAX] = {
+		[MT_DERIVED_NS_PER_BLOCK] = "ns/block",
+		[MT_DERIVED_FAULTS_PER_BLOCK] = "faults/block",
+		[MT_DERIVED_DTLB_MISS_RATIO] = "fraction",
+		[MT_DERIVED_MISSES_PER_BLOCK] = "misses/block",
+		[MT_DERIVED_DTLB_MISS_RATE] = "per instruction",
+		[MT_DERIVED_DTLB_MPKI] = "per 1000 instructions",
+		[MT_DERIVED_ITLB_MPKI] = "per 1000 instructions",
+		[MT_DERIVED_WALK_CYCLES_SHARE] = "fraction",
+	};
+
+	return d < MT_DERIVED_MAX ? units[d] : NULL;
+}
+
 enum mt_role mt_event_role(const struct mt_event *ev)
 {
 	const struct perf_event_attr *a = &ev->attr;

@@ -38,7 +38,7 @@ ok
 # The seed's default backing, MAP_SHARED|MAP_ANONYMOUS: shmem faults, one per page.
 run stat --region 64m -i 2 -p 2 -e minor-faults,major-faults --format csv
 expect_status 0 "stat shared csv"
-expect_grep '^0,write_0,faults_per_block,ratio,1,' "$out" "shared anon: one fault per page"
+expect_grep '^0,write_0,faults_per_block,faults/block,1,' "$out" "shared anon: one fault per page"
 
 # Table: hardware events say not supported on a machine without a PMU driver.
 run stat --region 16m -i 2 -p 1
