@@ -58,7 +58,10 @@ static int fill_doc(FILE *f, void *arg)
 
 static int cmd_report(int argc, char *argv[])
 {
-	static const char *const formats[] = { "text", "markdown", "html" };
+	static const char *const formats[] = {
+		[MT_RENDER_TEXT] = "text", [MT_RENDER_MARKDOWN] = "markdown",
+		[MT_RENDER_HTML] = "html",
+	};
 	struct mt_report *reps[MAX_INPUTS] = { 0 };
 	enum mt_render_format fmt;
 	const char *output = NULL, *format = NULL;
@@ -92,8 +95,6 @@ static int cmd_report(int argc, char *argv[])
 	if (format) {
 		int v;
 
-		/* In enum mt_render_format's order. */
-		_Static_assert(MT_RENDER_MARKDOWN == 1 && MT_RENDER_HTML == 2, "order");
 		ret = mt_cli_choose("--format", format, formats, 3, &v);
 		if (ret)
 			return ret;
