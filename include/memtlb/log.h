@@ -14,6 +14,5 @@ int mt_log_verbose(void);
 void mt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mt_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void mt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

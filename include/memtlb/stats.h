@@ -183,6 +183,9 @@ int mt_result_never_scheduled(const struct mt_result *r, struct mt_event *ev, si
 /* Whether the result's events were split across several counter groups. */
 int mt_result_groups(const struct mt_result *r);
 
+/* The phase of that name, or NULL. */
+const struct mt_phase_stat *mt_result_phase(const struct mt_result *r, const char *name);
+
 int mt_result_event_index(const struct mt_result *r, const char *name);
 
 /* Add or replace a swept parameter (vary): 0, -E2BIG when full, -ENAMETOOLONG. */

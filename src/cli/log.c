@@ -50,14 +50,3 @@ void mt_hint(const char *fmt, ...)
 	vlog("hint: ", fmt, ap);
 	va_end(ap);
 }
-
-void mt_info(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!verbose)
-		return;
-	va_start(ap, fmt);
-	vlog("memtlb: ", fmt, ap);
-	va_end(ap);
-}

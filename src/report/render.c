@@ -247,8 +247,13 @@ static int phase_table(FILE *f, enum mt_render_format fmt, const struct mt_resul
 
 		ret |= cell(&t, "%s", ps->name);
 		ret |= cell(&t, "%.2f", ps->time_ns.mean / 1000.0);
-		ret |= cell(&t, "%.2f", ps->time_ns.stddev / 1000.0);
-		ret |= cell(&t, "%.2f", 100.0 * ps->time_ns.cv);
+		if (ps->time_ns.n > 1) {
+			ret |= cell(&t, "%.2f", ps->time_ns.stddev / 1000.0);
+			ret |= cell(&t, "%.2f", 100.0 * ps->time_ns.cv);
+		} else {	/* one sample: no spread */
+			ret |= cell(&t, "-");
+			ret |= cell(&t, "-");
+		}
 		for (unsigned int e = 0; e < r->n_events; e++) {
 			count_cell(buf, sizeof(buf), &ps->counters[e], 1.0);
 			ret |= cell(&t, "%s", buf);
@@ -289,14 +294,6 @@ static int per_block_table(FILE *f, enum mt_render_format fmt, const struct mt_r
 		tbl_print(f, &t, fmt);
 	tbl_free(&t);
 	return ret ? -ENOMEM : 0;
-}
-
-static const struct mt_phase_stat *phase(const struct mt_result *r, const char *name)
-{
-	for (unsigned int p = 0; p < r->n_phases; p++)
-		if (!strcmp(r->phases[p].name, name))
-			return &r->phases[p];
-	return NULL;
 }
 
 /* The last read pass: the steady state, once every page is mapped. */
@@ -346,7 +343,7 @@ static void plot_phases(FILE *script, FILE *data, const struct mt_report *const 
 		fprintf(data, "%s", r0->phases[p].name);
 		for (unsigned int i = 0; i < n; i++) {
 			const struct mt_phase_stat *ps = reps[i]->n_results
-				? phase(reps[i]->results[0], r0->phases[p].name) : NULL;
+				? mt_result_phase(reps[i]->results[0], r0->phases[p].name) : NULL;
 
 			if (ps)
 				fprintf(data, " %.6g %.6g", ps->time_ns.mean / 1000.0,
@@ -377,7 +374,7 @@ static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *
 		gp_str(script, title);
 		for (size_t k = 0; k < reps[i]->n_results; k++) {
 			const struct mt_result *r = reps[i]->results[k];
-			const struct mt_phase_stat *ps = phase(r, ph);
+			const struct mt_phase_stat *ps = mt_result_phase(r, ph);
 
 			if (ps && r->blocks)
 				fprintf(data, "%llu %.6g %.6g\n", (unsigned long long)r->region,
@@ -495,8 +492,8 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		for (unsigned int i = 0; i < n; i++) {
 			for (size_t k = 0; k < reps[i]->n_results; k++) {
 				const struct mt_result *r = reps[i]->results[k];
-				const struct mt_phase_stat *w = phase(r, "write_0");
-				const struct mt_phase_stat *rd = phase(r, last_read(reps[i]));
+				const struct mt_phase_stat *w = mt_result_phase(r, "write_0");
+				const struct mt_phase_stat *rd = mt_result_phase(r, last_read(reps[i]));
 				char a[32] = "-", b[32] = "-", c[32] = "-";
 
 				if (w && mt_phase_has(w, MT_DERIVED_NS_PER_BLOCK))

@@ -14,14 +14,6 @@
 #include <memtlb/report.h>
 #include <memtlb/size.h>
 
-static const struct mt_phase_stat *find_phase(const struct mt_result *r, const char *name)
-{
-	for (unsigned int p = 0; p < r->n_phases; p++)
-		if (!strcmp(r->phases[p].name, name))
-			return &r->phases[p];
-	return NULL;
-}
-
 const char *mt_report_default_phase(const struct mt_report *rep)
 {
 	static char last[16];
@@ -30,7 +22,7 @@ const char *mt_report_default_phase(const struct mt_report *rep)
 	if (!rep->n_results)
 		return "read_4";
 	r = rep->results[0];
-	if (find_phase(r, "read_4"))
+	if (mt_result_phase(r, "read_4"))
 		return "read_4";
 	/* Fewer passes than seed 000's five: the last read pass. */
 	last[0] = '\0';
@@ -43,7 +35,7 @@ const char *mt_report_default_phase(const struct mt_report *rep)
 bool mt_report_has_phase(const struct mt_report *rep, const char *phase)
 {
 	for (size_t i = 0; i < rep->n_results; i++)
-		if (find_phase(rep->results[i], phase))
+		if (mt_result_phase(rep->results[i], phase))
 			return true;
 	return false;
 }
@@ -200,7 +192,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 			break;
 		}
 		for (size_t k = 0; k < c.n; k++) {
-			const struct mt_phase_stat *ps = find_phase(rep->results[c.idx[k]], phase);
+			const struct mt_phase_stat *ps = mt_result_phase(rep->results[c.idx[k]], phase);
 
 			faults |= mt_phase_has(ps, MT_DERIVED_FAULTS_PER_BLOCK);
 			misses |= mt_phase_has(ps, MT_DERIVED_MISSES_PER_BLOCK);
@@ -215,7 +207,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		fprintf(f, "  knee\n");
 		for (size_t k = 0; k < c.n; k++) {
 			const struct mt_result *r = rep->results[c.idx[k]];
-			const struct mt_phase_stat *ps = find_phase(r, phase);
+			const struct mt_phase_stat *ps = mt_result_phase(r, phase);
 			const struct mt_knee *kn = knee_at(&c, k);
 			char reg[32];
 
@@ -277,7 +269,7 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 		series_title(title, sizeof(title), rep->results[c.idx[0]]);
 		for (size_t k = 0; k < c.n; k++) {
 			const struct mt_result *r = rep->results[c.idx[k]];
-			const struct mt_phase_stat *ps = find_phase(r, phase);
+			const struct mt_phase_stat *ps = mt_result_phase(r, phase);
 			const struct mt_knee *kn = knee_at(&c, k);
 
 			fprintf(f, "%u,\"%s\",%llu,%s,%.6g,%.6g,%.6g,", s, title,

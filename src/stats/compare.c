@@ -107,14 +107,6 @@ static const struct mt_result *find_point(const struct mt_report *rep, const cha
 	return NULL;
 }
 
-static const struct mt_phase_stat *find_phase(const struct mt_result *r, const char *name)
-{
-	for (unsigned int p = 0; r && p < r->n_phases; p++)
-		if (!strcmp(r->phases[p].name, name))
-			return &r->phases[p];
-	return NULL;
-}
-
 static struct mt_cmp_row *new_row(struct mt_comparison *cmp, const char *point,
 				  const char *phase, const char *metric, enum mt_family fam)
 {
@@ -216,7 +208,7 @@ static int add_row(struct mt_comparison *cmp, const struct mt_result *const *res
 	unsigned int present = 0;
 
 	for (unsigned int i = 0; i < cmp->n_inputs; i++) {
-		fill_side(&row.side[i], res[i], find_phase(res[i], phase), kind, metric, d);
+		fill_side(&row.side[i], res[i], mt_result_phase(res[i], phase), kind, metric, d);
 		present += row.side[i].state != MT_SIDE_ABSENT;
 	}
 	/* A metric that is zero wherever it was measured says nothing: left out. */

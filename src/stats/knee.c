@@ -219,20 +219,12 @@ size_t mt_knee_series(struct mt_result *const *res, size_t n, unsigned int *seri
 
 static bool phase_cost(const struct mt_result *r, const char *phase, double *y)
 {
-	for (unsigned int p = 0; p < r->n_phases; p++) {
-		const struct mt_phase_stat *ps = &r->phases[p];
+	const struct mt_phase_stat *ps = mt_result_phase(r, phase);
 
-		if (strcmp(ps->name, phase))
-			continue;
-		if (mt_phase_has(ps, MT_DERIVED_NS_PER_BLOCK))
-			*y = ps->derived[MT_DERIVED_NS_PER_BLOCK];
-		else if (r->blocks)
-			*y = ps->time_ns.mean / (double)r->blocks;
-		else
-			return false;
-		return true;
-	}
-	return false;
+	if (!ps || !mt_phase_has(ps, MT_DERIVED_NS_PER_BLOCK))
+		return false;
+	*y = ps->derived[MT_DERIVED_NS_PER_BLOCK];
+	return true;
 }
 
 int mt_knee_curve(struct mt_result *const *res, size_t n, const unsigned int *series,

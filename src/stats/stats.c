@@ -160,6 +160,14 @@ int mt_result_set_extras(struct mt_result *r, unsigned int n)
 	return 0;
 }
 
+const struct mt_phase_stat *mt_result_phase(const struct mt_result *r, const char *name)
+{
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		if (!strcmp(r->phases[p].name, name))
+			return &r->phases[p];
+	return NULL;
+}
+
 int mt_result_event_index(const struct mt_result *r, const char *name)
 {
 	for (unsigned int i = 0; i < r->n_events; i++)

@@ -237,6 +237,7 @@ static void test_results_curve(void **state)
 		res[i]->block = blocks[i];
 		res[i]->blocks = res[i]->region / blocks[i];
 		res[i]->phases[0].time_ns.mean = (double)res[i]->blocks * (i + 1);
+		mt_result_derive(res[i]);	/* as every measured or loaded result is */
 	}
 	mt_result_set_param(res[3], "backing", "anon");
 	mt_result_set_param(res[4], "backing", "anon");
