@@ -52,6 +52,8 @@ struct run {
 	unsigned int n_phases;
 };
 
+#define VMSTAT_MISSING UINT64_MAX
+
 static char vmbuf[32768];	/* static: reading it takes no page faults */
 
 static int vmstat_read(struct run *r, uint64_t *v, bool discover)
@@ -60,6 +62,9 @@ static int vmstat_read(struct run *r, uint64_t *v, bool discover)
 	char *line, *save;
 	int fd;
 
+	/* A counter not found keeps this mark, and its delta stays absent. */
+	for (unsigned int i = 0; v && i < r->n_vm; i++)
+		v[i] = VMSTAT_MISSING;
 	fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -124,7 +129,8 @@ static int boundary(void *arg, unsigned int phase, bool end)
 		*kx(r, phase, X_MINFLT) = (double)(r->k1.minflt - r->k0.minflt);
 		*kx(r, phase, X_MAJFLT) = (double)(r->k1.majflt - r->k0.majflt);
 		for (unsigned int i = 0; i < r->n_vm; i++)
-			*kx(r, phase, X_VMSTAT + i) = (double)(r->k1.v[i] - r->k0.v[i]);
+			if (r->k0.v[i] != VMSTAT_MISSING && r->k1.v[i] != VMSTAT_MISSING)
+				*kx(r, phase, X_VMSTAT + i) = (double)(r->k1.v[i] - r->k0.v[i]);
 		return 0;
 	}
 	if (!r->counters)

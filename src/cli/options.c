@@ -484,6 +484,8 @@ int mt_cli_getopt_error(const char *cmd, int c, char *argv[])
 static int check_backend(void)
 {
 	const char *sel = getenv("MEMTLB_BACKEND");
+	struct mt_backend *be;
+	int ret;
 
 	if (!sel || !*sel || !strcmp(sel, "perf"))
 		return 0;
@@ -492,10 +494,18 @@ static int check_backend(void)
 		mt_hint("MEMTLB_BACKEND is perf (the default) or replay:FILE");
 		return MT_EXIT_USAGE;
 	}
-	if (access(sel + 7, R_OK)) {
-		mt_err("MEMTLB_BACKEND: %s: %s", sel + 7, strerror(errno));
+	/* Parse it now: a bad file is bad input, not a failure mid-run. */
+	ret = mt_backend_replay_create(&be, sel + 7);
+	if (ret == -EINVAL) {
+		mt_err("MEMTLB_BACKEND: %s: not a valid replay file", sel + 7);
+		mt_hint("memtlb-stat(1), ENVIRONMENT, describes the format");
 		return MT_EXIT_USAGE;
 	}
+	if (ret) {
+		mt_err("MEMTLB_BACKEND: %s: %s", sel + 7, strerror(-ret));
+		return MT_EXIT_USAGE;
+	}
+	be->ops->destroy(be);
 	return 0;
 }
 
@@ -661,12 +671,6 @@ int mt_cli_measure_error(const char *cmd, int err, const struct mt_mismatch *bad
 			break;
 		mt_err("%s: %s", cmd, bad->why);
 		return MT_EXIT_FAILURE;
-	case -EINVAL:
-		if (strcmp(mt_cli_backend_name(), "replay"))
-			break;
-		mt_err("MEMTLB_BACKEND: %s: not a valid replay file", getenv("MEMTLB_BACKEND") + 7);
-		mt_hint("memtlb-stat(1), ENVIRONMENT, describes the format");
-		return MT_EXIT_USAGE;
 	}
 	return mt_cli_fail(cmd, err);
 }

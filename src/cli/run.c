@@ -115,12 +115,6 @@ static int cmd_run(int argc, char *argv[])
 		ret = MT_EXIT_USAGE;
 		goto out;
 	}
-	if (ret == -EINVAL && getenv("MEMTLB_BACKEND")) {
-		mt_err("MEMTLB_BACKEND=%s: not a backend, or not a valid replay file",
-		       getenv("MEMTLB_BACKEND"));
-		ret = MT_EXIT_USAGE;
-		goto out;
-	}
 	if (ret)
 		goto fail;
 	rep->runs = oc.runs;

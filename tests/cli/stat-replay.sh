@@ -46,6 +46,11 @@ MEMTLB_BACKEND=replay:/nonexistent run stat --region 1m -i 1
 expect_status 2 "missing replay file"
 expect_one_error_line "missing replay file"
 
+# A malformed replay file is bad input, found before anything runs.
+MEMTLB_BACKEND=replay:$MEMTLB_TEST_DATA/replay/bad-delta.txt run stat --region 1m -i 1
+expect_status 2 "malformed replay file"
+expect_grep 'not a valid replay file' "$err" "malformed replay file named"
+
 MEMTLB_BACKEND=bogus run stat --region 1m -i 1
 expect_status 2 "unknown backend"
 
