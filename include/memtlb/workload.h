@@ -77,7 +77,7 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
  */
 void mt_workload_set_evidence(struct mt_workload *w, bool on);
 
-/* Per phase, what the tasks did in the last iteration (NULL without tasks). */
+/* Per phase, what the tasks (or, without tasks, this thread) did in the last iteration. */
 const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w);
 
 /* Why the last iterate returned -ECHILD: which forked task ended how. */

@@ -16,8 +16,87 @@
 #include <cmocka.h>
 
 #include <memtlb/cleanup.h>
+#include <memtlb/cli.h>
 #include <memtlb/mapinfo.h>
 #include <memtlb/workload.h>
+
+/* The hook sees every phase open then close, in order, outside its timing. */
+struct hook_log {
+	unsigned int calls;
+	unsigned int next;	/* the phase expected next */
+	bool open;
+	bool out_of_order;
+	const struct mt_workload *w;
+	const char *corrupt;	/* phase at whose start to spoil the region */
+};
+
+static int hook(void *arg, unsigned int phase, bool end)
+{
+	struct hook_log *h = arg;
+
+	h->calls++;
+	if (phase != h->next || end != h->open)
+		h->out_of_order = true;
+	h->open = !end;
+	if (end)
+		h->next++;
+	if (!end && h->corrupt && !strcmp(mt_workload_phase_name(h->w, phase), h->corrupt))
+		*(volatile uint64_t *)(uintptr_t)mt_workload_mapinfo(h->w)->addr = 42;
+	return 0;
+}
+
+static struct mt_workload *small_workload(void)
+{
+	struct mt_workload *w;
+	struct mt_config cfg;
+
+	mt_cli_config_init(&cfg);
+	cfg.region = 4 << 20;
+	cfg.passes = 2;
+	cfg.backing = MT_BACKING_ANON;
+	assert_int_equal(mt_workload_create(&w, &cfg), 0);
+	return w;
+}
+
+static void test_iterate_phases(void **state)
+{
+	struct mt_workload *w = small_workload();
+	struct hook_log h = { .w = w };
+	struct mt_mismatch bad = { 0 };
+	uint64_t t[16] = { 0 };
+	unsigned int np = mt_workload_phases(w);
+
+	(void)state;
+	assert_int_equal(np, 6);	/* mmap, write_0, read_0, write_1, read_1, munmap */
+	assert_string_equal(mt_workload_phase_name(w, 0), "mmap");
+	assert_string_equal(mt_workload_phase_name(w, 4), "read_1");
+	assert_int_equal(mt_workload_iterate(w, 0, t, hook, &h, &bad), 0);
+	assert_false(h.out_of_order);
+	assert_int_equal(h.calls, 2 * np);
+	for (unsigned int p = 0; p < np; p++)
+		assert_true(t[p] > 0);
+	assert_int_equal(mt_workload_blocks(w), (4 << 20) / sysconf(_SC_PAGESIZE));
+	mt_workload_destroy(w);
+}
+
+static void test_iterate_mismatch(void **state)
+{
+	struct mt_workload *w = small_workload();
+	struct hook_log h = { .w = w, .corrupt = "read_0" };
+	struct mt_mismatch bad = { 0 };
+	uint64_t t[16] = { 0 };
+
+	(void)state;
+	/* The evidence iteration knows where the region is: spoil its first word. */
+	mt_workload_set_evidence(w, true);
+	assert_int_equal(mt_workload_iterate(w, 3, t, hook, &h, &bad), -EILSEQ);
+	assert_string_equal(bad.phase, "read_0");
+	assert_int_equal(bad.iter, 3);
+	assert_int_equal((uintptr_t)bad.addr, mt_workload_mapinfo(w)->addr);
+	assert_int_equal(bad.expected, mt_workload_pattern(0));
+	assert_int_equal(bad.found, 42);
+	mt_workload_destroy(w);
+}
 
 static void test_shuffle_is_a_permutation(void **state)
 {
@@ -69,7 +148,7 @@ static void test_mapinfo_self(void **state)
 	assert_int_equal(mt_mapinfo_read(0, p, len, &mi), 0);
 	assert_true(mi.valid);
 	assert_int_equal(mi.rss, len);
-	assert_int_equal(mi.kernel_page, 4096);
+	assert_int_equal(mi.kernel_page, (uint64_t)sysconf(_SC_PAGESIZE));
 	assert_int_equal(mi.anon_huge, 0);
 	assert_true(mi.align >= 4096);
 	assert_int_equal((uintptr_t)p % mi.align, 0);
@@ -191,6 +270,8 @@ static void test_cleanup_keeps_a_command_handler(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_iterate_phases),
+		cmocka_unit_test(test_iterate_mismatch),
 		cmocka_unit_test(test_shuffle_is_a_permutation),
 		cmocka_unit_test(test_shuffle_seeded),
 		cmocka_unit_test(test_mapinfo_self),
