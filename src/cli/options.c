@@ -655,6 +655,8 @@ int mt_cli_fail(const char *cmd, int err)
 		hint_limit(RLIMIT_AS, "RLIMIT_AS", "ulimit -v");
 	else if (err == -EMFILE)
 		hint_limit(RLIMIT_NOFILE, "RLIMIT_NOFILE", "ulimit -n");
+	else if (err == -EAGAIN)	/* fork or pthread_create of a task */
+		hint_limit(RLIMIT_NPROC, "RLIMIT_NPROC", "ulimit -u");
 	return MT_EXIT_FAILURE;
 }
 

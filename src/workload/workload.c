@@ -617,6 +617,26 @@ static void *thread_fn(void *arg)
 	return NULL;
 }
 
+/* A spawn that failed part way: let the tasks that started pass the ready
+ * barrier, tell them to exit, and join or reap them. */
+static void unspawn(struct mt_workload *w, unsigned int started)
+{
+	w->ctl->bar.n = started + 1;
+	if (!coord_wait(w)) {		/* ready */
+		w->ctl->op = OP_EXIT;
+		coord_wait(w);		/* release: they see OP_EXIT */
+	}
+	for (unsigned int i = 0; i < started; i++) {
+		struct task *t = &w->ctl->task[i];
+
+		if (w->cfg.task_mode == MT_TASK_THREAD)
+			pthread_join(t->thread, NULL);
+		else
+			waitpid(t->pid, NULL, 0);
+	}
+	w->ctl->bar.n = w->n_tasks + 1;
+}
+
 static int spawn(struct mt_workload *w)
 {
 	pid_t parent = getpid();
@@ -632,14 +652,20 @@ static int spawn(struct mt_workload *w)
 		if (w->cfg.task_mode == MT_TASK_THREAD) {
 			int ret = pthread_create(&t->thread, NULL, thread_fn, t);
 
-			if (ret)
-				return -ret;	/* the barrier now waits forever: callers exit */
+			if (ret) {
+				unspawn(w, i);
+				return -ret;
+			}
 			continue;
 		}
 		pid_t pid = fork();	/* t is shared: only the parent writes t->pid */
 
-		if (pid < 0)
-			return -errno;
+		if (pid < 0) {
+			int ret = -errno;
+
+			unspawn(w, i);
+			return ret;
+		}
 		if (pid) {
 			t->pid = pid;
 		} else {

@@ -25,6 +25,24 @@ expect_grep '^memtlb: stat: Too many open files$' "$err" "RLIMIT_NOFILE: what fa
 expect_grep '^hint: RLIMIT_NOFILE is 4' "$err" "RLIMIT_NOFILE: named"
 [ -s "$work/out" ] && fail "RLIMIT_NOFILE: printed a table" || ok
 
+# RLIMIT_NPROC (root is exempt: as nobody): tasks that cannot start are a
+# clear error, and the ones that did start are gone afterwards.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null &&
+	setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$MEMTLB"; then
+	for mode in process thread; do
+		prlimit --nproc=20 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$MEMTLB" stat --region 4m -i 1 -p 1 -e minor-faults --tasks 50 \
+			--task-mode $mode >"$work/out" 2>"$work/err"
+		status=$? out="$work/out" err="$work/err"
+		expect_status 1 "RLIMIT_NPROC ($mode)"
+		expect_grep '^hint: RLIMIT_NPROC is 20' "$err" "RLIMIT_NPROC named ($mode)"
+		sleep 0.2
+		if pgrep -u nobody -f "memtlb stat" >/dev/null; then
+			fail "RLIMIT_NPROC ($mode): tasks left running"
+		else ok; fi
+	done
+fi
+
 # More tasks than CPUs: allowed, with one warning.
 cpus=$(getconf _NPROCESSORS_ONLN)
 run stat --region 4m -i 1 -p 1 -e minor-faults --tasks $((cpus + 2))
