@@ -243,11 +243,14 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (r.iter = 0; r.iter < cfg->iterations; r.iter++) {
+	/* The timed iterations, then the evidence one (r.iter == iterations). */
+	for (r.iter = 0; r.iter <= cfg->iterations; r.iter++) {
 		if (opts->stop && *opts->stop) {
 			ret = -EINTR;
 			goto out;
 		}
+		r.evidence = r.iter == cfg->iterations;
+		mt_workload_set_evidence(w, r.evidence);
 		ret = mt_workload_iterate(w, r.iter, times, boundary, &r, bad);
 		if (ret == -ECHILD && mt_workload_failure(w))
 			snprintf(bad->why, sizeof(bad->why), "%s", mt_workload_failure(w));
@@ -255,35 +258,23 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 			goto out;
 		ts = mt_workload_task_stats(w);
 		for (unsigned int p = 0; p < np; p++) {
+			if (r.evidence) {
+				/* Forked tasks count their own faults; add them in. */
+				*kx(&r, p, X_MINFLT) += (double)ts[p].minflt;
+				*kx(&r, p, X_MAJFLT) += (double)ts[p].majflt;
+				continue;
+			}
 			*mt_samples_time(r.samples, p, r.iter) = times[p];
 			*kx(&r, p, r.n_extras - 2) = ts[p].blocks && times[p] ?
 				(double)ts[p].blocks * 1e9 / (double)times[p] : NAN;
 			*kx(&r, p, r.n_extras - 1) = ts[p].blocks && cfg->tasks ?
 				ts[p].rate_per_task : NAN;
 		}
-		if (opts->progress && seconds_since(&t0) > 1.0) {
+		if (opts->progress && !r.evidence && seconds_since(&t0) > 1.0) {
 			fprintf(stderr, "\rmemtlb: iteration %u of %lu, %.1f s elapsed ", r.iter + 1,
 				cfg->iterations, seconds_since(&t0));
 			shown = true;
 		}
-	}
-	/* The evidence iteration: untimed, uncounted; r.iter = iterations. */
-	if (opts->stop && *opts->stop) {
-		ret = -EINTR;
-		goto out;
-	}
-	r.evidence = true;
-	mt_workload_set_evidence(w, true);
-	ret = mt_workload_iterate(w, r.iter, times, boundary, &r, bad);
-	if (ret == -ECHILD && mt_workload_failure(w))
-		snprintf(bad->why, sizeof(bad->why), "%s", mt_workload_failure(w));
-	if (ret)
-		goto out;
-	ts = mt_workload_task_stats(w);
-	for (unsigned int p = 0; p < np; p++) {
-		/* Forked tasks count their own faults; add them in. */
-		*kx(&r, p, X_MINFLT) += (double)ts[p].minflt;
-		*kx(&r, p, X_MAJFLT) += (double)ts[p].majflt;
 	}
 	ret = mt_result_from_samples(out, r.samples, ev, cfg->region, cfg->block,
 				     mt_workload_blocks(w));
