@@ -14,6 +14,15 @@
 #include <memtlb/report.h>
 #include <memtlb/size.h>
 
+static bool varied(const struct mt_report *rep, const char *key)
+{
+	for (size_t i = 0; i < rep->n_results; i++)
+		for (unsigned int v = 0; v < rep->results[i]->n_vary; v++)
+			if (!strcmp(rep->results[i]->vary[v].key, key))
+				return true;
+	return false;
+}
+
 const char *mt_report_default_phase(const struct mt_report *rep)
 {
 	static char last[16];
@@ -169,10 +178,16 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	if (!series)
 		return -ENOMEM;
 	n_series = mt_knee_series(rep->results, rep->n_results, series);
-	fprintf(f, "memtlb %s: %s per region, %lu iteration%s x %lu pass%s (%s), %zu point%s\n",
-		rep->command, phase, cfg->iterations, cfg->iterations == 1 ? "" : "s",
-		cfg->passes, cfg->passes == 1 ? "" : "es", mt_backing_name(cfg->backing),
-		rep->n_results, rep->n_results == 1 ? "" : "s");
+	/* What --vary changes is in each series' title, not in this header. */
+	if (varied(rep, "iterations") || varied(rep, "passes") || varied(rep, "backing"))
+		fprintf(f, "memtlb %s: %s per region, %zu point%s\n", rep->command, phase,
+			rep->n_results, rep->n_results == 1 ? "" : "s");
+	else
+		fprintf(f, "memtlb %s: %s per region, %lu iteration%s x %lu pass%s (%s), "
+			"%zu point%s\n", rep->command, phase, cfg->iterations,
+			cfg->iterations == 1 ? "" : "s", cfg->passes, cfg->passes == 1 ? "" : "es",
+			mt_backing_name(cfg->backing), rep->n_results,
+			rep->n_results == 1 ? "" : "s");
 	fprintf(f, "kernel %s on %s, counters: %s%s\n", rep->system.kernel,
 		rep->system.cpu[0] ? rep->system.cpu : rep->system.machine, rep->backend,
 		rep->user_only ? " (user space only)" : "");
