@@ -3,6 +3,7 @@
 #define MEMTLB_EVSET_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <memtlb/counters.h>
 
@@ -54,6 +55,10 @@ const char *mt_evsets_dir(const char *dir_override, char *buf, size_t len);
 /* Every *.events file in dir, sorted by name. msg: "file:line: why". */
 int mt_evsets_load(struct mt_evsets **out, const char *dir, char *msg, size_t msg_len);
 void mt_evsets_destroy(struct mt_evsets *s);
+
+/* Parse one events file from a stream, named name in messages (tests, fuzzing). */
+int mt_evsets_parse(struct mt_evsets **out, FILE *f, const char *name, char *msg,
+		    size_t msg_len);
 
 const struct mt_evset *mt_evsets_find(const struct mt_evsets *s, const char *name);
 

@@ -241,18 +241,12 @@ static int do_event(struct parser *p, char *rest)
 	return 0;
 }
 
-static int parse_file(struct parser *p, const char *path)
+static int parse_stream(struct parser *p, FILE *f, const char *path)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	int ret = 0;
-	FILE *f;
 
-	f = fopen(path, "re");
-	if (!f) {
-		snprintf(p->msg, p->len, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
 	p->file = path;
 	p->line = 0;
 	p->set = NULL;
@@ -283,8 +277,42 @@ static int parse_file(struct parser *p, const char *path)
 	if (!ret)
 		ret = end_set(p);
 	free(line);
+	return ret;
+}
+
+static int parse_file(struct parser *p, const char *path)
+{
+	FILE *f;
+	int ret;
+
+	f = fopen(path, "re");
+	if (!f) {
+		ret = -errno;
+		snprintf(p->msg, p->len, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	ret = parse_stream(p, f, path);
 	fclose(f);
 	return ret;
+}
+
+int mt_evsets_parse(struct mt_evsets **out, FILE *f, const char *name, char *msg,
+		    size_t msg_len)
+{
+	struct parser p = { .msg = msg, .len = msg_len };
+	int ret;
+
+	msg[0] = '\0';
+	p.sets = calloc(1, sizeof(*p.sets));
+	if (!p.sets)
+		return -ENOMEM;
+	ret = parse_stream(&p, f, name);
+	if (ret) {
+		mt_evsets_destroy(p.sets);
+		return ret;
+	}
+	*out = p.sets;
+	return 0;
 }
 
 static int events_file(const struct dirent *d)
