@@ -17,7 +17,6 @@
 #include <memtlb/chase.h>
 #include <memtlb/cli.h>
 #include <memtlb/cmd.h>
-#include <memtlb/cpuid.h>
 #include <memtlb/knee.h>
 #include <memtlb/log.h>
 #include <memtlb/size.h>
@@ -244,23 +243,46 @@ static void describe(FILE *f, const struct probe *pr, const struct mt_level *lv,
 	}
 }
 
+/* The data (or unified) TLB of this level that holds pages of this size. */
+static const struct mt_tlb *data_tlb(const struct mt_sysinfo *si, unsigned int level,
+				     const char *pages)
+{
+	for (unsigned int i = 0; i < si->n_tlbs; i++) {
+		const struct mt_tlb *t = &si->tlbs[i];
+
+		if (t->level == level && strstr(t->pages, pages) &&
+		    (!strcmp(t->type, "data") || !strcmp(t->type, "unified") ||
+		     !strcmp(t->type, "load")))
+			return t;
+	}
+	return NULL;
+}
+
+/* What the CPU says, from the same cpuid decoding as memtlb sysinfo. */
 static void compare_cpuid(FILE *f, const struct probe *pr)
 {
-	struct mt_tlb_geom g;
-	char a[32], b[32];
 	bool huge = pr->page >= HUGE_2M;
-	unsigned int l1, l2;
+	const char *pages = huge ? "2M" : "4K";
+	uint64_t page = huge ? HUGE_2M : 4096;
+	const struct mt_tlb *l1, *l2;
+	struct mt_sysinfo si;
+	char a[32], b[32];
 
-	if (mt_cpuid_tlb(&g)) {
-		fprintf(f, "cpuid: TLB geometry not read on this CPU (AMD leaves only)\n");
+	mt_sysinfo_read(&si);
+	l1 = data_tlb(&si, 1, pages);
+	l2 = data_tlb(&si, 2, pages);
+	if (!l1) {
+		fprintf(f, "cpuid: this CPU reports no data TLB geometry for %s pages\n",
+			huge ? "2 MiB" : "4 KiB");
 		return;
 	}
-	l1 = huge ? g.l1d.entries_2m : g.l1d.entries_4k;
-	l2 = huge ? g.l2d.entries_2m : g.l2d.entries_4k;
-	mt_size_format((uint64_t)l1 * (huge ? HUGE_2M : 4096), a, sizeof(a));
-	mt_size_format((uint64_t)l2 * (huge ? HUGE_2M : 4096), b, sizeof(b));
-	fprintf(f, "cpuid (%s): L1 dTLB %u entries (%s), L2 dTLB %u entries (%s) for %s pages\n",
-		g.vendor, l1, a, l2, b, huge ? "2 MiB" : "4 KiB");
+	mt_size_format((uint64_t)l1->entries * page, a, sizeof(a));
+	fprintf(f, "%s: L1 dTLB %u entries (%s)", si.tlb_source, l1->entries, a);
+	if (l2) {
+		mt_size_format((uint64_t)l2->entries * page, b, sizeof(b));
+		fprintf(f, ", L2 %s TLB %u entries (%s)", l2->type, l2->entries, b);
+	}
+	fprintf(f, " for %s pages\n", huge ? "2 MiB" : "4 KiB");
 }
 
 static int map_pages(struct probe *pr, uint64_t max, enum pages kind)
