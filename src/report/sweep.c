@@ -72,30 +72,32 @@ struct curve {
 	int n_knees;		/* < 0: not computed (-EINVAL: repeated regions) */
 };
 
-static int curve_get(const struct mt_report *rep, const unsigned int *series, unsigned int s,
-		     const char *phase, const struct mt_knee_opts *ko, struct curve *c)
-{
-	size_t n = rep->n_results;
-	int ret;
-
-	memset(c, 0, sizeof(*c));
-	c->idx = calloc(n, sizeof(*c->idx));
-	c->x = calloc(n, sizeof(*c->x));
-	c->y = calloc(n, sizeof(*c->y));
-	if (!c->idx || !c->x || !c->y)
-		return -ENOMEM;
-	ret = mt_knee_curve(rep->results, n, series, s, phase, c->idx, c->x, c->y, &c->n);
-	if (ret)
-		return ret;
-	c->n_knees = c->n < 3 ? 0 : mt_knee_find(c->x, c->y, c->n, ko, c->knees, MT_KNEE_MAX);
-	return 0;
-}
-
 static void curve_free(struct curve *c)
 {
 	free(c->idx);
 	free(c->x);
 	free(c->y);
+}
+
+/* A series' curve: 0, -ENOENT (no point has the phase), -ENOMEM; freed on error. */
+static int curve_get(const struct mt_report *rep, const unsigned int *series, unsigned int s,
+		     const char *phase, const struct mt_knee_opts *ko, struct curve *c)
+{
+	size_t n = rep->n_results;
+	int ret = -ENOMEM;
+
+	memset(c, 0, sizeof(*c));
+	c->idx = calloc(n, sizeof(*c->idx));
+	c->x = calloc(n, sizeof(*c->x));
+	c->y = calloc(n, sizeof(*c->y));
+	if (c->idx && c->x && c->y)
+		ret = mt_knee_curve(rep->results, n, series, s, phase, c->idx, c->x, c->y, &c->n);
+	if (ret) {
+		curve_free(c);
+		return ret;
+	}
+	c->n_knees = c->n < 3 ? 0 : mt_knee_find(c->x, c->y, c->n, ko, c->knees, MT_KNEE_MAX);
+	return 0;
 }
 
 static const struct mt_knee *knee_at(const struct curve *c, size_t k)
@@ -197,15 +199,12 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		struct curve c;
 
 		ret = curve_get(rep, series, s, phase, ko, &c);
-		if (ret == -ENOENT) {
-			curve_free(&c);
+		if (ret == -ENOENT) {	/* no point of this series has the phase */
 			ret = 0;
 			continue;
 		}
-		if (ret) {
-			curve_free(&c);
+		if (ret)
 			break;
-		}
 		for (size_t k = 0; k < c.n; k++) {
 			const struct mt_phase_stat *ps = mt_result_phase(rep->results[c.idx[k]], phase);
 
@@ -272,15 +271,12 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 		struct curve c;
 
 		ret = curve_get(rep, series, s, phase, ko, &c);
-		if (ret == -ENOENT) {
-			curve_free(&c);
+		if (ret == -ENOENT) {	/* no point of this series has the phase */
 			ret = 0;
 			continue;
 		}
-		if (ret) {
-			curve_free(&c);
+		if (ret)
 			break;
-		}
 		series_title(title, sizeof(title), rep->results[c.idx[0]]);
 		for (size_t k = 0; k < c.n; k++) {
 			const struct mt_result *r = rep->results[c.idx[k]];

@@ -54,20 +54,13 @@ cases="missing.json a-directory.json dangling.json empty.json truncated.json tex
 	counter-bad-mean.json events-not-list.json event-name-long.json samples-strings.json
 	duplicate-key.json huge-number.json huge-int.json huge-file.json"
 
-bad_case() {	# WHAT ARGS...: exit 2, one error line, -o untouched
-	what=$1
-	shift
-	run "$@"
-	expect_status 2 "$what"
-	expect_one_error_line "$what"
-}
 
 for f in $cases; do
-	bad_case "compare $f as base" compare "$d/$f" "$good"
-	bad_case "compare $f as new" compare "$good" "$d/$f" --format json
-	bad_case "report $f" report "$d/$f" -o "$work/out.html"
+	usage_case "compare $f as base" compare "$d/$f" "$good"
+	usage_case "compare $f as new" compare "$good" "$d/$f" --format json
+	usage_case "report $f" report "$d/$f" -o "$work/out.html"
 	[ -e "$work/out.html" ] && fail "report $f: created its output" || ok
-	bad_case "sweep --from $f" sweep --from "$d/$f"
+	usage_case "sweep --from $f" sweep --from "$d/$f"
 done
 
 # Events and events files: the same rules, for stat, sweep and run.
@@ -82,18 +75,18 @@ for cmd in "stat -r 4m" "sweep -r 4m..8m" "run"; do
 	[ "$cmd" = run ] && tail="-- true"
 	# shellcheck disable=SC2086 # $cmd and $tail are word lists
 	{
-		bad_case "$cmd: empty event list" $cmd -e "" $tail
-		bad_case "$cmd: only commas" $cmd -e ",," $tail
-		bad_case "$cmd: duplicated event" $cmd -e minor-faults,minor-faults $tail
-		bad_case "$cmd: unknown event" $cmd -e minor-faults,NO_SUCH_EVENT $tail
-		bad_case "$cmd: 500 unknown events" $cmd -e "$many" $tail
-		bad_case "$cmd: another machine's PMU" $cmd -e no_such_pmu::CYCLES $tail
-		bad_case "$cmd: unknown set" $cmd --events nosuchset $tail
-		bad_case "$cmd: -e and --events" $cmd -e minor-faults --events default $tail
-		bad_case "$cmd: events dir missing" $cmd --events-dir "$work/none" --events default $tail
-		bad_case "$cmd: syntax error" $cmd --events-dir "$ev" --events syntax $tail
-		bad_case "$cmd: no section for this PMU" $cmd --events-dir "$ev" --events nopmu $tail
-		bad_case "$cmd: empty set" $cmd --events-dir "$ev" --events empty $tail
+		usage_case "$cmd: empty event list" $cmd -e "" $tail
+		usage_case "$cmd: only commas" $cmd -e ",," $tail
+		usage_case "$cmd: duplicated event" $cmd -e minor-faults,minor-faults $tail
+		usage_case "$cmd: unknown event" $cmd -e minor-faults,NO_SUCH_EVENT $tail
+		usage_case "$cmd: 500 unknown events" $cmd -e "$many" $tail
+		usage_case "$cmd: another machine's PMU" $cmd -e no_such_pmu::CYCLES $tail
+		usage_case "$cmd: unknown set" $cmd --events nosuchset $tail
+		usage_case "$cmd: -e and --events" $cmd -e minor-faults --events default $tail
+		usage_case "$cmd: events dir missing" $cmd --events-dir "$work/none" --events default $tail
+		usage_case "$cmd: syntax error" $cmd --events-dir "$ev" --events syntax $tail
+		usage_case "$cmd: no section for this PMU" $cmd --events-dir "$ev" --events nopmu $tail
+		usage_case "$cmd: empty set" $cmd --events-dir "$ev" --events empty $tail
 	}
 done
 run stat -r 4m --events-dir "$ev" --events syntax

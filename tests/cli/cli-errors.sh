@@ -3,36 +3,26 @@
 # Bad input: one clear line on stderr, exit 2, nothing run, nothing written.
 . "$(dirname "$0")/lib.sh"
 
-report="$work/report.json"
 
-usage_case() {	# WHAT ARGS...
-	what=$1
-	shift
-	run "$@" -o "$report"
-	expect_status 2 "$what"
-	expect_one_error_line "$what"
-	if [ -e "$report" ]; then fail "$what: wrote $report"; rm -f "$report"; else ok; fi
-}
-
-usage_case "unknown suffix" stat --region 16x
-usage_case "zero region" stat --region 0
-usage_case "negative region" stat --region -1
-usage_case "fraction" stat --region 1.5g
-usage_case "overflow" stat --region 99999999999g
-usage_case "empty region" stat --region ""
-usage_case "block larger than region" stat --region 4k --block 8k
-usage_case "block smaller than a word" stat --region 4k --block 4
-usage_case "unknown event" stat --region 4m -e cycles,NO_SUCH_EVENT
-usage_case "duplicated event" stat --region 4m -e minor-faults,minor-faults
-usage_case "unknown option" stat --region 4m --bogus
-usage_case "missing value" stat --region 4m --iterations
-usage_case "zero iterations" stat --region 4m -i 0
-usage_case "bad backing" stat --region 4m --backing tmpfs
-usage_case "bad format" stat --region 4m --format xml
-usage_case "stray argument" stat --region 4m extra
-usage_case "region beyond MemAvailable" stat --region 64t
-usage_case "tasks x region overflow" stat --region 8000t --tasks 4000 --task-region private --task-mode thread
-usage_case "unknown command" frobnicate
+usage_case_o "unknown suffix" stat --region 16x
+usage_case_o "zero region" stat --region 0
+usage_case_o "negative region" stat --region -1
+usage_case_o "fraction" stat --region 1.5g
+usage_case_o "overflow" stat --region 99999999999g
+usage_case_o "empty region" stat --region ""
+usage_case_o "block larger than region" stat --region 4k --block 8k
+usage_case_o "block smaller than a word" stat --region 4k --block 4
+usage_case_o "unknown event" stat --region 4m -e cycles,NO_SUCH_EVENT
+usage_case_o "duplicated event" stat --region 4m -e minor-faults,minor-faults
+usage_case_o "unknown option" stat --region 4m --bogus
+usage_case_o "missing value" stat --region 4m --iterations
+usage_case_o "zero iterations" stat --region 4m -i 0
+usage_case_o "bad backing" stat --region 4m --backing tmpfs
+usage_case_o "bad format" stat --region 4m --format xml
+usage_case_o "stray argument" stat --region 4m extra
+usage_case_o "region beyond MemAvailable" stat --region 64t
+usage_case_o "tasks x region overflow" stat --region 8000t --tasks 4000 --task-region private --task-mode thread
+usage_case_o "unknown command" frobnicate
 
 run stat --region 4m -o /nonexistent-dir/r.json
 expect_status 2 "unwritable -o"

@@ -50,6 +50,25 @@ expect_grep() {	# PATTERN FILE WHAT
 		fail "$3: /$1/ not found"; sed 's/^/  /' "$2" >&2; fi
 }
 
+# usage_case WHAT ARGS...: bad input: exit 2 and one error line, nothing on stdout
+usage_case() {
+	what=$1
+	shift
+	run "$@"
+	expect_status 2 "$what"
+	expect_one_error_line "$what"
+}
+
+# usage_case_o WHAT ARGS...: the same with -o, and the report never written
+usage_case_o() {
+	what=$1
+	shift
+	usage_case "$what" "$@" -o "$work/report.json"
+	if [ -e "$work/report.json" ]; then
+		fail "$what: wrote the report"; rm -f "$work/report.json"
+	else ok; fi
+}
+
 finish() {
 	echo "$checks checks passed, $failures failed"
 	[ "$failures" -eq 0 ]

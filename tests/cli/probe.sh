@@ -49,13 +49,6 @@ else
 	echo "hugetlb size flag: skipped: no strace"
 fi
 
-usage_case() {	# WHAT ARGS...
-	what=$1
-	shift
-	run "$@"
-	expect_status 2 "$what"
-	expect_one_error_line "$what"
-}
 usage_case "bad pages" probe --pages giant
 usage_case "max too small" probe --max 8k
 usage_case "max not a size" probe --max 1.5m

@@ -3,43 +3,33 @@
 # memtlb sweep: bad input is one line on stderr, exit 2, nothing run or written.
 . "$(dirname "$0")/lib.sh"
 
-report="$work/report.json"
 
-usage_case() {	# WHAT ARGS...
-	what=$1
-	shift
-	run "$@" -o "$report"
-	expect_status 2 "$what"
-	expect_one_error_line "$what"
-	if [ -e "$report" ]; then fail "$what: wrote $report"; rm -f "$report"; else ok; fi
-}
-
-usage_case "nothing to sweep" sweep
-usage_case "empty range" sweep --region ""
-usage_case "zero start" sweep --region 0..1g
-usage_case "start above end" sweep --region 2g..1g
-usage_case "step 0" sweep --region 1g..2g:0
-usage_case "factor 1" sweep --region 1g..2g:x1
-usage_case "a million points" sweep --region 4k..4g:4k
-usage_case "bad size in range" sweep --region 1q..2g
-usage_case "vary without values" sweep --region 16m --vary block=
-usage_case "vary without =" sweep --region 16m --vary block
-usage_case "vary the region" sweep --vary region=16m,32m
-usage_case "vary unknown key" sweep --region 16m --vary bogus=1,2
-usage_case "vary bad block" sweep --region 16m --vary block=4k,3x
-usage_case "vary bad backing" sweep --region 16m --vary backing=shared,tmpfs
-usage_case "vary twice" sweep --region 16m --vary block=4k --vary block=8k
-usage_case "sysfs outside /sys" sweep --region 16m --vary sysfs:/etc/passwd=x
-usage_case "sysfs dot-dot" sweep --region 16m --vary sysfs:/sys/../etc/passwd=x
-usage_case "sysctl bad name" sweep --region 16m --vary sysctl:../../etc/passwd=x
-usage_case "missing sysctl" sweep --region 16m --vary sysctl:vm.no_such_knob=1
-usage_case "block above a point's region" sweep --region 4k..16k:4k --block 8k
-usage_case "no such phase" sweep --region 16m..32m:16m -p 2 --phase read_4
-usage_case "knee ratio 1" sweep --region 16m --knee-ratio 1
-usage_case "knee ratio garbage" sweep --region 16m --knee-ratio x
-usage_case "unknown option" sweep --region 16m --bogus
-usage_case "region above MemAvailable" sweep --region 1t..2t:1t
-usage_case "from a missing file" sweep --from "$work/none.json"
+usage_case_o "nothing to sweep" sweep
+usage_case_o "empty range" sweep --region ""
+usage_case_o "zero start" sweep --region 0..1g
+usage_case_o "start above end" sweep --region 2g..1g
+usage_case_o "step 0" sweep --region 1g..2g:0
+usage_case_o "factor 1" sweep --region 1g..2g:x1
+usage_case_o "a million points" sweep --region 4k..4g:4k
+usage_case_o "bad size in range" sweep --region 1q..2g
+usage_case_o "vary without values" sweep --region 16m --vary block=
+usage_case_o "vary without =" sweep --region 16m --vary block
+usage_case_o "vary the region" sweep --vary region=16m,32m
+usage_case_o "vary unknown key" sweep --region 16m --vary bogus=1,2
+usage_case_o "vary bad block" sweep --region 16m --vary block=4k,3x
+usage_case_o "vary bad backing" sweep --region 16m --vary backing=shared,tmpfs
+usage_case_o "vary twice" sweep --region 16m --vary block=4k --vary block=8k
+usage_case_o "sysfs outside /sys" sweep --region 16m --vary sysfs:/etc/passwd=x
+usage_case_o "sysfs dot-dot" sweep --region 16m --vary sysfs:/sys/../etc/passwd=x
+usage_case_o "sysctl bad name" sweep --region 16m --vary sysctl:../../etc/passwd=x
+usage_case_o "missing sysctl" sweep --region 16m --vary sysctl:vm.no_such_knob=1
+usage_case_o "block above a point's region" sweep --region 4k..16k:4k --block 8k
+usage_case_o "no such phase" sweep --region 16m..32m:16m -p 2 --phase read_4
+usage_case_o "knee ratio 1" sweep --region 16m --knee-ratio 1
+usage_case_o "knee ratio garbage" sweep --region 16m --knee-ratio x
+usage_case_o "unknown option" sweep --region 16m --bogus
+usage_case_o "region above MemAvailable" sweep --region 1t..2t:1t
+usage_case_o "from a missing file" sweep --from "$work/none.json"
 
 echo '{"not": "a report"}' >"$work/bad.json"
 run sweep --from "$work/bad.json"
