@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <memtlb/cmd.h>
-#include <memtlb/log.h>
+#include "cli/cmd.h"
+#include "cli/log.h"
 
 static const struct mt_cmd *const commands[] = {
 	&mt_cmd_stat,

@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/cli.h>
-#include <memtlb/cmd.h>
-#include <memtlb/compare.h>
-#include <memtlb/log.h>
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "cli/log.h"
+#include "report/compare.h"
+#include "report/json.h"
+#include "stats/compare.h"
 
 static const struct option cmdopts[] = {
 	{ "fail-above", required_argument, NULL, 'F' },

@@ -7,12 +7,12 @@
 
 #include <perfmon/pfmlib.h>
 
-#include <memtlb/cli.h>
-#include <memtlb/cmd.h>
-#include <memtlb/evset.h>
-#include <memtlb/log.h>
-#include <memtlb/stats.h>
-#include <memtlb/sysinfo.h>
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "counters/evset.h"
+#include "cli/log.h"
+#include "stats/stats.h"
+#include "sys/sysinfo.h"
 
 static const char cmdopts_s[] = "+:vh";
 static const struct option cmdopts[] = {

@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include <memtlb/log.h>
+#include "cli/log.h"
 
 static int verbose;
 

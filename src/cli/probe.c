@@ -14,13 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <memtlb/chase.h>
-#include <memtlb/cli.h>
-#include <memtlb/cmd.h>
-#include <memtlb/knee.h>
-#include <memtlb/log.h>
-#include <memtlb/size.h>
-#include <memtlb/sysinfo.h>
+#include "workload/chase.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "stats/knee.h"
+#include "cli/log.h"
+#include "model/size.h"
+#include "sys/sysinfo.h"
 
 #define LINE 64
 #define MAX_POINTS 128

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/cli.h>
-#include <memtlb/cmd.h>
-#include <memtlb/log.h>
-#include <memtlb/render.h>
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "cli/log.h"
+#include "report/json.h"
+#include "report/render.h"
+#include "sys/file.h"
 
 #define MAX_INPUTS 64
 

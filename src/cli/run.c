@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/cli.h>
-#include <memtlb/cmd.h>
-#include <memtlb/log.h>
-#include <memtlb/report.h>
-#include <memtlb/runcmd.h>
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "cli/log.h"
+#include "model/report.h"
+#include "measure/command.h"
 
 enum {
 	OPT_REPEAT = 'r',
@@ -66,7 +66,7 @@ static int cmd_run(int argc, char *argv[])
 	size_t n_ev = 0;
 	int c, ret;
 
-	mt_cli_config_init(&cfg);
+	mt_config_init(&cfg);
 	cfg.region = cfg.block = 0;
 	cfg.passes = 0;
 	opterr = 0;
@@ -82,9 +82,9 @@ static int cmd_run(int argc, char *argv[])
 				return ret;
 			continue;
 		}
-		ret = mt_cli_workload_opt(c, optarg, &cfg);
-		if (ret == -ENOENT)
+		if (!mt_cli_is_workload_opt(c))
 			return mt_cli_getopt_error("run", c, argv);
+		ret = mt_cli_workload_opt(c, optarg, &cfg);
 		if (ret)
 			return ret;
 	}
@@ -100,7 +100,7 @@ static int cmd_run(int argc, char *argv[])
 	if (ret)
 		return ret;
 	used = calloc(n_ev + 1, sizeof(*used));
-	ret = used ? mt_cli_report_create(&rep, "run", &cfg) : -ENOMEM;
+	ret = used ? mt_measure_report_create(&rep, "run", &cfg) : -ENOMEM;
 	if (ret)
 		goto fail;
 	join(rep->command_line, sizeof(rep->command_line), argv + optind, argc - optind);
@@ -120,7 +120,7 @@ static int cmd_run(int argc, char *argv[])
 	rep->runs = oc.runs;
 	rep->exit_status = oc.status;
 	/* The command is the user's: memtlb does not run it again on its own. */
-	if (mt_result_never_scheduled(res, used, n_ev)) {
+	if (mt_measure_unscheduled(res)) {
 		mt_warn("run: a counter group was never scheduled (not enough free counters): "
 			"its events are not counted");
 		mt_hint("fewer events with -e, or memtlb stat, which splits such a group");

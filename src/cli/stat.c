@@ -6,11 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <memtlb/cli.h>
-#include <memtlb/cmd.h>
-#include <memtlb/log.h>
-#include <memtlb/measure.h>
-#include <memtlb/report.h>
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "cli/log.h"
+#include "measure/measure.h"
+#include "model/report.h"
 
 static const char cmdopts_s[] = "+:" MT_WORKLOAD_SHORTOPTS "h";
 static const struct option cmdopts[] = {
@@ -29,7 +29,8 @@ static void help(void)
 
 static int cmd_stat(int argc, char *argv[])
 {
-	struct mt_measure_opts mopts = { 0 };
+	struct mt_cli_progress shown = { .cmd = "stat" };
+	struct mt_measure_opts mopts = { .progress = mt_cli_progress, .progress_arg = &shown };
 	struct mt_report *rep = NULL;
 	struct mt_result *res = NULL;
 	struct mt_event *ev = NULL;
@@ -38,7 +39,7 @@ static int cmd_stat(int argc, char *argv[])
 	size_t n_ev = 0;
 	int c, ret;
 
-	mt_cli_config_init(&cfg);
+	mt_config_init(&cfg);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
@@ -46,9 +47,9 @@ static int cmd_stat(int argc, char *argv[])
 			help();
 			return MT_EXIT_OK;
 		}
-		ret = mt_cli_workload_opt(c, optarg, &cfg);
-		if (ret == -ENOENT)
+		if (!mt_cli_is_workload_opt(c))
 			return mt_cli_getopt_error("stat", c, argv);
+		ret = mt_cli_workload_opt(c, optarg, &cfg);
 		if (ret)
 			return ret;
 	}
@@ -64,20 +65,12 @@ static int cmd_stat(int argc, char *argv[])
 	if (ret)
 		return ret;
 
-	ret = mt_cli_report_create(&rep, "stat", &cfg);
+	ret = mt_measure_report_create(&rep, "stat", &cfg);
 	if (ret)
 		goto fail;
 	mopts.hw_counters = rep->system.hw_counters;
-	mopts.progress = isatty(STDERR_FILENO);
+	shown.tty = isatty(STDERR_FILENO);
 	ret = mt_measure_stat(&cfg, ev, n_ev, &mopts, &res, &bad);
-	if (!ret && mt_result_never_scheduled(res, ev, n_ev)) {
-		/* The kernel took the group but never ran it: count again, split. */
-		mt_warn("stat: a counter group was never scheduled (not enough free "
-			"counters); counting again with its events in groups of their own");
-		mt_result_destroy(res);
-		res = NULL;
-		ret = mt_measure_stat(&cfg, ev, n_ev, &mopts, &res, &bad);
-	}
 	if (ret) {
 		ret = mt_cli_measure_error("stat", ret, &bad);
 		goto out;

@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <memtlb/cli.h>
-#include <memtlb/cmd.h>
-#include <memtlb/counters.h>
-#include <memtlb/log.h>
-#include <memtlb/report.h>
-#include <memtlb/sysinfo.h>
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "cli/log.h"
+#include "counters/counters.h"
+#include "measure/measure.h"
+#include "model/report.h"
+#include "report/json.h"
+#include "sys/sysinfo.h"
 
 static const char cmdopts_s[] = "+:h";
 static const struct option cmdopts[] = {
@@ -113,7 +115,7 @@ static int cmd_sysinfo(int argc, char *argv[])
 		mt_err("sysinfo: unexpected argument '%s'", argv[optind]);
 		return MT_EXIT_USAGE;
 	}
-	mt_cli_sysinfo_read(&si);
+	mt_measure_sysinfo(&si);
 	if (json) {
 		if (mt_sysinfo_write_json(&si, stdout)) {
 			mt_err("sysinfo: cannot write JSON");

@@ -17,7 +17,7 @@
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
 
-#include <memtlb/counters.h>
+#include "counters/interface.h"
 
 /* One evlist per group: libperf's public API makes an evlist's first event its leader. */
 struct perf_backend {

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/counters.h>
+#include "counters/interface.h"
 
 struct replay_event {
 	char name[MT_EVENT_NAME_MAX];

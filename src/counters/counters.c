@@ -4,25 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/counters.h>
+#include "counters/backend.h"
+#include "counters/counters.h"
+#include "counters/interface.h"
 
 struct mt_counters {
 	struct mt_backend *be;
 	struct mt_event *ev;
 	size_t n;
 };
-
-/* MEMTLB_BACKEND picks the backend; documented in memtlb-stat(1). */
-static int backend_create(struct mt_backend **be)
-{
-	const char *sel = getenv("MEMTLB_BACKEND");
-
-	if (!sel || !*sel || !strcmp(sel, "perf"))
-		return mt_backend_perf_create(be);
-	if (!strncmp(sel, "replay:", 7) && sel[7])
-		return mt_backend_replay_create(be, sel + 7);
-	return -EINVAL;
-}
 
 /*
  * An event the kernel refused (EINVAL: the group cannot be scheduled as a
@@ -73,7 +63,7 @@ int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, 
 			if (ev[i].alone)
 				ev[i].group = alone++;
 		}
-		ret = backend_create(&c->be);
+		ret = mt_backend_create(&c->be);
 		if (ret) {
 			free(c);
 			return ret;
@@ -86,7 +76,7 @@ int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, 
 		split = refused_member(ev, n);
 		if (split == n)
 			break;
-		c->be->ops->destroy(c->be);
+		mt_backend_destroy(c->be);
 		c->be = NULL;
 		/* alone events are never refused "with others": split is not one */
 		if (++ev[split].group == groups)
@@ -123,7 +113,7 @@ void mt_counters_destroy(struct mt_counters *c)
 	if (!c)
 		return;
 	if (c->be)
-		c->be->ops->destroy(c->be);
+		mt_backend_destroy(c->be);
 	free(c);
 }
 

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <memtlb/evset.h>
-#include <memtlb/stats.h>
+#include "counters/evset.h"
+#include "model/metrics.h"
 
 static int is_dir(const char *path)
 {
@@ -78,34 +78,6 @@ static int perr(struct parser *p, const char *fmt, ...)
 		vsnprintf(p->msg + n, p->len - n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
-}
-
-static const char *const role_names[] = {
-	[MT_ROLE_NONE] = "-",
-	[MT_ROLE_PAGE_FAULTS] = "page-faults",
-	[MT_ROLE_MINOR_FAULTS] = "minor-faults",
-	[MT_ROLE_MAJOR_FAULTS] = "major-faults",
-	[MT_ROLE_DTLB_LOADS] = "dtlb-access",
-	[MT_ROLE_DTLB_MISSES] = "dtlb-miss",
-	[MT_ROLE_CYCLES] = "cycles",
-	[MT_ROLE_INSTRUCTIONS] = "instructions",
-	[MT_ROLE_WALK_CYCLES] = "walk-cycles",
-	[MT_ROLE_ITLB_MISSES] = "itlb-miss",
-};
-
-const char *mt_role_name(int role)
-{
-	if (role < 0 || (size_t)role >= sizeof(role_names) / sizeof(role_names[0]))
-		return "?";
-	return role_names[role];
-}
-
-int mt_role_parse(const char *s)
-{
-	for (size_t i = 0; i < sizeof(role_names) / sizeof(role_names[0]); i++)
-		if (role_names[i] && !strcmp(s, role_names[i]))
-			return (int)i;
-	return -1;
 }
 
 static int valid_name(const char *s)

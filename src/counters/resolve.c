@@ -8,7 +8,7 @@
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
 
-#include <memtlb/counters.h>
+#include "counters/resolve.h"
 
 /* Idempotent in libpfm4: a no-op once done, redone after pfm_terminate(). */
 static int pfm_ready(void)
@@ -221,4 +221,31 @@ const char *mt_event_reason(const struct mt_event *ev, int hw_counters)
 	default:
 		return strerror(-ev->err);
 	}
+}
+
+enum mt_role mt_event_role(const struct mt_event *ev)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	const __u64 dtlb_read = PERF_COUNT_HW_CACHE_DTLB | (PERF_COUNT_HW_CACHE_OP_READ << 8);
+
+	if (ev->role > MT_ROLE_NONE && ev->role < MT_ROLE_MAX)
+		return (enum mt_role)ev->role;
+	if (a->type == PERF_TYPE_HARDWARE) {
+		switch (a->config) {
+		case PERF_COUNT_HW_CPU_CYCLES: return MT_ROLE_CYCLES;
+		case PERF_COUNT_HW_INSTRUCTIONS: return MT_ROLE_INSTRUCTIONS;
+		}
+	} else if (a->type == PERF_TYPE_SOFTWARE) {
+		switch (a->config) {
+		case PERF_COUNT_SW_PAGE_FAULTS: return MT_ROLE_PAGE_FAULTS;
+		case PERF_COUNT_SW_PAGE_FAULTS_MIN: return MT_ROLE_MINOR_FAULTS;
+		case PERF_COUNT_SW_PAGE_FAULTS_MAJ: return MT_ROLE_MAJOR_FAULTS;
+		}
+	} else if (a->type == PERF_TYPE_HW_CACHE) {
+		if (a->config == (dtlb_read | (PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16)))
+			return MT_ROLE_DTLB_LOADS;
+		if (a->config == (dtlb_read | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16)))
+			return MT_ROLE_DTLB_MISSES;
+	}
+	return MT_ROLE_NONE;
 }

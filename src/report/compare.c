@@ -7,7 +7,9 @@
 
 #include <jansson.h>
 
-#include <memtlb/compare.h>
+#include "report/cells.h"
+#include "report/compare.h"
+#include "stats/compare.h"
 
 #define VALW 16
 

@@ -15,8 +15,9 @@
 
 #include <jansson.h>
 
-#include <memtlb/report.h>
-#include <memtlb/size.h>
+#include "report/json.h"
+#include "sys/file.h"
+#include "model/size.h"
 
 /* jansson refuses NaN and infinities: a value we do not have is absent. */
 static int set_real(json_t *obj, const char *key, double v)
@@ -265,61 +266,6 @@ static json_t *report_json(const struct mt_report *rep)
 		json_object_set_new(json_object_get(root, "config"), "event_set",
 				    json_string(rep->event_set));
 	return root;
-}
-
-int mt_file_write_atomic(const char *path, mode_t mode, int (*fill)(FILE *f, void *arg),
-			 void *arg)
-{
-	char tmp[PATH_MAX], dir[PATH_MAX];
-	sigset_t block, old;
-	FILE *f;
-	int fd, ret;
-
-	/* Same directory as the target, so rename() is atomic. */
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.memtlb-XXXXXX", dirname(dir)) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	/*
-	 * From the temp file's creation to the rename, an interrupt would leave
-	 * the temp file behind: hold SIGINT/SIGTERM/SIGHUP until it is done.
-	 */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	fd = mkostemp(tmp, O_CLOEXEC);	/* O_EXCL, mode 0600 */
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	ret = fill(f, arg);
-	if (!ret) {
-		/* errno cleared first: a failure without one is -EIO, never a stale one */
-		errno = 0;
-		if (fflush(f) || ferror(f))
-			ret = errno ? -errno : -EIO;
-	}
-	if (!ret && mode != 0600 && fchmod(fd, mode))
-		ret = -errno;
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-out:
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
 }
 
 static int dump_json(FILE *f, void *root)

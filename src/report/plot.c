@@ -9,7 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <memtlb/render.h>
+#include "report/plot.h"
+#include "report/render.h"
 
 static int write_all(int fd, const char *buf, size_t len)
 {

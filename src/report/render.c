@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/render.h>
-#include <memtlb/size.h>
+#include "model/size.h"
+#include "report/cells.h"
+#include "report/plot.h"
+#include "report/render.h"
 
 /* A table of strings; row 0 is the header. */
 struct tbl {

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/knee.h>
-#include <memtlb/report.h>
-#include <memtlb/size.h>
+#include "stats/knee.h"
+#include "model/report.h"
+#include "model/size.h"
 
 static bool varied(const struct mt_report *rep, const char *key)
 {
@@ -20,32 +20,6 @@ static bool varied(const struct mt_report *rep, const char *key)
 		for (unsigned int v = 0; v < rep->results[i]->n_vary; v++)
 			if (!strcmp(rep->results[i]->vary[v].key, key))
 				return true;
-	return false;
-}
-
-const char *mt_report_default_phase(const struct mt_report *rep)
-{
-	static char last[16];
-	const struct mt_result *r;
-
-	if (!rep->n_results)
-		return "read_4";
-	r = rep->results[0];
-	if (mt_result_phase(r, "read_4"))
-		return "read_4";
-	/* Fewer passes than seed 000's five: the last read pass. */
-	last[0] = '\0';
-	for (unsigned int p = 0; p < r->n_phases; p++)
-		if (!strncmp(r->phases[p].name, "read_", 5))
-			snprintf(last, sizeof(last), "%s", r->phases[p].name);
-	return last[0] ? last : "read_4";
-}
-
-bool mt_report_has_phase(const struct mt_report *rep, const char *phase)
-{
-	for (size_t i = 0; i < rep->n_results; i++)
-		if (mt_result_phase(rep->results[i], phase))
-			return true;
 	return false;
 }
 

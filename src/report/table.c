@@ -4,21 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <memtlb/report.h>
-#include <memtlb/size.h>
+#include "model/report.h"
+#include "model/size.h"
 
 #define CELL 24
-
-static const char *const derived_head[MT_DERIVED_MAX] = {
-	[MT_DERIVED_NS_PER_BLOCK] = "ns/block",
-	[MT_DERIVED_FAULTS_PER_BLOCK] = "faults/block",
-	[MT_DERIVED_DTLB_MISS_RATIO] = "dTLB miss ratio",
-	[MT_DERIVED_MISSES_PER_BLOCK] = "misses/block",
-	[MT_DERIVED_DTLB_MISS_RATE] = "dTLB miss rate",
-	[MT_DERIVED_DTLB_MPKI] = "dTLB MPKI",
-	[MT_DERIVED_ITLB_MPKI] = "iTLB MPKI",
-	[MT_DERIVED_WALK_CYCLES_SHARE] = "walk cycles",
-};
 
 static void count_cell(char *buf, size_t len, const struct mt_counter_stat *cs)
 {
@@ -109,7 +98,7 @@ static void print_result(FILE *f, const struct mt_result *r)
 
 	fprintf(f, "%-10s %14s %8s", "phase", "mean (us)", "cv (%)");
 	if (any & (1u << MT_DERIVED_NS_PER_BLOCK))
-		fprintf(f, " %10s", derived_head[MT_DERIVED_NS_PER_BLOCK]);
+		fprintf(f, " %10s", mt_derived_label(MT_DERIVED_NS_PER_BLOCK));
 	for (unsigned int e = 0; e < r->n_events && e < 64; e++) {
 		w[e] = (int)strlen(r->events[e].name);
 		if (w[e] < 14)
@@ -118,7 +107,7 @@ static void print_result(FILE *f, const struct mt_result *r)
 	}
 	for (int d = MT_DERIVED_NS_PER_BLOCK + 1; d < MT_DERIVED_MAX; d++)
 		if (any & (1u << d))
-			fprintf(f, " %15s", derived_head[d]);
+			fprintf(f, " %15s", mt_derived_label(d));
 	fputc('\n', f);
 
 	for (unsigned int p = 0; p < r->n_phases; p++) {
@@ -224,7 +213,7 @@ static void print_run(FILE *f, const struct mt_report *rep, bool verbose)
 		if (!mt_phase_has(ps, d))
 			continue;
 		derived_cell(cell, sizeof(cell), ps, d);
-		fprintf(f, "%-32s %16s   (from the means)\n", derived_head[d], cell);
+		fprintf(f, "%-32s %16s   (from the means)\n", mt_derived_label(d), cell);
 	}
 	fputc('\n', f);
 	print_unsupported(f, r, verbose);

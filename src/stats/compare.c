@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/compare.h>
+#include "stats/compare.h"
+#include "stats/welch.h"
 
 /* Below 1% of the new value, a base turns a change into +9900% and more. */
 #define NEAR_ZERO_FRACTION 0.01

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/knee.h>
-#include <memtlb/stats.h>
+#include "stats/knee.h"
+#include "stats/stats.h"
 
 void mt_knee_opts_init(struct mt_knee_opts *o)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/stats.h>
+#include "stats/stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -43,157 +43,6 @@ int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s)
 	return 0;
 }
 
-const char *mt_derived_name(enum mt_derived d)
-{
-	static const char *const names[MT_DERIVED_MAX] = {
-		[MT_DERIVED_NS_PER_BLOCK] = "ns_per_block",
-		[MT_DERIVED_FAULTS_PER_BLOCK] = "faults_per_block",
-		[MT_DERIVED_DTLB_MISS_RATIO] = "dtlb_miss_ratio",
-		[MT_DERIVED_MISSES_PER_BLOCK] = "misses_per_block",
-		[MT_DERIVED_DTLB_MISS_RATE] = "dtlb_miss_rate",
-		[MT_DERIVED_DTLB_MPKI] = "dtlb_mpki",
-		[MT_DERIVED_ITLB_MPKI] = "itlb_mpki",
-		[MT_DERIVED_WALK_CYCLES_SHARE] = "walk_cycles_share",
-	};
-
-	return d < MT_DERIVED_MAX ? names[d] : NULL;
-}
-
-const char *mt_derived_unit(enum mt_derived d)
-{
-	static const char *const units[MT_DERIVED_MAX] = {
-		[MT_DERIVED_NS_PER_BLOCK] = "ns/block",
-		[MT_DERIVED_FAULTS_PER_BLOCK] = "faults/block",
-		[MT_DERIVED_DTLB_MISS_RATIO] = "fraction",
-		[MT_DERIVED_MISSES_PER_BLOCK] = "misses/block",
-		[MT_DERIVED_DTLB_MISS_RATE] = "per instruction",
-		[MT_DERIVED_DTLB_MPKI] = "per 1000 instructions",
-		[MT_DERIVED_ITLB_MPKI] = "per 1000 instructions",
-		[MT_DERIVED_WALK_CYCLES_SHARE] = "fraction",
-	};
-
-	return d < MT_DERIVED_MAX ? units[d] : NULL;
-}
-
-enum mt_role mt_event_role(const struct mt_event *ev)
-{
-	const struct perf_event_attr *a = &ev->attr;
-	const __u64 dtlb_read = PERF_COUNT_HW_CACHE_DTLB | (PERF_COUNT_HW_CACHE_OP_READ << 8);
-
-	if (ev->role > MT_ROLE_NONE && ev->role < MT_ROLE_MAX)
-		return (enum mt_role)ev->role;
-	if (a->type == PERF_TYPE_HARDWARE) {
-		switch (a->config) {
-		case PERF_COUNT_HW_CPU_CYCLES: return MT_ROLE_CYCLES;
-		case PERF_COUNT_HW_INSTRUCTIONS: return MT_ROLE_INSTRUCTIONS;
-		}
-	} else if (a->type == PERF_TYPE_SOFTWARE) {
-		switch (a->config) {
-		case PERF_COUNT_SW_PAGE_FAULTS: return MT_ROLE_PAGE_FAULTS;
-		case PERF_COUNT_SW_PAGE_FAULTS_MIN: return MT_ROLE_MINOR_FAULTS;
-		case PERF_COUNT_SW_PAGE_FAULTS_MAJ: return MT_ROLE_MAJOR_FAULTS;
-		}
-	} else if (a->type == PERF_TYPE_HW_CACHE) {
-		if (a->config == (dtlb_read | (PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16)))
-			return MT_ROLE_DTLB_LOADS;
-		if (a->config == (dtlb_read | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16)))
-			return MT_ROLE_DTLB_MISSES;
-	}
-	return MT_ROLE_NONE;
-}
-
-int mt_result_create(struct mt_result **out, unsigned int n_phases, unsigned int n_events)
-{
-	struct mt_result *r;
-
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	r->n_phases = n_phases;
-	r->n_events = n_events;
-	r->phases = calloc(n_phases, sizeof(*r->phases));
-	r->events = calloc(n_events ? n_events : 1, sizeof(*r->events));
-	if (!r->phases || !r->events) {
-		mt_result_destroy(r);
-		return -ENOMEM;
-	}
-	for (unsigned int p = 0; p < n_phases; p++) {
-		r->phases[p].counters = calloc(n_events ? n_events : 1,
-					       sizeof(*r->phases[p].counters));
-		if (!r->phases[p].counters) {
-			mt_result_destroy(r);
-			return -ENOMEM;
-		}
-	}
-	*out = r;
-	return 0;
-}
-
-void mt_result_destroy(struct mt_result *r)
-{
-	if (!r)
-		return;
-	for (unsigned int p = 0; r->phases && p < r->n_phases; p++) {
-		free(r->phases[p].extras);
-		free(r->phases[p].counters);
-		free(r->phases[p].time_samples);
-	}
-	free(r->phases);
-	free(r->events);
-	free(r->extra_names);
-	free(r);
-}
-
-int mt_result_set_extras(struct mt_result *r, unsigned int n)
-{
-	if (n > MT_EXTRA_MAX)
-		return -EINVAL;
-	r->extra_names = calloc(n ? n : 1, sizeof(*r->extra_names));
-	if (!r->extra_names)
-		return -ENOMEM;
-	r->n_extras = n;
-	for (unsigned int p = 0; p < r->n_phases; p++) {
-		r->phases[p].extras = calloc(n ? n : 1, sizeof(*r->phases[p].extras));
-		if (!r->phases[p].extras)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-const struct mt_phase_stat *mt_result_phase(const struct mt_result *r, const char *name)
-{
-	for (unsigned int p = 0; p < r->n_phases; p++)
-		if (!strcmp(r->phases[p].name, name))
-			return &r->phases[p];
-	return NULL;
-}
-
-int mt_result_event_index(const struct mt_result *r, const char *name)
-{
-	for (unsigned int i = 0; i < r->n_events; i++)
-		if (!strcmp(r->events[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-int mt_result_set_param(struct mt_result *r, const char *key, const char *value)
-{
-	unsigned int i;
-
-	if (strlen(key) >= sizeof(r->vary[0].key) || strlen(value) >= sizeof(r->vary[0].value))
-		return -ENAMETOOLONG;
-	for (i = 0; i < r->n_vary; i++)
-		if (!strcmp(r->vary[i].key, key))
-			break;
-	if (i == MT_PARAM_MAX)
-		return -E2BIG;
-	snprintf(r->vary[i].key, sizeof(r->vary[i].key), "%s", key);
-	snprintf(r->vary[i].value, sizeof(r->vary[i].value), "%s", value);
-	if (i == r->n_vary)
-		r->n_vary++;
-	return 0;
-}
-
 /*
  * One event in one phase: each iteration's delta scaled by enabled/running
  * time, as perf_counts_values__scale does; iterations that never ran are
@@ -208,10 +57,11 @@ static int counter_stat(const struct mt_samples *s, unsigned int phase, unsigned
 	for (unsigned int i = 0; i < s->n_iter; i++) {
 		const struct mt_counts *c = mt_samples_counts((struct mt_samples *)s, phase, ev, i);
 
-		ena += c->ena;
-		run += c->run;
+		/* The share is of the iterations summarised, as the mean is. */
 		if (!c->run)
 			continue;
+		ena += c->ena;
+		run += c->run;
 		buf[n++] = c->run < c->ena ? (double)c->val * ((double)c->ena / (double)c->run)
 					   : (double)c->val;
 	}
@@ -307,43 +157,6 @@ static void set(struct mt_phase_stat *ps, enum mt_derived d, double v, int ga, i
 	ps->has_derived |= 1u << d;
 	if (ga >= 0 && gb >= 0 && ga != gb)
 		ps->cross_group |= 1u << d;
-}
-
-int mt_result_never_scheduled(const struct mt_result *r, struct mt_event *ev, size_t n)
-{
-	int marked = 0, groups = mt_result_groups(r);
-
-	for (int g = 0; g < groups; g++) {
-		unsigned int members = 0, counted = 0;
-
-		for (unsigned int e = 0; e < r->n_events && e < n; e++) {
-			if (r->events[e].group != g)
-				continue;
-			members++;
-			for (unsigned int p = 0; p < r->n_phases; p++)
-				if (r->phases[p].counters[e].state == MT_COUNTER_OK)
-					counted++;
-		}
-		if (members < 2 || counted)
-			continue;
-		for (unsigned int e = 0; e < r->n_events && e < n; e++) {
-			if (r->events[e].group == g && !ev[e].alone) {
-				ev[e].alone = true;
-				marked++;
-			}
-		}
-	}
-	return marked;
-}
-
-int mt_result_groups(const struct mt_result *r)
-{
-	int g = 0;
-
-	for (unsigned int e = 0; e < r->n_events; e++)
-		if (r->events[e].group + 1 > g)
-			g = r->events[e].group + 1;
-	return g;
 }
 
 void mt_result_derive(struct mt_result *r)

@@ -9,7 +9,8 @@
 #include <float.h>
 #include <math.h>
 
-#include <memtlb/stats.h>
+#include "stats/stats.h"
+#include "stats/welch.h"
 
 #define CF_MAX_ITER 300
 #define CF_EPS 1e-15

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <memtlb/cleanup.h>
+#include "sys/cleanup.h"
 
 #define SLOTS 32
 

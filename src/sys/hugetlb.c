@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <memtlb/cleanup.h>
-#include <memtlb/hugetlb.h>
-#include <memtlb/sysinfo.h>
+#include "sys/cleanup.h"
+#include "sys/hugetlb.h"
+#include "sys/sysinfo.h"
 
 static int read_num(uint64_t size_kb, const char *name, long *out)
 {

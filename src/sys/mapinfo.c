@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <memtlb/mapinfo.h>
+#include "sys/mapinfo.h"
 
 static uint64_t align_of(uint64_t addr)
 {

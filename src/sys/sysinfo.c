@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <memtlb/sysinfo.h>
+#include "sys/sysinfo.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <memtlb/sysinfo.h>
-#include <memtlb/tunable.h>
+#include "sys/sysinfo.h"
+#include "sys/tunable.h"
 
 int mt_tunable_init(struct mt_tunable *t, const char *spec, char *msg, size_t msg_len)
 {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <memtlb/chase.h>
+#include "workload/chase.h"
 
 #define LINE 64
 

@@ -8,7 +8,8 @@
  */
 #include <stddef.h>
 
-#include <memtlb/workload.h>
+#include "workload/touch.h"
+#include "workload/workload.h"
 
 void mt_touch_write(char *p, uint64_t nblocks, uint64_t block, uint64_t pattern)
 {

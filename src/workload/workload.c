@@ -25,8 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <memtlb/cleanup.h>
-#include <memtlb/workload.h>
+#include "sys/cleanup.h"
+#include "workload/touch.h"
+#include "workload/workload.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -107,37 +108,6 @@ static uint64_t now_ns(void)
 void mt_workload_set_evidence(struct mt_workload *w, bool on)
 {
 	w->ctl->evidence = on;
-}
-
-const char *mt_backing_name(enum mt_backing b)
-{
-	static const char *const n[MT_BACKING_MAX] = { "shared", "anon", "shm", "memfd", "file" };
-
-	return b < MT_BACKING_MAX ? n[b] : "?";
-}
-
-const char *mt_pages_name(enum mt_pages p)
-{
-	static const char *const n[MT_PAGES_MAX] = { "default", "base", "thp", "hugetlb" };
-
-	return p < MT_PAGES_MAX ? n[p] : "?";
-}
-
-const char *mt_access_name(enum mt_access a)
-{
-	static const char *const n[MT_ACCESS_MAX] = { "seq", "random", "stride" };
-
-	return a < MT_ACCESS_MAX ? n[a] : "?";
-}
-
-const char *mt_task_mode_name(enum mt_task_mode m)
-{
-	return m == MT_TASK_PROCESS ? "process" : "thread";
-}
-
-const char *mt_task_region_name(enum mt_task_region r)
-{
-	return r == MT_TASK_REGION_PRIVATE ? "private" : "shared";
 }
 
 /* splitmix64: small, seedable, good enough to order pages. */

@@ -7,9 +7,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <memtlb/compare.h>
-#include <memtlb/render.h>
-#include <memtlb/report.h>
+#include "stats/compare.h"
+#include "report/render.h"
+#include "model/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {

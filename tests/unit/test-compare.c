@@ -11,8 +11,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <memtlb/compare.h>
-#include <memtlb/stats.h>
+#include "report/compare.h"
+#include "report/json.h"
+#include "stats/compare.h"
+#include "stats/stats.h"
+#include "stats/welch.h"
 
 static struct mt_summary of(const double *x, size_t n)
 {

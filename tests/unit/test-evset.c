@@ -19,9 +19,9 @@
 
 #include <perfmon/pfmlib.h>
 
-#include <memtlb/counters.h>
-#include <memtlb/evset.h>
-#include <memtlb/stats.h>
+#include "counters/counters.h"
+#include "counters/evset.h"
+#include "stats/stats.h"
 
 static char tmpdir[] = "/tmp/memtlb-evset-XXXXXX";
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <memtlb/knee.h>
-#include <memtlb/stats.h>
+#include "stats/knee.h"
+#include "stats/stats.h"
 
 #define M (1024.0 * 1024.0)
 #define G (1024.0 * M)

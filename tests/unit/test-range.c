@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include <memtlb/range.h>
+#include "model/range.h"
 
 #define M (1ull << 20)
 #define G (1ull << 30)

@@ -14,7 +14,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include <memtlb/report.h>
+#include "counters/resolve.h"
+#include "model/report.h"
+#include "model/sample.h"
+#include "report/json.h"
+#include "report/table.h"
+#include "stats/stats.h"
+#include "sys/file.h"
 
 static char dir[] = "/tmp/memtlb-test-report-XXXXXX";
 

@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include <memtlb/counters.h>
+#include "counters/counters.h"
 #include <perfmon/pfmlib.h>
-#include <memtlb/stats.h>
+#include "stats/stats.h"
 
 static void test_perf_names(void **state)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <memtlb/size.h>
+#include "model/size.h"
 
 static void test_suffixes(void **state)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <memtlb/stats.h>
+#include "stats/stats.h"
 
 static void test_summary_by_hand(void **state)
 {

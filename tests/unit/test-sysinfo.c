@@ -11,8 +11,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include <memtlb/report.h>
-#include <memtlb/sysinfo.h>
+#include "model/report.h"
+#include "report/json.h"
+#include "sys/sysinfo.h"
 
 static const struct mt_tlb *find(const struct mt_sysinfo *si, unsigned int level,
 				 const char *type, const char *pages)

@@ -15,10 +15,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include <memtlb/cleanup.h>
-#include <memtlb/cli.h>
-#include <memtlb/mapinfo.h>
-#include <memtlb/workload.h>
+#include "cli/cli.h"
+#include "model/config.h"
+#include "sys/cleanup.h"
+#include "sys/mapinfo.h"
+#include "workload/workload.h"
 
 /* The hook sees every phase open then close, in order, outside its timing. */
 struct hook_log {
@@ -50,7 +51,7 @@ static struct mt_workload *small_workload(void)
 	struct mt_workload *w;
 	struct mt_config cfg;
 
-	mt_cli_config_init(&cfg);
+	mt_config_init(&cfg);
 	cfg.region = 4 << 20;
 	cfg.passes = 2;
 	cfg.backing = MT_BACKING_ANON;

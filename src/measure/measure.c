@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Wires one stat run: workload phases, counter reads at their boundaries. */
+/* One stat run: workload phases, counter reads at their boundaries. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -10,7 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <memtlb/measure.h>
+#include "counters/backend.h"
+#include "counters/counters.h"
+#include "measure/measure.h"
+#include "model/sample.h"
+#include "stats/stats.h"
 
 /*
  * Kernel-side evidence: /proc/vmstat counters (system-wide: other tasks on
@@ -199,7 +203,7 @@ static int add_extras(struct mt_result *res, struct run *r, const struct mt_work
 	return 0;
 }
 
-int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
+static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
 		    const struct mt_measure_opts *opts, struct mt_result **out,
 		    struct mt_mismatch *bad)
 {
@@ -208,7 +212,6 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	struct timespec t0;
 	uint64_t *times = NULL;
 	const struct mt_phase_tasks *ts;
-	bool shown = false;
 	unsigned int np;
 	int ret;
 
@@ -270,10 +273,14 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 			*kx(&r, p, r.n_extras - 1) = ts[p].blocks && cfg->tasks ?
 				ts[p].rate_per_task : NAN;
 		}
-		if (opts->progress && !r.evidence && seconds_since(&t0) > 1.0) {
-			fprintf(stderr, "\rmemtlb: iteration %u of %lu, %.1f s elapsed ", r.iter + 1,
-				cfg->iterations, seconds_since(&t0));
-			shown = true;
+		if (opts->progress && !r.evidence) {
+			struct mt_progress p = {
+				.kind = MT_PROGRESS_ITERATION, .iter = r.iter + 1,
+				.n_iter = (unsigned int)cfg->iterations, .region = cfg->region,
+				.elapsed_s = seconds_since(&t0), .eta_s = -1,
+			};
+
+			opts->progress(opts->progress_arg, &p);
 		}
 	}
 	ret = mt_result_from_samples(out, r.samples, ev, cfg->region, cfg->block,
@@ -286,8 +293,6 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 				 ev[e].err ? mt_event_reason(&ev[e], opts->hw_counters) : "");
 	}
 out:
-	if (shown)
-		fprintf(stderr, "\r\033[K");
 	mt_counters_destroy(r.counters);
 	mt_samples_destroy(r.samples);
 	mt_workload_destroy(w);
@@ -296,4 +301,92 @@ out:
 	free(r.before);
 	free(r.after);
 	return ret;
+}
+
+/*
+ * Groups of several events that were never scheduled (every member not
+ * counted in every phase): their events get ev->alone, so that counting
+ * again puts each in a group of its own. Returns how many were marked
+ * (with ev NULL: would be).
+ */
+static int never_scheduled(const struct mt_result *r, struct mt_event *ev, size_t n)
+{
+	int marked = 0, groups = mt_result_groups(r);
+
+	for (int g = 0; g < groups; g++) {
+		unsigned int members = 0, counted = 0;
+
+		for (unsigned int e = 0; e < r->n_events && e < n; e++) {
+			if (r->events[e].group != g)
+				continue;
+			members++;
+			for (unsigned int p = 0; p < r->n_phases; p++)
+				if (r->phases[p].counters[e].state == MT_COUNTER_OK)
+					counted++;
+		}
+		if (members < 2 || counted)
+			continue;
+		for (unsigned int e = 0; e < r->n_events && e < n; e++) {
+			if (r->events[e].group == g && (!ev || !ev[e].alone)) {
+				if (ev)
+					ev[e].alone = true;
+				marked++;
+			}
+		}
+	}
+	return marked;
+}
+
+int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
+		    const struct mt_measure_opts *opts, struct mt_result **out,
+		    struct mt_mismatch *bad)
+{
+	int ret = run_once(cfg, ev, n_ev, opts, out, bad);
+
+	if (!ret && never_scheduled(*out, ev, n_ev)) {
+		/* The kernel took the group but never ran it: count again, split. */
+		if (opts->progress) {
+			struct mt_progress p = { .kind = MT_PROGRESS_RECOUNT, .eta_s = -1 };
+
+			opts->progress(opts->progress_arg, &p);
+		}
+		mt_result_destroy(*out);
+		*out = NULL;
+		ret = run_once(cfg, ev, n_ev, opts, out, bad);
+	}
+	if (opts->progress) {
+		struct mt_progress p = { .kind = MT_PROGRESS_DONE, .eta_s = -1 };
+
+		opts->progress(opts->progress_arg, &p);
+	}
+	return ret;
+}
+
+bool mt_measure_unscheduled(const struct mt_result *r)
+{
+	return never_scheduled(r, NULL, r->n_events) > 0;
+}
+
+void mt_measure_sysinfo(struct mt_sysinfo *si)
+{
+	mt_sysinfo_read(si);
+	mt_pmu_core_name(si->pmu, sizeof(si->pmu));
+	mt_pmu_present_list(si->pmus, sizeof(si->pmus));
+}
+
+int mt_measure_report_create(struct mt_report **out, const char *command,
+			     const struct mt_config *cfg)
+{
+	struct mt_report *rep;
+	int ret;
+
+	ret = mt_report_create(&rep, command);
+	if (ret)
+		return ret;
+	mt_measure_sysinfo(&rep->system);
+	rep->config = *cfg;
+	snprintf(rep->event_set, sizeof(rep->event_set), "%s", cfg->event_set ? cfg->event_set : "");
+	snprintf(rep->backend, sizeof(rep->backend), "%s", mt_backend_name());
+	*out = rep;
+	return 0;
 }

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <memtlb/runcmd.h>
+#include "measure/command.h"
 
 static uint64_t now_ns(void)
 {

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include <memtlb/sample.h>
+#include "model/sample.h"
 
 int mt_samples_create(struct mt_samples **out, unsigned int n_phases, unsigned int n_iter,
 		      unsigned int n_events)

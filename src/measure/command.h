@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include <memtlb/counters.h>
-#include <memtlb/stats.h>
+#include "counters/counters.h"
+#include "stats/stats.h"
 
 /*
  * memtlb run: fork, exec argv (no shell) with the counters opened on the

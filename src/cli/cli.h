@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_CLI_H
-#define MEMTLB_CLI_H
+#ifndef MEMTLB_CLI_CLI_H
+#define MEMTLB_CLI_CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#include <memtlb/config.h>
+#include "counters/resolve.h"
+#include "measure/measure.h"
+#include "model/config.h"
+#include "workload/workload.h"
 
 /*
  * Options shared by every command that runs the workload (stat, sweep):
@@ -29,9 +35,6 @@ enum {
 	MT_OPT_TASK_REGION,
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
-
-#define MT_DEFAULT_EVENTS \
-	"cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults"
 
 #define MT_WORKLOAD_SHORTOPTS "r:b:i:p:e:o:v"
 
@@ -89,15 +92,17 @@ enum {
 	"  -o, --output FILE        also write the JSON report to FILE (atomically)\n" \
 	"  -v, --verbose            say why events are not supported\n"
 
-/* The defaults of DESIGN.md: 1g region, page-size blocks, 10 x 5. */
-void mt_cli_config_init(struct mt_config *cfg);
+/* Whether getopt's c is one of the workload options. */
+bool mt_cli_is_workload_opt(int c);
 
 /*
- * Handle one getopt result if it is a workload option: 0 handled,
- * MT_EXIT_USAGE on a bad value (the message is printed), -ENOENT when the
- * option is not one of these.
+ * Set a workload option (mt_config_set by its long name): MT_EXIT_OK, or
+ * MT_EXIT_USAGE on a bad value (the message is printed).
  */
 int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg);
+
+/* A config error from below the CLI, printed with its hint: MT_EXIT_USAGE. */
+int mt_cli_usage(const struct mt_msg *msg);
 
 /* Checks across options and the machine, before anything runs. */
 int mt_cli_config_check(const struct mt_config *cfg);
@@ -121,31 +126,19 @@ int mt_cli_choose(const char *opt, const char *arg, const char *const *names, in
 /* A knee ratio: a number in (1, 1000]; 0 or MT_EXIT_USAGE (printed). */
 int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out);
 
-struct mt_event;
-struct mt_report;
 
 /*
  * Resolve cfg->event_set on the core PMU (or its generic section) when
  * given, else cfg->events; prints the error. 0, MT_EXIT_USAGE or MT_EXIT_FAILURE. */
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n);
 
-struct mt_sysinfo;
-
-/* The system object: /proc and /sys (sysinfo.c) plus libpfm4's PMUs. */
-void mt_cli_sysinfo_read(struct mt_sysinfo *si);
-
-/* A report with this machine's system object and the config; 0 or -errno. */
-int mt_cli_report_create(struct mt_report **out, const char *command,
-			 const struct mt_config *cfg);
+struct mt_report;
 
 /*
  * Print the report in cfg->format on stdout and write cfg->output, once
  * warnings about it are out (user-only counting). Returns an exit code.
  */
 int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg);
-
-/* The counter backend MEMTLB_BACKEND selects: "perf" or "replay". */
-const char *mt_cli_backend_name(void);
 
 /*
  * A run-time failure of COMMAND as one line, with a hint naming the
@@ -154,9 +147,21 @@ const char *mt_cli_backend_name(void);
  */
 int mt_cli_fail(const char *cmd, int err);
 
-struct mt_mismatch;
-
 /* A failed measurement: verification mismatch, a dead task, or mt_cli_fail(). */
 int mt_cli_measure_error(const char *cmd, int err, const struct mt_mismatch *bad);
+
+/*
+ * What a measurement says while it runs, on stderr: iterations and sweep
+ * points on a terminal (after the first second), and once per command the
+ * recount of a group that was never scheduled.
+ */
+struct mt_cli_progress {
+	const char *cmd;
+	bool tty;
+	bool shown;		/* a progress line is on the terminal */
+	bool recount_said;
+};
+
+void mt_cli_progress(void *arg, const struct mt_progress *p);
 
 #endif

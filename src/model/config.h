@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_CONFIG_H
-#define MEMTLB_CONFIG_H
+#ifndef MEMTLB_MODEL_CONFIG_H
+#define MEMTLB_MODEL_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum mt_backing {
@@ -32,20 +33,30 @@ enum mt_access {
 enum mt_task_mode {
 	MT_TASK_THREAD,
 	MT_TASK_PROCESS,
+	MT_TASK_MODE_MAX,
 };
 
 enum mt_task_region {
 	MT_TASK_REGION_SHARED,	/* one mapping, tasks touch disjoint slices */
 	MT_TASK_REGION_PRIVATE,	/* every task maps its own region */
+	MT_TASK_REGION_MAX,
 };
 
 enum mt_format {
 	MT_FORMAT_TABLE,
 	MT_FORMAT_CSV,
 	MT_FORMAT_JSON,
+	MT_FORMAT_MAX,
 };
 
-/* What the user asked for: filled by cli/, read by every later stage. */
+#define MT_DEFAULT_EVENTS \
+	"cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults"
+
+/*
+ * What the user asked for: filled by the options, by a sweep's --vary
+ * values and by the report loader through the same names and setter, read
+ * by every later stage.
+ */
 struct mt_config {
 	uint64_t region;
 	uint64_t block;
@@ -75,10 +86,47 @@ struct mt_config {
 	bool verbose;
 };
 
+/*
+ * An error for the user from below the command line: what is wrong, and
+ * how to fix it ("" when there is nothing to add).
+ */
+struct mt_msg {
+	char text[256];
+	char hint[256];
+};
+
+/* The defaults: a 1 GiB shared region, page-size blocks, 10 x 5 passes. */
+void mt_config_init(struct mt_config *cfg);
+
+/*
+ * Set the option named key (the long option: "region", "backing",
+ * "task-mode", ...) from value (NULL for a flag such as "populate"). String
+ * values are kept by pointer: value must outlive cfg. Returns 0, -ENOENT for
+ * a key that is not an option, -EINVAL (msg says why) for a bad value.
+ */
+int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
+		  struct mt_msg *msg);
+
+/* Whether key is an option that takes a value (and so can be --vary'd). */
+bool mt_config_has_value(const char *key);
+
+/* The names of the choices, as options, reports and tables spell them. */
 const char *mt_backing_name(enum mt_backing b);
 const char *mt_pages_name(enum mt_pages p);
 const char *mt_access_name(enum mt_access a);
 const char *mt_task_mode_name(enum mt_task_mode m);
 const char *mt_task_region_name(enum mt_task_region r);
+const char *mt_format_name(enum mt_format f);
+
+/* The choice of that name: its value, or -1. */
+int mt_backing_parse(const char *s);
+int mt_pages_parse(const char *s);
+int mt_access_parse(const char *s);
+int mt_task_mode_parse(const char *s);
+int mt_task_region_parse(const char *s);
+int mt_format_parse(const char *s);
+
+/* Regions the run maps at once: one, or one per task with private regions. */
+uint64_t mt_config_regions(const struct mt_config *cfg);
 
 #endif

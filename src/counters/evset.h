@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <memtlb/counters.h>
+#include "counters/counters.h"
 
 /*
  * Named event sets (events/NAME.events, format in memtlb-events(5)): per set,

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
+/* The report document: a command's results, and its one phase policy. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include <memtlb/report.h>
+#include "model/report.h"
 
 int mt_report_create(struct mt_report **out, const char *command)
 {
@@ -41,14 +42,27 @@ int mt_report_add(struct mt_report *rep, struct mt_result *res)
 	return 0;
 }
 
-void mt_report_number(char *buf, size_t len, double v)
+const char *mt_report_default_phase(const struct mt_report *rep)
 {
-	double a = fabs(v);
+	const struct mt_result *r;
+	const char *last = NULL;
 
-	if (a != 0.0 && (a >= 1e7 || a < 1e-3))
-		snprintf(buf, len, "%.3g", v);
-	else if (a >= 100.0 || v == (double)(long long)v)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.3f", v);
+	if (!rep->n_results)
+		return NULL;
+	r = rep->results[0];
+	if (mt_result_phase(r, "read_4"))
+		return "read_4";
+	/* Fewer passes than seed 000's five: the last read pass. */
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		if (!strncmp(r->phases[p].name, "read_", 5))
+			last = r->phases[p].name;
+	return last;
+}
+
+bool mt_report_has_phase(const struct mt_report *rep, const char *phase)
+{
+	for (size_t i = 0; phase && i < rep->n_results; i++)
+		if (mt_result_phase(rep->results[i], phase))
+			return true;
+	return false;
 }

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/range.h>
-#include <memtlb/size.h>
+#include "model/range.h"
+#include "model/size.h"
 
 #define ROUND 4096ull
 

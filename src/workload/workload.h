@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <memtlb/config.h>
-#include <memtlb/mapinfo.h>
+#include "model/config.h"
+#include "sys/mapinfo.h"
 
 /*
  * The mmap touch workload of test_with_mmap: per iteration, mmap the
@@ -91,15 +91,5 @@ uint64_t mt_workload_pattern(unsigned int pass);
 
 /* Every block's offset once, in a random order from seed (Fisher-Yates). */
 int mt_workload_shuffle(uint64_t *off, uint64_t n, uint64_t step, uint64_t seed);
-
-/*
- * The touch loops (touch.c, always built with optimisation). The _at
- * variants walk a precomputed array of offsets: one load of the offset and
- * one store (or one load and compare) of the block per block.
- */
-void mt_touch_write(char *p, uint64_t nblocks, uint64_t block, uint64_t pattern);
-char *mt_touch_verify(char *p, uint64_t nblocks, uint64_t block, uint64_t pattern);
-void mt_touch_write_at(char *base, const uint64_t *off, uint64_t n, uint64_t pattern);
-char *mt_touch_verify_at(char *base, const uint64_t *off, uint64_t n, uint64_t pattern);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <memtlb/size.h>
+#include "model/size.h"
 
 static int shift_of(char c)
 {

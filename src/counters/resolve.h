@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_COUNTERS_H
-#define MEMTLB_COUNTERS_H
+#ifndef MEMTLB_COUNTERS_RESOLVE_H
+#define MEMTLB_COUNTERS_RESOLVE_H
 
 /* libpfm4's copy of perf_event.h is guarded only by its own macro. */
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <sys/types.h>
 
-#include <memtlb/sample.h>
-
-#define MT_EVENT_NAME_MAX 192
+#include "model/metrics.h"
+#include "model/result.h"
 
 /* One event as the user named it, resolved to an attr by libpfm4. */
 struct mt_event {
@@ -53,42 +51,7 @@ int mt_pmu_present_list(char *buf, size_t len);
  */
 int mt_pmu_present_cores(char *buf, size_t len, bool core_only);
 
-struct mt_counters;
-
-/*
- * Open the events as one group on task pid (0: this process, inherited by
- * threads and children) through the backend chosen by MEMTLB_BACKEND
- * ("perf", the default, or "replay:FILE"). Events that cannot be opened get
- * ev->err and are skipped; the rest still count. When the kernel refuses
- * an event in the group (EINVAL) that opens alone, the events are split
- * into several groups: ev->group says which.
- */
-int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, pid_t pid);
-
-/* How many groups the opened events form. */
-unsigned int mt_counters_groups(const struct mt_counters *c);
-void mt_counters_destroy(struct mt_counters *c);
-
-/* Read every event's running totals; unopened events read as all zero. */
-int mt_counters_read(struct mt_counters *c, struct mt_counts *out);
-
-const char *mt_counters_backend(const struct mt_counters *c);
-
-/* Backends: an ops table, one static instance per backend (wlroots-style). */
-struct mt_backend;
-
-struct mt_backend_ops {
-	const char *name;
-	int (*open)(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t pid);
-	int (*read)(struct mt_backend *be, size_t idx, struct mt_counts *out);
-	void (*destroy)(struct mt_backend *be);
-};
-
-struct mt_backend {
-	const struct mt_backend_ops *ops;
-};
-
-int mt_backend_perf_create(struct mt_backend **out);
-int mt_backend_replay_create(struct mt_backend **out, const char *path);
+/* The set entry's role when it has one, else one read from the encoding. */
+enum mt_role mt_event_role(const struct mt_event *ev);
 
 #endif

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_COMPARE_H
-#define MEMTLB_COMPARE_H
+#ifndef MEMTLB_STATS_COMPARE_H
+#define MEMTLB_STATS_COMPARE_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
-#include <memtlb/report.h>
+#include "model/report.h"
 
 #define MT_COMPARE_MAX_INPUTS 16
 #define MT_COMPARE_ALPHA 0.05
@@ -72,14 +71,5 @@ void mt_compare_destroy(struct mt_comparison *cmp);
 double mt_compare_worst(const struct mt_comparison *cmp);
 
 const char *mt_family_name(enum mt_family f);
-
-enum mt_compare_format {
-	MT_COMPARE_TEXT,
-	MT_COMPARE_MARKDOWN,
-	MT_COMPARE_CSV,
-	MT_COMPARE_JSON,
-};
-
-int mt_compare_print(FILE *f, const struct mt_comparison *cmp, enum mt_compare_format fmt);
 
 #endif

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_RENDER_H
-#define MEMTLB_RENDER_H
+#ifndef MEMTLB_REPORT_RENDER_H
+#define MEMTLB_REPORT_RENDER_H
 
 #include <stdio.h>
 
-#include <memtlb/report.h>
+#include "model/report.h"
 
 enum mt_render_format {
 	MT_RENDER_TEXT,
@@ -19,14 +19,5 @@ enum mt_render_format {
  */
 int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *files,
 	      unsigned int n, enum mt_render_format fmt);
-
-/*
- * Run gnuplot (MEMTLB_GNUPLOT, else "gnuplot" on PATH) by fork/exec, the
- * script on its stdin, data in a private temp file that the script names
- * as DATAFILE and that is removed afterwards. *svg gets its standard output
- * (malloc'ed). Returns 0, -ENOENT when gnuplot is not installed, -EIO when
- * it failed.
- */
-int mt_plot_svg(const char *script, const char *data, char **svg);
 
 #endif

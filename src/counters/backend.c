@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/* MEMTLB_BACKEND, read here and nowhere else; documented in memtlb-stat(1). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters/backend.h"
+#include "counters/interface.h"
+
+#define REPLAY "replay:"
+
+static const char *selection(void)
+{
+	const char *sel = getenv("MEMTLB_BACKEND");
+
+	return sel && *sel ? sel : "perf";
+}
+
+static const char *replay_file(const char *sel)
+{
+	return !strncmp(sel, REPLAY, strlen(REPLAY)) && sel[strlen(REPLAY)] ?
+		sel + strlen(REPLAY) : NULL;
+}
+
+int mt_backend_create(struct mt_backend **out)
+{
+	const char *sel = selection();
+
+	if (!strcmp(sel, "perf"))
+		return mt_backend_perf_create(out);
+	if (replay_file(sel))
+		return mt_backend_replay_create(out, replay_file(sel));
+	return -EINVAL;
+}
+
+void mt_backend_destroy(struct mt_backend *be)
+{
+	if (be)
+		be->ops->destroy(be);
+}
+
+int mt_backend_check(char *msg, size_t len)
+{
+	const char *sel = selection(), *file = replay_file(sel);
+	struct mt_backend *be;
+	int ret;
+
+	if (!strcmp(sel, "perf"))
+		return 0;
+	if (!file) {
+		snprintf(msg, len, "MEMTLB_BACKEND=%s: not a backend", sel);
+		return -EINVAL;
+	}
+	/* Parsed now: a bad file is bad input, not a failure mid-run. */
+	ret = mt_backend_replay_create(&be, file);
+	if (ret == -EINVAL) {
+		snprintf(msg, len, "MEMTLB_BACKEND: %s: not a valid replay file", file);
+		return -EBADMSG;
+	}
+	if (ret) {
+		snprintf(msg, len, "MEMTLB_BACKEND: %s: %s", file, strerror(-ret));
+		return ret;
+	}
+	mt_backend_destroy(be);
+	return 0;
+}
+
+const char *mt_backend_name(void)
+{
+	return replay_file(selection()) ? "replay" : "perf";
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_COUNTERS_COUNTERS_H
+#define MEMTLB_COUNTERS_COUNTERS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "counters/resolve.h"
+#include "model/sample.h"
+
+struct mt_counters;
+
+/*
+ * Open the events as one group on task pid (0: this process, inherited by
+ * threads and children) through the backend chosen by MEMTLB_BACKEND
+ * ("perf", the default, or "replay:FILE"). Events that cannot be opened get
+ * ev->err and are skipped; the rest still count. When the kernel refuses
+ * an event in the group (EINVAL) that opens alone, the events are split
+ * into several groups: ev->group says which.
+ */
+int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, pid_t pid);
+
+/* How many groups the opened events form. */
+unsigned int mt_counters_groups(const struct mt_counters *c);
+void mt_counters_destroy(struct mt_counters *c);
+
+/* Read every event's running totals; unopened events read as all zero. */
+int mt_counters_read(struct mt_counters *c, struct mt_counts *out);
+
+const char *mt_counters_backend(const struct mt_counters *c);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_COUNTERS_INTERFACE_H
+#define MEMTLB_COUNTERS_INTERFACE_H
+
+/*
+ * For backend authors only (wlroots' backend/interface.h): the ops a
+ * counter backend implements. Nothing outside src/counters/ includes this
+ * (tests/layering.sh checks): the rest of memtlb knows a backend by the
+ * handle backend.h creates and counters.h reads.
+ */
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "counters/resolve.h"
+#include "model/sample.h"
+
+/* Backends: an ops table, one static instance per backend (wlroots-style). */
+struct mt_backend;
+
+struct mt_backend_ops {
+	const char *name;
+	int (*open)(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t pid);
+	int (*read)(struct mt_backend *be, size_t idx, struct mt_counts *out);
+	void (*destroy)(struct mt_backend *be);
+};
+
+struct mt_backend {
+	const struct mt_backend_ops *ops;
+};
+
+int mt_backend_perf_create(struct mt_backend **out);
+int mt_backend_replay_create(struct mt_backend **out, const char *path);
+
+#endif

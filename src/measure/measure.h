@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_MEASURE_MEASURE_H
+#define MEMTLB_MEASURE_MEASURE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "counters/resolve.h"
+#include "model/config.h"
+#include "model/report.h"
+#include "model/result.h"
+#include "sys/sysinfo.h"
+#include "workload/workload.h"
+
+/*
+ * The one place that knows both the workload and the counters: a stat run
+ * is the workload's iterations under the counter groups, the counters read
+ * at every phase boundary, summarised into a result.
+ */
+
+/* What a measurement tells its caller while it runs (the CLI shows it). */
+enum mt_progress_kind {
+	MT_PROGRESS_ITERATION,	/* iter of n_iter done */
+	MT_PROGRESS_POINT,	/* a sweep's point starts */
+	MT_PROGRESS_RECOUNT,	/* a group was never scheduled: counting again, split */
+	MT_PROGRESS_DONE,	/* the measurement ended: clear what was shown */
+};
+
+struct mt_progress {
+	enum mt_progress_kind kind;
+	unsigned int iter, n_iter;
+	size_t point, n_points;
+	uint64_t region;
+	double elapsed_s;
+	double eta_s;		/* < 0: not known yet */
+};
+
+typedef void (*mt_progress_fn)(void *arg, const struct mt_progress *p);
+
+struct mt_measure_opts {
+	int hw_counters;	/* the machine's (sysinfo), for the reasons */
+	mt_progress_fn progress;	/* NULL: nothing shown */
+	void *progress_arg;
+	/* Set by a signal handler: stop between iterations with -EINTR. */
+	volatile sig_atomic_t *stop;
+};
+
+/*
+ * One stat run. A group the kernel took but never scheduled is split and
+ * counted again (MT_PROGRESS_RECOUNT); ev keeps the split for later runs.
+ * Returns 0, -EILSEQ with *bad filled, -ECHILD (bad->why), -EINTR, -errno.
+ */
+int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
+		    const struct mt_measure_opts *opts, struct mt_result **out,
+		    struct mt_mismatch *bad);
+
+/* Whether a group of several events was never scheduled in any phase. */
+bool mt_measure_unscheduled(const struct mt_result *r);
+
+/* This machine as every report records it: /proc, /sys and libpfm4's PMUs. */
+void mt_measure_sysinfo(struct mt_sysinfo *si);
+
+/* A report of command with this machine, the config and the backend; 0 or -errno. */
+int mt_measure_report_create(struct mt_report **out, const char *command,
+			     const struct mt_config *cfg);
+
+#endif

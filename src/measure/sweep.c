@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The sweep engine: a grid of points (regions times --vary values), each a
+ * stat run, kernel tunables saved, set per point and restored.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/sweep.h"
+#include "model/range.h"
+#include "model/size.h"
+#include "sys/cleanup.h"
+#include "sys/tunable.h"
+
+#define MAX_AXES (MT_PARAM_MAX - 1)
+#define MAX_VALUES 64
+
+struct axis {
+	char key[128];
+	bool tunable;		/* sysfs:/sysctl:, else a workload option */
+	struct mt_tunable tun;
+	int cleanup;		/* the registered restore of tun, -1 none */
+	char *buf;		/* the value list, split in place */
+	char *values[MAX_VALUES];
+	size_t n;
+};
+
+struct mt_sweep {
+	const struct mt_config *base;
+	uint64_t *regions;
+	size_t n_regions;
+	struct axis axes[MAX_AXES];
+	size_t n_axes;
+};
+
+/* Workload options that are not a parameter of a point. */
+static const char *const not_sweepable[] = { "region", "event", "events", "events-dir",
+					     "format", "output" };
+
+static int fail(struct mt_msg *msg, int err, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct mt_msg *msg, int err, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg->text, sizeof(msg->text), fmt, ap);
+	va_end(ap);
+	snprintf(msg->hint, sizeof(msg->hint), "%s", hint ? hint : "");
+	return err;
+}
+
+int mt_sweep_create(struct mt_sweep **out, const struct mt_config *base)
+{
+	struct mt_sweep *sw = calloc(1, sizeof(*sw));
+
+	if (!sw)
+		return -ENOMEM;
+	sw->base = base;
+	*out = sw;
+	return 0;
+}
+
+void mt_sweep_destroy(struct mt_sweep *sw)
+{
+	if (!sw)
+		return;
+	free(sw->regions);
+	for (size_t a = 0; a < MAX_AXES; a++)
+		free(sw->axes[a].buf);
+	free(sw);
+}
+
+int mt_sweep_set_regions(struct mt_sweep *sw, const char *range, struct mt_msg *msg)
+{
+	int ret;
+
+	free(sw->regions);
+	sw->regions = NULL;
+	sw->n_regions = 0;
+	ret = mt_range_parse(range, &sw->regions, &sw->n_regions, msg->text, sizeof(msg->text));
+	if (ret) {
+		char why[sizeof(msg->text)];
+
+		snprintf(why, sizeof(why), "%s", msg->text);
+		return fail(msg, ret, "a range is A..B, A..B:STEP or A..B:xF, e.g. 256m..768m:64m "
+			    "or 16m..16g:x2", "--region: %.64s: %.160s", range, why);
+	}
+	return 0;
+}
+
+bool mt_sweep_has_regions(const struct mt_sweep *sw)
+{
+	return sw->n_regions;
+}
+
+size_t mt_sweep_axes(const struct mt_sweep *sw)
+{
+	return sw->n_axes;
+}
+
+static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *msg)
+{
+	char why[256];
+
+	for (size_t i = 0; i < sw->n_axes; i++)
+		if (!strcmp(sw->axes[i].key, ax->key))
+			return fail(msg, -EINVAL, NULL, "--vary: %s: given twice", ax->key);
+	if (!strncmp(ax->key, "sysfs:", 6) || !strncmp(ax->key, "sysctl:", 7)) {
+		ax->tunable = true;
+		if (mt_tunable_init(&ax->tun, ax->key, why, sizeof(why)))
+			return fail(msg, -EINVAL, NULL, "--vary: %s", why);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(not_sweepable) / sizeof(*not_sweepable); i++)
+		if (!strcmp(ax->key, not_sweepable[i]))
+			return fail(msg, -EINVAL, "--region A..B sweeps the region; --vary takes "
+				    "workload options such as block, backing, iterations",
+				    "--vary: %s: not a parameter of a point", ax->key);
+	if (!mt_config_has_value(ax->key))
+		return fail(msg, -EINVAL, "memtlb sweep --help lists the workload options",
+			    "--vary: %s: not a workload option, sysfs:PATH or sysctl:NAME",
+			    ax->key);
+	return 0;
+}
+
+int mt_sweep_add_axis(struct mt_sweep *sw, const char *arg, struct mt_msg *msg)
+{
+	const char *eq = strchr(arg, '=');
+	struct axis *ax;
+	size_t klen;
+	int ret;
+
+	msg->text[0] = msg->hint[0] = '\0';
+	if (sw->n_axes == MAX_AXES)
+		return fail(msg, -E2BIG, NULL, "--vary: at most %d parameters", MAX_AXES);
+	if (!eq || eq == arg || !eq[1])
+		return fail(msg, -EINVAL, "--vary backing=shared,anon or --vary "
+			    "sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,madvise",
+			    "--vary: %.200s: not KEY=V1,V2,...", arg);
+	ax = &sw->axes[sw->n_axes];
+	free(ax->buf);
+	memset(ax, 0, sizeof(*ax));
+	ax->cleanup = -1;
+	klen = (size_t)(eq - arg);
+	if (klen >= sizeof(ax->key))
+		return fail(msg, -EINVAL, NULL, "--vary: %.40s...: key too long", arg);
+	memcpy(ax->key, arg, klen);
+	ret = check_key(sw, ax, msg);
+	if (ret)
+		return ret;
+	ax->buf = strdup(eq + 1);
+	if (!ax->buf)
+		return fail(msg, -ENOMEM, NULL, "--vary: %s", strerror(ENOMEM));
+	for (char *save = NULL, *v = strtok_r(ax->buf, ",", &save); v;
+	     v = strtok_r(NULL, ",", &save)) {
+		if (ax->n == MAX_VALUES)
+			return fail(msg, -E2BIG, NULL, "--vary: %s: more than %d values", ax->key,
+				    MAX_VALUES);
+		if (strlen(v) >= sizeof(((struct mt_param *)0)->value))
+			return fail(msg, -EINVAL, NULL, "--vary: %s: value too long", ax->key);
+		ax->values[ax->n++] = v;
+	}
+	if (!ax->n)
+		return fail(msg, -EINVAL, NULL, "--vary: %s: no values", ax->key);
+	/* Workload values are checked now, by the setter every point uses. */
+	for (size_t i = 0; !ax->tunable && i < ax->n; i++) {
+		struct mt_config scratch = *sw->base;
+		char why[sizeof(msg->text)];
+
+		if (mt_config_set(&scratch, ax->key, ax->values[i], msg)) {
+			snprintf(why, sizeof(why), "%s", msg->text);
+			return fail(msg, -EINVAL, msg->hint[0] ? msg->hint : NULL, "--%s: %.200s",
+				    ax->key, why);
+		}
+	}
+	sw->n_axes++;
+	return 0;
+}
+
+size_t mt_sweep_points(const struct mt_sweep *sw)
+{
+	size_t n = sw->n_regions ? sw->n_regions : 1;
+
+	for (size_t a = 0; a < sw->n_axes; a++)
+		n *= sw->axes[a].n;
+	return n;
+}
+
+/* Point p: the first --vary outermost, the region innermost. */
+static void point_values(const struct mt_sweep *sw, size_t p, size_t *region, size_t *vi)
+{
+	size_t nr = sw->n_regions ? sw->n_regions : 1;
+
+	*region = p % nr;
+	p /= nr;
+	for (size_t a = sw->n_axes; a-- > 0;) {
+		vi[a] = p % sw->axes[a].n;
+		p /= sw->axes[a].n;
+	}
+}
+
+void mt_sweep_point_config(const struct mt_sweep *sw, size_t p, struct mt_config *cfg)
+{
+	size_t ri, vi[MAX_AXES];
+	struct mt_msg msg;
+
+	point_values(sw, p, &ri, vi);
+	*cfg = *sw->base;
+	if (sw->n_regions)
+		cfg->region = sw->regions[ri];
+	/* Checked by mt_sweep_add_axis: cannot fail here. */
+	for (size_t a = 0; a < sw->n_axes; a++)
+		if (!sw->axes[a].tunable)
+			mt_config_set(cfg, sw->axes[a].key, sw->axes[a].values[vi[a]], &msg);
+}
+
+uint64_t mt_sweep_largest(const struct mt_sweep *sw)
+{
+	uint64_t largest = 0;
+
+	for (size_t p = 0; p < mt_sweep_points(sw); p++) {
+		struct mt_config cfg;
+
+		mt_sweep_point_config(sw, p, &cfg);
+		if (cfg.region > largest)
+			largest = cfg.region;
+	}
+	return largest;
+}
+
+bool mt_sweep_has_phase(const struct mt_sweep *sw, const char *phase)
+{
+	for (size_t p = 0; p < mt_sweep_points(sw); p++) {
+		struct mt_workload *w;
+		struct mt_config cfg;
+		bool found = false;
+
+		mt_sweep_point_config(sw, p, &cfg);
+		if (mt_workload_create(&w, &cfg))
+			continue;
+		for (unsigned int i = 0; i < mt_workload_phases(w); i++)
+			found |= !strcmp(mt_workload_phase_name(w, i), phase);
+		mt_workload_destroy(w);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+int mt_sweep_save_tunables(struct mt_sweep *sw, struct mt_msg *msg)
+{
+	for (size_t a = 0; a < sw->n_axes; a++) {
+		struct axis *ax = &sw->axes[a];
+		int ret;
+
+		if (!ax->tunable)
+			continue;
+		ret = mt_tunable_save(&ax->tun);
+		if (ret == -EACCES || ret == -EPERM || ret == -EROFS)
+			return fail(msg, ret, "kernel tunables are swept as root, on a writable /sys "
+				    "and /proc/sys", "--vary: %s: cannot write %s: %s", ax->key,
+				    ax->tun.path, geteuid() ? "permission denied" : "read-only");
+		if (ret)
+			return fail(msg, ret, NULL, "--vary: %s: %s: %s", ax->key, ax->tun.path,
+				    strerror(-ret));
+		/*
+		 * The registry restores it whatever ends memtlb: SIGHUP from a
+		 * dropped ssh session as much as the end of the sweep.
+		 */
+		ret = mt_cleanup_init();
+		if (!ret)
+			ret = mt_cleanup_add_restore(ax->tun.path, ax->tun.saved);
+		if (ret < 0)
+			return fail(msg, ret, NULL, "--vary: %s: %s", ax->key, strerror(-ret));
+		ax->cleanup = ret;
+	}
+	return 0;
+}
+
+int mt_sweep_restore_tunables(struct mt_sweep *sw, struct mt_msg *msg)
+{
+	int failed = 0;
+
+	for (size_t a = 0; a < sw->n_axes; a++) {
+		struct axis *ax = &sw->axes[a];
+		int ret;
+
+		if (!ax->tunable || !ax->tun.have_saved || ax->cleanup < 0)
+			continue;
+		ret = mt_cleanup_run(ax->cleanup);
+		ax->cleanup = -1;
+		if (ret && !failed)
+			failed = fail(msg, ret, NULL, "%s: could not restore '%s': %s", ax->key,
+				      ax->tun.saved, strerror(-ret));
+	}
+	return failed;
+}
+
+static int set_tunables(struct mt_sweep *sw, const size_t *vi, struct mt_msg *msg)
+{
+	for (size_t a = 0; a < sw->n_axes; a++) {
+		struct axis *ax = &sw->axes[a];
+		int ret;
+
+		if (!ax->tunable)
+			continue;
+		ret = mt_tunable_set(&ax->tun, ax->values[vi[a]]);
+		if (ret)
+			return fail(msg, ret, NULL, "%s: cannot write '%s': %s", ax->key,
+				    ax->values[vi[a]], strerror(-ret));
+	}
+	return 0;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The work of a point, for the ETA: blocks touched over all its phases. */
+static double work(const struct mt_config *cfg)
+{
+	return (double)(cfg->region / cfg->block) * (double)cfg->iterations *
+	       (double)(cfg->passes + 1);
+}
+
+int mt_sweep_run(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
+		 const struct mt_measure_opts *opts, struct mt_report *rep,
+		 mt_sweep_point_fn point_done, void *arg, size_t *failed,
+		 struct mt_mismatch *bad)
+{
+	size_t n = mt_sweep_points(sw);
+	double done = 0, total = 0;
+	struct timespec t0;
+	struct mt_msg msg;
+	int ret = 0;
+
+	*failed = 0;
+	for (size_t p = 0; p < n; p++) {
+		struct mt_config cfg;
+
+		mt_sweep_point_config(sw, p, &cfg);
+		total += work(&cfg);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t p = 0; p < n && !(opts->stop && *opts->stop); p++) {
+		size_t ri, vi[MAX_AXES];
+		struct mt_result *res = NULL;
+		struct mt_config cfg;
+
+		point_values(sw, p, &ri, vi);
+		mt_sweep_point_config(sw, p, &cfg);
+		if (opts->progress) {
+			double el = seconds_since(&t0);
+			struct mt_progress pr = {
+				.kind = MT_PROGRESS_POINT, .point = p + 1, .n_points = n,
+				.region = cfg.region, .elapsed_s = el,
+				.eta_s = done > 0 ? el * (total - done) / done : -1,
+			};
+
+			opts->progress(opts->progress_arg, &pr);
+		}
+		ret = set_tunables(sw, vi, &msg);
+		if (ret) {
+			snprintf(bad->why, sizeof(bad->why), "%.127s", msg.text);
+			*failed = p + 1;
+			return ret;
+		}
+		ret = mt_measure_stat(&cfg, ev, n_ev, opts, &res, bad);
+		if (ret == -EINTR)
+			return 0;
+		if (ret) {
+			*failed = p + 1;
+			return ret;
+		}
+		for (size_t a = 0; a < sw->n_axes && !ret; a++)
+			ret = mt_result_set_param(res, sw->axes[a].key, sw->axes[a].values[vi[a]]);
+		if (!ret)
+			ret = mt_report_add(rep, res);
+		if (ret) {
+			mt_result_destroy(res);
+			return ret;
+		}
+		for (size_t e = 0; e < n_ev; e++)
+			rep->user_only |= ev[e].user_only;
+		done += work(&cfg);
+		/* After every point: an interrupted sweep keeps what it finished. */
+		if (point_done) {
+			ret = point_done(arg, rep);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The configuration vocabulary, defined once: defaults, the names of every
+ * choice, and one setter by option name. The command line, a sweep's --vary
+ * values and the report loader all go through it, so a value means the same
+ * thing wherever it comes from.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/config.h"
+#include "model/size.h"
+#include "sys/sysinfo.h"
+
+static const char *const backings[MT_BACKING_MAX] = {
+	[MT_BACKING_SHARED] = "shared", [MT_BACKING_ANON] = "anon", [MT_BACKING_SHM] = "shm",
+	[MT_BACKING_MEMFD] = "memfd", [MT_BACKING_FILE] = "file",
+};
+static const char *const pages[MT_PAGES_MAX] = {
+	[MT_PAGES_DEFAULT] = "default", [MT_PAGES_BASE] = "base", [MT_PAGES_THP] = "thp",
+	[MT_PAGES_HUGETLB] = "hugetlb",
+};
+static const char *const accesses[MT_ACCESS_MAX] = {
+	[MT_ACCESS_SEQ] = "seq", [MT_ACCESS_RANDOM] = "random", [MT_ACCESS_STRIDE] = "stride",
+};
+static const char *const task_modes[MT_TASK_MODE_MAX] = {
+	[MT_TASK_THREAD] = "thread", [MT_TASK_PROCESS] = "process",
+};
+static const char *const task_regions[MT_TASK_REGION_MAX] = {
+	[MT_TASK_REGION_SHARED] = "shared", [MT_TASK_REGION_PRIVATE] = "private",
+};
+static const char *const formats[MT_FORMAT_MAX] = {
+	[MT_FORMAT_TABLE] = "table", [MT_FORMAT_CSV] = "csv", [MT_FORMAT_JSON] = "json",
+};
+static const char *const file_caches[] = { "warm", "cold" };
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const char *name_of(const char *const *names, int n, int i)
+{
+	return i >= 0 && i < n ? names[i] : "?";
+}
+
+static int parse_of(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; s && i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+const char *mt_backing_name(enum mt_backing b) { return name_of(backings, N(backings), b); }
+const char *mt_pages_name(enum mt_pages p) { return name_of(pages, N(pages), p); }
+const char *mt_access_name(enum mt_access a) { return name_of(accesses, N(accesses), a); }
+const char *mt_task_mode_name(enum mt_task_mode m) { return name_of(task_modes, N(task_modes), m); }
+const char *mt_task_region_name(enum mt_task_region r)
+{
+	return name_of(task_regions, N(task_regions), r);
+}
+const char *mt_format_name(enum mt_format f) { return name_of(formats, N(formats), f); }
+
+int mt_backing_parse(const char *s) { return parse_of(backings, N(backings), s); }
+int mt_pages_parse(const char *s) { return parse_of(pages, N(pages), s); }
+int mt_access_parse(const char *s) { return parse_of(accesses, N(accesses), s); }
+int mt_task_mode_parse(const char *s) { return parse_of(task_modes, N(task_modes), s); }
+int mt_task_region_parse(const char *s) { return parse_of(task_regions, N(task_regions), s); }
+int mt_format_parse(const char *s) { return parse_of(formats, N(formats), s); }
+
+void mt_config_init(struct mt_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->region = 1ull << 30;
+	cfg->block = (uint64_t)sysconf(_SC_PAGESIZE);
+	cfg->iterations = 10;
+	cfg->passes = 5;
+	cfg->backing = MT_BACKING_SHARED;
+	cfg->pages = MT_PAGES_DEFAULT;
+	cfg->access = MT_ACCESS_SEQ;
+	cfg->seed = 1;
+	cfg->task_mode = MT_TASK_THREAD;
+	cfg->task_region = MT_TASK_REGION_SHARED;
+	cfg->events = MT_DEFAULT_EVENTS;
+	cfg->format = MT_FORMAT_TABLE;
+}
+
+uint64_t mt_config_regions(const struct mt_config *cfg)
+{
+	return cfg->tasks && cfg->task_region == MT_TASK_REGION_PRIVATE ? cfg->tasks : 1;
+}
+
+static int fail(struct mt_msg *msg, const char *hint, const char *fmt, const char *value)
+{
+	snprintf(msg->text, sizeof(msg->text), fmt, value);
+	snprintf(msg->hint, sizeof(msg->hint), "%s", hint ? hint : "");
+	return -EINVAL;
+}
+
+#define SIZE_HINT "a size is a whole number with an optional k, m, g or t suffix, " \
+	"or 0x hex: 512m, 16g, 0x40000000"
+
+static int size_value(const char *value, uint64_t *out, struct mt_msg *msg)
+{
+	int ret = mt_size_parse(value, out);
+
+	if (ret == -ERANGE)
+		return fail(msg, NULL, "%s: too large", value);
+	if (ret || !*out)
+		return fail(msg, SIZE_HINT, "%s: not a size", value);
+	return 0;
+}
+
+static int count_value(const char *value, unsigned long max, unsigned long *out,
+		       struct mt_msg *msg)
+{
+	if (!mt_count_parse(value, max, out))
+		return 0;
+	snprintf(msg->text, sizeof(msg->text), "%s: not a count from 1 to %lu", value, max);
+	msg->hint[0] = '\0';
+	return -EINVAL;
+}
+
+/* Not one of names: the hint lists them, "--key takes a, b or c". */
+static int choice(const char *key, const char *value, const char *const *names, int n,
+		  const char *extra, int *out, struct mt_msg *msg)
+{
+	size_t len;
+
+	*out = parse_of(names, n, value);
+	if (*out >= 0)
+		return 0;
+	snprintf(msg->text, sizeof(msg->text), "%s: not one of the choices", value);
+	len = (size_t)snprintf(msg->hint, sizeof(msg->hint), "--%s takes ", key);
+	for (int i = 0; i < n && len < sizeof(msg->hint); i++)
+		len += (size_t)snprintf(msg->hint + len, sizeof(msg->hint) - len, "%s%s",
+					!i ? "" : i == n - 1 && !extra ? " or " : ", ", names[i]);
+	if (extra && len < sizeof(msg->hint))
+		snprintf(msg->hint + len, sizeof(msg->hint) - len, "%s%s",
+			 strstr(extra, " or ") ? ", " : " or ", extra);
+	return -EINVAL;
+}
+
+/* The PMD size THP uses, from the kernel; 2 MiB when it does not say. */
+static uint64_t thp_size(void)
+{
+	char line[64];
+
+	if (!mt_sys_read_line("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", line,
+			      sizeof(line)))
+		return strtoull(line, NULL, 10);
+	return 2ull << 20;
+}
+
+static int set_backing(struct mt_config *cfg, const char *value, struct mt_msg *msg)
+{
+	int v;
+
+	cfg->file_path = NULL;
+	if (!strncmp(value, "file:", 5)) {
+		if (!value[5])
+			return fail(msg, NULL, "%s: no path after file:", value);
+		cfg->backing = MT_BACKING_FILE;
+		cfg->file_path = value + 5;
+		return 0;
+	}
+	if (choice("backing", value, backings, MT_BACKING_MAX, "file:PATH", &v, msg))
+		return -EINVAL;
+	cfg->backing = v;
+	return 0;
+}
+
+static int set_pages(struct mt_config *cfg, const char *value, struct mt_msg *msg)
+{
+	int v;
+
+	cfg->huge_size = 0;
+	if (!strcmp(value, "hugetlb:2m") || !strcmp(value, "hugetlb:1g")) {
+		cfg->pages = MT_PAGES_HUGETLB;
+		cfg->huge_size = value[8] == '2' ? 2ull << 20 : 1ull << 30;
+		return 0;
+	}
+	if (choice("pages", value, pages, MT_PAGES_MAX, "hugetlb:2m or hugetlb:1g", &v, msg))
+		return -EINVAL;
+	cfg->pages = v;
+	if (v == MT_PAGES_HUGETLB)
+		cfg->huge_size = 2ull << 20;
+	else if (v == MT_PAGES_THP)
+		cfg->huge_size = thp_size();
+	return 0;
+}
+
+static int set_access(struct mt_config *cfg, const char *value, struct mt_msg *msg)
+{
+	if (!strncmp(value, "stride:", 7)) {
+		cfg->access = MT_ACCESS_STRIDE;
+		return size_value(value + 7, &cfg->stride, msg);
+	}
+	if (!strcmp(value, "seq") || !strcmp(value, "random")) {
+		cfg->access = mt_access_parse(value);
+		return 0;
+	}
+	return fail(msg, "--access takes seq, random or stride:SIZE (stride:16m)",
+		    "%s: not one of the choices", value);
+}
+
+static int set_seed(struct mt_config *cfg, const char *value, struct mt_msg *msg)
+{
+	char *end;
+
+	errno = 0;
+	cfg->seed = strtoull(value, &end, 0);
+	if (errno || end == value || *end || *value == '-')
+		return fail(msg, NULL, "%s: not a whole number", value);
+	return 0;
+}
+
+int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
+		  struct mt_msg *msg)
+{
+	int v, ret;
+
+	msg->text[0] = msg->hint[0] = '\0';
+	/* Flags first: they take no value. */
+	if (!strcmp(key, "reserve"))
+		cfg->reserve = true;
+	else if (!strcmp(key, "populate"))
+		cfg->populate = true;
+	else if (!strcmp(key, "read-first"))
+		cfg->read_first = true;
+	else if (!strcmp(key, "force"))
+		cfg->force = true;
+	else if (!strcmp(key, "verbose"))
+		cfg->verbose = true;
+	else if (!mt_config_has_value(key))
+		return -ENOENT;
+	else if (!value)
+		return fail(msg, NULL, "%s", "a value is needed");
+	else if (!strcmp(key, "region"))
+		return size_value(value, &cfg->region, msg);
+	else if (!strcmp(key, "block"))
+		return size_value(value, &cfg->block, msg);
+	else if (!strcmp(key, "iterations"))
+		return count_value(value, 1000000, &cfg->iterations, msg);
+	else if (!strcmp(key, "passes"))
+		return count_value(value, 1000000, &cfg->passes, msg);
+	else if (!strcmp(key, "tasks"))
+		return count_value(value, 4096, &cfg->tasks, msg);
+	else if (!strcmp(key, "backing"))
+		return set_backing(cfg, value, msg);
+	else if (!strcmp(key, "pages"))
+		return set_pages(cfg, value, msg);
+	else if (!strcmp(key, "access"))
+		return set_access(cfg, value, msg);
+	else if (!strcmp(key, "seed"))
+		return set_seed(cfg, value, msg);
+	else if (!strcmp(key, "file-cache")) {
+		ret = choice(key, value, file_caches, N(file_caches), NULL, &v, msg);
+		if (!ret)
+			cfg->file_cold = v == 1;
+		return ret;
+	} else if (!strcmp(key, "task-mode")) {
+		ret = choice(key, value, task_modes, MT_TASK_MODE_MAX, NULL, &v, msg);
+		if (!ret)
+			cfg->task_mode = v;
+		return ret;
+	} else if (!strcmp(key, "task-region")) {
+		ret = choice(key, value, task_regions, MT_TASK_REGION_MAX, NULL, &v, msg);
+		if (!ret)
+			cfg->task_region = v;
+		return ret;
+	} else if (!strcmp(key, "format")) {
+		ret = choice(key, value, formats, MT_FORMAT_MAX, NULL, &v, msg);
+		if (!ret)
+			cfg->format = v;
+		return ret;
+	} else if (!strcmp(key, "event")) {
+		cfg->events = value;
+		cfg->events_given = true;
+	} else if (!strcmp(key, "events")) {
+		cfg->event_set = value;
+	} else if (!strcmp(key, "events-dir")) {
+		cfg->events_dir = value;
+	} else if (!strcmp(key, "output")) {
+		cfg->output = value;
+	}
+	return 0;
+}
+
+bool mt_config_has_value(const char *key)
+{
+	static const char *const keys[] = {
+		"region", "block", "iterations", "passes", "backing", "file-cache", "pages",
+		"access", "seed", "tasks", "task-mode", "task-region", "event", "events",
+		"events-dir", "format", "output",
+	};
+
+	return parse_of(keys, N(keys), key) >= 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_MODEL_REPORT_H
+#define MEMTLB_MODEL_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "model/config.h"
+#include "model/result.h"
+#include "sys/sysinfo.h"
+
+#define MT_REPORT_SCHEMA 1
+#define MT_REPORT_MAX_SIZE (64 << 20)
+
+/* Everything a report file holds; output code reads only this. */
+struct mt_report {
+	char command[16];
+	char version[32];
+	struct mt_sysinfo system;
+	struct mt_config config;
+	char events[512];	/* backs config.events in a loaded report */
+	bool user_only;		/* some event counted user space only */
+	char backend[16];	/* counter backend: "perf" or "replay" */
+	/* memtlb run only (command "run"): what ran and how it ended. */
+	char command_line[512];	/* argv joined by spaces, for humans */
+	unsigned int runs;	/* runs done (the failing one included) */
+	unsigned int repeats;	/* runs asked for */
+	int exit_status;	/* the command's: exit code or 128 + signal */
+	char event_set[32];	/* --events SET, "" when -e or the default */
+	size_t n_results;
+	struct mt_result **results;
+};
+
+int mt_report_create(struct mt_report **out, const char *command);
+void mt_report_destroy(struct mt_report *rep);	/* also destroys its results */
+int mt_report_add(struct mt_report *rep, struct mt_result *res);
+
+/*
+ * The phase a report's curves and tables show when none is named, the one
+ * policy for sweep, sweep --from and report: read_4 (seed 000's column), or
+ * the last read pass of a shorter run; NULL when it has no read pass.
+ */
+const char *mt_report_default_phase(const struct mt_report *rep);
+bool mt_report_has_phase(const struct mt_report *rep, const char *phase);
+
+#endif

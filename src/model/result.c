@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/* The result of one measured point: allocation and lookups. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/result.h"
+
+int mt_result_create(struct mt_result **out, unsigned int n_phases, unsigned int n_events)
+{
+	struct mt_result *r;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->n_phases = n_phases;
+	r->n_events = n_events;
+	r->phases = calloc(n_phases, sizeof(*r->phases));
+	r->events = calloc(n_events ? n_events : 1, sizeof(*r->events));
+	if (!r->phases || !r->events) {
+		mt_result_destroy(r);
+		return -ENOMEM;
+	}
+	for (unsigned int p = 0; p < n_phases; p++) {
+		r->phases[p].counters = calloc(n_events ? n_events : 1,
+					       sizeof(*r->phases[p].counters));
+		if (!r->phases[p].counters) {
+			mt_result_destroy(r);
+			return -ENOMEM;
+		}
+	}
+	*out = r;
+	return 0;
+}
+
+void mt_result_destroy(struct mt_result *r)
+{
+	if (!r)
+		return;
+	for (unsigned int p = 0; r->phases && p < r->n_phases; p++) {
+		free(r->phases[p].extras);
+		free(r->phases[p].counters);
+		free(r->phases[p].time_samples);
+	}
+	free(r->phases);
+	free(r->events);
+	free(r->extra_names);
+	free(r);
+}
+
+int mt_result_set_extras(struct mt_result *r, unsigned int n)
+{
+	if (n > MT_EXTRA_MAX)
+		return -EINVAL;
+	r->extra_names = calloc(n ? n : 1, sizeof(*r->extra_names));
+	if (!r->extra_names)
+		return -ENOMEM;
+	r->n_extras = n;
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		r->phases[p].extras = calloc(n ? n : 1, sizeof(*r->phases[p].extras));
+		if (!r->phases[p].extras)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+const struct mt_phase_stat *mt_result_phase(const struct mt_result *r, const char *name)
+{
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		if (!strcmp(r->phases[p].name, name))
+			return &r->phases[p];
+	return NULL;
+}
+
+int mt_result_event_index(const struct mt_result *r, const char *name)
+{
+	for (unsigned int i = 0; i < r->n_events; i++)
+		if (!strcmp(r->events[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int mt_result_set_param(struct mt_result *r, const char *key, const char *value)
+{
+	unsigned int i;
+
+	if (strlen(key) >= sizeof(r->vary[0].key) || strlen(value) >= sizeof(r->vary[0].value))
+		return -ENAMETOOLONG;
+	for (i = 0; i < r->n_vary; i++)
+		if (!strcmp(r->vary[i].key, key))
+			break;
+	if (i == MT_PARAM_MAX)
+		return -E2BIG;
+	snprintf(r->vary[i].key, sizeof(r->vary[i].key), "%s", key);
+	snprintf(r->vary[i].value, sizeof(r->vary[i].value), "%s", value);
+	if (i == r->n_vary)
+		r->n_vary++;
+	return 0;
+}
+
+int mt_result_groups(const struct mt_result *r)
+{
+	int g = 0;
+
+	for (unsigned int e = 0; e < r->n_events; e++)
+		if (r->events[e].group + 1 > g)
+			g = r->events[e].group + 1;
+	return g;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_MODEL_RESULT_H
+#define MEMTLB_MODEL_RESULT_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/metrics.h"
+#include "sys/mapinfo.h"
+
+/*
+ * One measured point as every later stage sees it: per phase, the time and
+ * each event's summary, the derived metrics and the kernel's evidence. The
+ * measurement fills it (stats.c), the report loader fills it from a file.
+ */
+
+#define MT_EVENT_NAME_MAX 192
+#define MT_PHASE_NAME_MAX 16
+
+/* Summary of n samples; stddev is the sample (n - 1) one, cv = stddev/mean. */
+struct mt_summary {
+	size_t n;
+	double mean;
+	double stddev;
+	double cv;	/* a fraction; 0 when n < 2 or mean == 0 */
+	double min;
+	double median;
+	double max;
+};
+
+enum mt_counter_state {
+	MT_COUNTER_OK,
+	MT_COUNTER_UNSUPPORTED,	/* the event could not be opened */
+	MT_COUNTER_NOT_COUNTED,	/* opened, never scheduled in this phase */
+};
+
+struct mt_counter_stat {
+	enum mt_counter_state state;
+	struct mt_summary s;	/* of scaled per-iteration deltas */
+	double running;		/* time running / time enabled, over the iterations summarised */
+};
+
+struct mt_phase_stat {
+	char name[MT_PHASE_NAME_MAX];
+	struct mt_summary time_ns;
+	double *time_samples;		/* n = time_ns.n */
+	struct mt_counter_stat *counters;	/* one per event of the result */
+	double derived[MT_DERIVED_MAX];
+	unsigned int has_derived;	/* bit per enum mt_derived */
+	unsigned int cross_group;	/* bit per derived: inputs from different groups */
+	struct mt_summary *extras;	/* one per result extra; valid where has_extra */
+	uint64_t has_extra;		/* bit per extra */
+};
+
+struct mt_result_event {
+	char name[MT_EVENT_NAME_MAX];
+	enum mt_role role;
+	int err;		/* errno of the failed open, 0 when it counted */
+	int user_only;		/* kernel counting was refused: user space only */
+	int group;		/* counter group it was opened in; -1 when not opened */
+	char reason[64];	/* why it is not counted, for humans */
+	char meaning[128];	/* what it measures on this CPU (event sets), or "" */
+};
+
+/*
+ * A parameter of a point besides region and block: a swept workload option
+ * ("backing" = "anon") or kernel tunable ("sysfs:/sys/..." = "always").
+ */
+#define MT_PARAM_MAX 8
+
+struct mt_param {
+	char key[128];
+	char value[64];
+};
+
+#define MT_EXTRA_NAME_MAX 40
+#define MT_EXTRA_MAX 64
+
+/* One measured point: a stat run, or one point of a sweep. */
+struct mt_result {
+	uint64_t region;
+	uint64_t block;
+	uint64_t blocks;
+	char params[160];	/* loaded reports: "region=256m block=4k ...", the point's key */
+	unsigned int n_events;
+	struct mt_result_event *events;
+	unsigned int n_phases;
+	struct mt_phase_stat *phases;
+	unsigned int n_vary;
+	struct mt_param vary[MT_PARAM_MAX];	/* swept parameters, also in params */
+	/*
+	 * Kernel-side evidence and task rates, per phase: rusage.minflt,
+	 * vmstat.pgfault, ..., blocks_per_s. Named, so new ones need no schema.
+	 */
+	unsigned int n_extras;
+	char (*extra_names)[MT_EXTRA_NAME_MAX];
+	struct mt_mapinfo map;		/* proof of mapping (map.valid) */
+	unsigned long tasks;		/* 0: inline */
+};
+
+/* Allocate an empty result of this shape; destroy accepts NULL. */
+int mt_result_create(struct mt_result **out, unsigned int n_phases, unsigned int n_events);
+void mt_result_destroy(struct mt_result *r);
+
+/* Give every phase room for n named extras; 0 or -ENOMEM. */
+int mt_result_set_extras(struct mt_result *r, unsigned int n);
+
+static inline bool mt_phase_has(const struct mt_phase_stat *p, enum mt_derived d)
+{
+	return p->has_derived & (1u << d);
+}
+
+/* The derived metric's inputs were counted in different groups (time slices). */
+static inline bool mt_phase_cross_group(const struct mt_phase_stat *p, enum mt_derived d)
+{
+	return p->cross_group & (1u << d);
+}
+
+/* How many counter groups the result's events were opened in. */
+int mt_result_groups(const struct mt_result *r);
+
+/* The phase of that name, or NULL. */
+const struct mt_phase_stat *mt_result_phase(const struct mt_result *r, const char *name);
+
+/* The event of that name: its index, or -1. */
+int mt_result_event_index(const struct mt_result *r, const char *name);
+
+/* Add or replace a swept parameter (vary): 0, -E2BIG when full, -ENAMETOOLONG. */
+int mt_result_set_param(struct mt_result *r, const char *key, const char *value);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_REPORT_JSON_H
+#define MEMTLB_REPORT_JSON_H
+
+#include <stdio.h>
+
+#include "model/report.h"
+#include "sys/sysinfo.h"
+
+/*
+ * Write the JSON report to path atomically: a 0600 temp file created with
+ * O_EXCL in the same directory, fsync'ed, renamed over path. path "-" is
+ * stdout. Returns 0 or -errno; nothing is left behind on failure.
+ */
+int mt_report_write(const struct mt_report *rep, const char *path);
+
+/*
+ * Load a report file. Returns 0, -errno for I/O, -EINVAL for a file that
+ * is not a memtlb report (msg says why), -EPROTO for another schema.
+ */
+int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len);
+
+/* The "system" object of a report, alone, indented, to f (memtlb sysinfo --json). */
+int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f);
+
+#endif

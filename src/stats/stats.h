@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_STATS_STATS_H
+#define MEMTLB_STATS_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters/resolve.h"
+#include "model/result.h"
+#include "model/sample.h"
+
+/* Summary of n samples (mean, sample stddev, cv, min, median, max). */
+int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s);
+
+/*
+ * Scale and summarise the raw samples of a run into a result: each
+ * iteration's delta scaled by enabled/running time; iterations that never
+ * ran are left out of the summary and of the running share.
+ */
+int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
+			   const struct mt_event *ev, uint64_t region, uint64_t block,
+			   uint64_t blocks);
+
+/* Derived metrics from the means; absent (bit clear) when an input is missing. */
+void mt_result_derive(struct mt_result *r);
+
+#endif

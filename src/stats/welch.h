@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_STATS_WELCH_H
+#define MEMTLB_STATS_WELCH_H
+
+#include "model/result.h"
+
+/* Regularized incomplete beta function I_x(a, b); NAN for bad arguments. */
+double mt_stats_betai(double a, double b, double x);
+
+/* Two-sided p-value of Student's t with df degrees of freedom. */
+double mt_stats_t_pvalue(double t, double df);
+
+/* Welch's unequal-variances t-test, from two summaries (mean, stddev, n). */
+struct mt_welch {
+	double t;	/* (mean_b - mean_a) / standard error */
+	double df;	/* Welch-Satterthwaite degrees of freedom */
+	double p;	/* two-sided */
+};
+
+/* 0, or -EDOM when a side has fewer than 2 samples (no variance to test). */
+int mt_stats_welch(const struct mt_summary *a, const struct mt_summary *b,
+		   struct mt_welch *w);
+
+#endif

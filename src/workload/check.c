@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/* Checks of a workload config before anything runs. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/size.h"
+#include "sys/cleanup.h"
+#include "sys/hugetlb.h"
+#include "sys/sysinfo.h"
+#include "workload/check.h"
+
+static int fail(struct mt_msg *msg, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct mt_msg *msg, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg->text, sizeof(msg->text), fmt, ap);
+	va_end(ap);
+	snprintf(msg->hint, sizeof(msg->hint), "%s", hint ? hint : "");
+	return -EINVAL;
+}
+
+static int check_sizes(const struct mt_config *cfg, struct mt_msg *msg)
+{
+	char a[32], b[32];
+	uint64_t total;
+
+	if (cfg->block < sizeof(uint64_t))
+		return fail(msg, NULL, "--block: %llu: a block must hold a 64-bit word "
+			    "(8 bytes or more)", (unsigned long long)cfg->block);
+	if (cfg->block > cfg->region) {
+		mt_size_format_short(cfg->block, a, sizeof(a));
+		mt_size_format_short(cfg->region, b, sizeof(b));
+		return fail(msg, NULL, "--block: %s is larger than the region (%s)", a, b);
+	}
+	/* Every later size (file length, pool pages, the memory guard) is a multiple. */
+	if (__builtin_mul_overflow(cfg->region, mt_config_regions(cfg), &total) ||
+	    total > INT64_MAX)
+		return fail(msg, NULL, "--region: %llu bytes x %llu regions: too large",
+			    (unsigned long long)cfg->region,
+			    (unsigned long long)mt_config_regions(cfg));
+	return 0;
+}
+
+static int check_options(const struct mt_config *cfg, struct mt_msg *msg)
+{
+	char a[32], b[32];
+
+	if (cfg->pages == MT_PAGES_HUGETLB &&
+	    (cfg->backing == MT_BACKING_SHM || cfg->backing == MT_BACKING_FILE))
+		return fail(msg, "hugetlb pages back anon, shared or memfd mappings",
+			    "--pages hugetlb: not with --backing %s", mt_backing_name(cfg->backing));
+	if (cfg->pages == MT_PAGES_HUGETLB && cfg->region % cfg->huge_size) {
+		mt_size_format_short(cfg->region, a, sizeof(a));
+		mt_size_format_short(cfg->huge_size, b, sizeof(b));
+		return fail(msg, NULL, "--region: %s is not a multiple of the huge page size (%s)",
+			    a, b);
+	}
+	if (cfg->reserve && cfg->pages != MT_PAGES_HUGETLB)
+		return fail(msg, NULL, "--reserve: only with --pages hugetlb");
+	if (cfg->file_cold && cfg->backing != MT_BACKING_FILE)
+		return fail(msg, NULL, "--file-cache: only with --backing file");
+	if (cfg->access == MT_ACCESS_STRIDE &&
+	    (cfg->stride < cfg->block || cfg->stride > cfg->region || cfg->stride % cfg->block)) {
+		mt_size_format_short(cfg->stride, a, sizeof(a));
+		return fail(msg, NULL, "--access stride:%s: the stride must be a multiple of the "
+			    "block and at most the region", a);
+	}
+	if (cfg->tasks && cfg->task_mode == MT_TASK_PROCESS &&
+	    cfg->task_region == MT_TASK_REGION_SHARED && cfg->backing == MT_BACKING_ANON)
+		return fail(msg, "--backing shared, shm, memfd or file; or --task-region private",
+			    "--task-region shared: processes cannot share a private (anon) mapping");
+	if (cfg->tasks && cfg->task_region == MT_TASK_REGION_SHARED) {
+		uint64_t units = cfg->region /
+				 (cfg->access == MT_ACCESS_STRIDE ? cfg->stride : cfg->block);
+
+		if (units < cfg->tasks)
+			return fail(msg, NULL, "--tasks: %lu tasks cannot share %llu blocks",
+				    cfg->tasks, (unsigned long long)units);
+	}
+	return 0;
+}
+
+static int check_memory(const struct mt_config *cfg, struct mt_msg *msg)
+{
+	int64_t avail = mt_sys_mem_available();
+	uint64_t total = cfg->region * mt_config_regions(cfg);
+	char want[32], have[32];
+
+	if (avail < 0 || total <= (uint64_t)avail || cfg->force ||
+	    cfg->pages == MT_PAGES_HUGETLB)
+		return 0;
+	mt_size_format(total, want, sizeof(want));
+	mt_size_format((uint64_t)avail, have, sizeof(have));
+	return fail(msg, "a smaller region, or --force to run anyway",
+		    "--region: %s is more than MemAvailable (%s)", want, have);
+}
+
+int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg)
+{
+	int ret;
+
+	msg->text[0] = msg->hint[0] = '\0';
+	ret = check_sizes(cfg, msg);
+	if (!ret)
+		ret = check_options(cfg, msg);
+	if (!ret)
+		ret = check_memory(cfg, msg);
+	return ret;
+}
+
+bool mt_workload_caveat(const struct mt_config *cfg, struct mt_msg *msg)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char line[128];
+
+	msg->text[0] = msg->hint[0] = '\0';
+	/* Not an error: the coverage will show it, but say why up front. */
+	if (cfg->pages == MT_PAGES_THP && cfg->backing != MT_BACKING_ANON &&
+	    cfg->backing != MT_BACKING_FILE &&
+	    !mt_sys_read_line("/sys/kernel/mm/transparent_hugepage/shmem_enabled", line,
+			      sizeof(line)) &&
+	    (strstr(line, "[never]") || strstr(line, "[deny]"))) {
+		snprintf(msg->text, sizeof(msg->text),
+			 "--pages thp: shmem_enabled is %s: --backing %s gets no huge pages",
+			 strstr(line, "[never]") ? "never" : "deny", mt_backing_name(cfg->backing));
+		return true;
+	}
+	/* Allowed (will-it-scale goes past nr_cpus too), but said. */
+	if (cpus > 0 && cfg->tasks > (unsigned long)cpus) {
+		snprintf(msg->text, sizeof(msg->text),
+			 "--tasks %lu: more tasks than the %ld online CPUs: tasks take turns, "
+			 "and phase times include the waiting", cfg->tasks, cpus);
+		return true;
+	}
+	return false;
+}
+
+int mt_workload_pool(const struct mt_config *cfg, struct mt_msg *msg)
+{
+	uint64_t kb = cfg->huge_size >> 10;
+	long need = (long)(cfg->region / cfg->huge_size * mt_config_regions(cfg));
+	struct mt_hugepool_state st;
+	char file[4096], hint[256];
+	int ret, handle;
+
+	msg->text[0] = msg->hint[0] = '\0';
+	if (cfg->pages != MT_PAGES_HUGETLB)
+		return 0;
+	ret = mt_hugetlb_pool_read(kb, &st);
+	if (ret) {
+		fail(msg, NULL, "--pages hugetlb: no pool of %llu kB pages: %s",
+		     (unsigned long long)kb, strerror(-ret));
+		return ret;
+	}
+	if (st.free >= need)
+		return 0;
+	mt_hugetlb_pool_file(kb, file, sizeof(file));
+	if (!cfg->reserve) {
+		snprintf(hint, sizeof(hint), "as root: echo %ld > %s (or memtlb ... --reserve)",
+			 st.total + need - st.free, file);
+		fail(msg, hint, "--pages hugetlb: %ld pages of %llu kB needed, %ld free", need,
+		     (unsigned long long)kb, st.free);
+		return -ENOSPC;
+	}
+	ret = mt_hugetlb_reserve(kb, need, &st, &handle);
+	if (ret || st.free < need) {
+		if (ret)
+			fail(msg, NULL, "--reserve: %s: %s", file, strerror(-ret));
+		else
+			fail(msg, NULL, "--reserve: %ld pages of %llu kB needed, the kernel found "
+			     "only %ld", need, (unsigned long long)kb, st.free);
+		if (handle >= 0)
+			mt_cleanup_run(handle);
+		return ret ? ret : -ENOSPC;
+	}
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_WORKLOAD_CHECK_H
+#define MEMTLB_WORKLOAD_CHECK_H
+
+#include <stdbool.h>
+
+#include "model/config.h"
+
+/*
+ * What can be known about a workload config before it runs. The checks
+ * have no side effects; growing the hugetlb pool is the one explicit step
+ * that changes the machine (mt_workload_pool).
+ */
+
+/* Options that contradict each other or the machine: 0, or -EINVAL with msg. */
+int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg);
+
+/* Runs, but not as asked (THP on a shmem backing with shmem THP off): true with msg. */
+bool mt_workload_caveat(const struct mt_config *cfg, struct mt_msg *msg);
+
+/*
+ * hugetlb pages come from a pool: short of free pages the run would die of
+ * SIGBUS in the middle. 0 when the pool has them (grown first with
+ * cfg->reserve, restored at exit); -ENOSPC short, -ENOENT no pool of that
+ * size, or -errno growing it, with msg.
+ */
+int mt_workload_pool(const struct mt_config *cfg, struct mt_msg *msg);
+
+#endif
