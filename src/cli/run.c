@@ -115,6 +115,11 @@ static int cmd_run(int argc, char *argv[])
 		ret = MT_EXIT_USAGE;
 		goto out;
 	}
+	if (ret == -ECHILD) {
+		mt_err("run: %s: ended before it could exec (status %d)", argv[optind], oc.status);
+		ret = MT_EXIT_FAILURE;
+		goto out;
+	}
 	if (ret)
 		goto fail;
 	rep->runs = oc.runs;

@@ -54,7 +54,7 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 	struct mt_counters *c = NULL;
 	struct mt_counts *before = NULL;
 	int go[2] = { -1, -1 }, rep[2] = { -1, -1 };
-	void (*old_int)(int), (*old_quit)(int);
+	void (*old_int)(int), (*old_quit)(int), (*old_pipe)(int);
 	uint64_t t0, t1;
 	ssize_t got;
 	pid_t pid;
@@ -93,8 +93,11 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 		goto restore;
 	}
 	t0 = now_ns();
+	/* A child killed before its go byte is an outcome, not memtlb's SIGPIPE. */
+	old_pipe = signal(SIGPIPE, SIG_IGN);
 	if (write(go[1], "g", 1) != 1)
 		ret = -errno;
+	signal(SIGPIPE, old_pipe);
 	close(go[1]);
 	go[1] = -1;
 	/* The report pipe closes on a successful exec (CLOEXEC). */
@@ -108,6 +111,11 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 		}
 	}
 	t1 = now_ns();
+	if (ret == -EPIPE) {
+		*status = status_code(st);
+		ret = -ECHILD;
+		goto restore;
+	}
 	if (got == (ssize_t)sizeof(e)) {
 		*exec_errno = e;
 		goto restore;

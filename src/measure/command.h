@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_RUNCMD_H
-#define MEMTLB_RUNCMD_H
+#ifndef MEMTLB_MEASURE_COMMAND_H
+#define MEMTLB_MEASURE_COMMAND_H
 
 #include <stddef.h>
 
@@ -13,7 +13,9 @@
  * of the command inherited. repeats runs, stopping after the first that
  * fails. The result has one phase, "command": its wall time (from the go
  * byte that lets the child exec, after the fork and the counter open, to the
- * reap) and every event's count, summarised over the runs.
+ * reap) and every event's count, summarised over the runs. Returns 0, or
+ * -ECHILD when the child ended before it could exec (oc->status says how),
+ * or -errno.
  */
 struct mt_run_outcome {
 	unsigned int runs;	/* runs done, the failing one included */

@@ -78,6 +78,31 @@ expect_one_error_line "unknown event"
 run run -o /nonexistent-dir/r.json -- /bin/true
 expect_status 2 "unwritable -o"
 
+# The child killed before it is released to exec: memtlb says so (exit 1),
+# never dies of SIGPIPE (141). A FIFO as the replay file holds memtlb between
+# the fork and the go byte: the backend opens it after the fork.
+fifo="$work/replay.fifo"
+mkfifo "$fifo"
+printf 'minor-faults: 5\n' >"$work/replay.txt"
+MEMTLB_BACKEND="replay:$fifo" "$MEMTLB" run -e minor-faults -- /bin/true \
+	>"$work/out" 2>"$work/err" &
+mpid=$!
+cat "$work/replay.txt" >"$fifo"	# the check before the run
+child=
+for _ in $(seq 100); do
+	child=$(pgrep -P "$mpid" | head -1)
+	[ -n "$child" ] && break
+	sleep 0.05
+done
+[ -n "$child" ] && kill -KILL "$child"
+sleep 0.2
+cat "$work/replay.txt" >"$fifo"	# the backend's open, after the fork
+wait "$mpid"
+status=$?
+err="$work/err"
+expect_status 1 "child killed before exec"
+expect_grep 'ended before it could exec \(status 137\)' "$err" "says how the child ended"
+
 run run --format csv -e minor-faults -- /bin/true
 expect_status 0 "csv"
 expect_grep '^0,command,minor-faults,count,' "$out" "csv row for the event"
