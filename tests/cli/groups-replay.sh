@@ -55,4 +55,15 @@ expect_status 0 "run with a never-scheduled group"
 expect_grep '^cycles +not counted$' "$out" "run: not counted, never 0"
 expect_grep 'never scheduled' "$err" "run says the group never ran"
 
+# A sweep counts every event after the split, at every point, and says so once.
+run sweep --region 64k..192k:64k -i 2 -p 1 -e cycles,instructions,minor-faults -o "$work/s.json"
+expect_status 0 "sweep with a never-scheduled group"
+n=$(grep -c 'never scheduled' "$err")
+[ "$n" = 1 ] && ok || fail "sweep: the split said once, not $n times"
+check "$work/s.json" 'len(r["results"]) == 3' "three points"
+check "$work/s.json" 'all(p["counters"][e]["mean"] > 0 for res in r["results"] for p in res["phases"] if p["name"] == "write_0" for e in ("cycles", "instructions"))' \
+	"every point counts cycles and instructions in write_0"
+check "$work/s.json" 'all([e["group"] for e in res["events"]] == [0, 1, 2] for res in r["results"])' \
+	"every point split one per group"
+
 finish
