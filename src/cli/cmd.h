@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_CMD_H
-#define MEMTLB_CMD_H
+#ifndef MEMTLB_CLI_CMD_H
+#define MEMTLB_CLI_CMD_H
 
 /* Exit codes: the CLI contract (DESIGN.md). */
 enum {

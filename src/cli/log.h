@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_LOG_H
-#define MEMTLB_LOG_H
+#ifndef MEMTLB_CLI_LOG_H
+#define MEMTLB_CLI_LOG_H
 
 #include <stdbool.h>
 

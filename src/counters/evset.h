@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_EVSET_H
-#define MEMTLB_EVSET_H
+#ifndef MEMTLB_COUNTERS_EVSET_H
+#define MEMTLB_COUNTERS_EVSET_H
 
 #include <stddef.h>
 #include <stdio.h>

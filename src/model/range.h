@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_RANGE_H
-#define MEMTLB_RANGE_H
+#ifndef MEMTLB_MODEL_RANGE_H
+#define MEMTLB_MODEL_RANGE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_SAMPLE_H
-#define MEMTLB_SAMPLE_H
+#ifndef MEMTLB_MODEL_SAMPLE_H
+#define MEMTLB_MODEL_SAMPLE_H
 
 #include <stddef.h>
 #include <stdint.h>

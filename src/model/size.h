@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_SIZE_H
-#define MEMTLB_SIZE_H
+#ifndef MEMTLB_MODEL_SIZE_H
+#define MEMTLB_MODEL_SIZE_H
 
 #include <stddef.h>
 #include <stdint.h>

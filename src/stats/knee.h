@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_KNEE_H
-#define MEMTLB_KNEE_H
+#ifndef MEMTLB_STATS_KNEE_H
+#define MEMTLB_STATS_KNEE_H
 
 #include <stdbool.h>
 #include <stddef.h>

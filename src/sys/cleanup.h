@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_CLEANUP_H
-#define MEMTLB_CLEANUP_H
+#ifndef MEMTLB_SYS_CLEANUP_H
+#define MEMTLB_SYS_CLEANUP_H
 
 /*
  * Restore actions that must run however memtlb ends: at exit, on an error

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_HUGETLB_H
-#define MEMTLB_HUGETLB_H
+#ifndef MEMTLB_SYS_HUGETLB_H
+#define MEMTLB_SYS_HUGETLB_H
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_MAPINFO_H
-#define MEMTLB_MAPINFO_H
+#ifndef MEMTLB_SYS_MAPINFO_H
+#define MEMTLB_SYS_MAPINFO_H
 
 #include <stdbool.h>
 #include <stdint.h>

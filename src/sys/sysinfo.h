@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_SYSINFO_H
-#define MEMTLB_SYSINFO_H
+#ifndef MEMTLB_SYS_SYSINFO_H
+#define MEMTLB_SYS_SYSINFO_H
 
 #include <stdbool.h>
 #include <stdint.h>

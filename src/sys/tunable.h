@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_TUNABLE_H
-#define MEMTLB_TUNABLE_H
+#ifndef MEMTLB_SYS_TUNABLE_H
+#define MEMTLB_SYS_TUNABLE_H
 
 #include <limits.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_CHASE_H
-#define MEMTLB_CHASE_H
+#ifndef MEMTLB_WORKLOAD_CHASE_H
+#define MEMTLB_WORKLOAD_CHASE_H
 
 #include <stddef.h>
 #include <stdint.h>

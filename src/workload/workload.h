@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MEMTLB_WORKLOAD_H
-#define MEMTLB_WORKLOAD_H
+#ifndef MEMTLB_WORKLOAD_WORKLOAD_H
+#define MEMTLB_WORKLOAD_WORKLOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/config.h"
+#include "model/result.h"
 #include "sys/mapinfo.h"
 
 /*
@@ -24,8 +25,6 @@
  * the coordinator maps and unmaps, the tasks touch disjoint slices; with
  * private regions every task maps, touches and unmaps its own region.
  */
-
-#define MT_PHASE_NAME_MAX 16
 
 struct mt_workload;
 
