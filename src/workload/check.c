@@ -164,7 +164,7 @@ int mt_workload_pool(const struct mt_config *cfg, struct mt_msg *msg)
 		return 0;
 	mt_hugetlb_pool_file(kb, file, sizeof(file));
 	if (!cfg->reserve) {
-		snprintf(hint, sizeof(hint), "as root: echo %ld > %s (or memtlb ... --reserve)",
+		snprintf(hint, sizeof(hint), "as root: echo %ld > %.160s (or memtlb ... --reserve)",
 			 st.total + need - st.free, file);
 		fail(msg, hint, "--pages hugetlb: %ld pages of %llu kB needed, %ld free", need,
 		     (unsigned long long)kb, st.free);
