@@ -5,12 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <perfmon/pfmlib.h>
-
 #include "cli/cli.h"
 #include "cli/cmd.h"
-#include "counters/evset.h"
 #include "cli/log.h"
+#include "counters/evset.h"
 #include "stats/stats.h"
 #include "sys/sysinfo.h"
 
@@ -102,14 +100,9 @@ static void show_set(const struct mt_evset *set, struct shown *sh, const char *p
 	       strcmp(sh->which, "generic") ? "its own" : "the generic (perf names)");
 	for (size_t i = 0; i < sh->n; i++) {
 		struct mt_event *ev = &sh->ev[i];
-		struct mt_counters *c = NULL;
-		int opened = 1;
-
 		/* Each event alone on this process: countable or why not. */
-		if (try_open) {
-			opened = !mt_counters_create(&c, ev, 1, 0);
-			mt_counters_destroy(c);
-		}
+		bool opened = !try_open || !mt_counters_try(ev);
+
 		printf("  %-34s %s\n", ev->name, ev->meaning);
 		printf("      %s  type %u (%s) config %#llx  role %s  countable: ", ev->fstr,
 		       ev->attr.type, type_name(ev->attr.type),
@@ -184,10 +177,8 @@ static int cmd_list(int argc, char *argv[])
 	for (size_t i = 0; i < sets->n; i++)
 		resolve_part(&sets->sets[i], pmu, MT_EVSET_COMMON_PART, &shown[i]);
 	if (force) {
-		/* libpfm4 reads LIBPFM_FORCE_PMU when it initialises: start it again. */
-		pfm_terminate();
-		setenv("LIBPFM_FORCE_PMU", force, 1);
-		if (mt_pmu_core_name(pmu, sizeof(pmu)) || strcmp(pmu, force)) {
+		if (mt_pmu_force(force) || mt_pmu_core_name(pmu, sizeof(pmu)) ||
+		    strcmp(pmu, force)) {
 			mt_err("list: --pmu %s: not a core PMU libpfm4 knows", force);
 			ret = MT_EXIT_USAGE;
 			goto out;

@@ -14,13 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workload/chase.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
-#include "stats/knee.h"
 #include "cli/log.h"
 #include "model/size.h"
+#include "stats/knee.h"
 #include "sys/sysinfo.h"
+#include "workload/chase.h"
 
 #define LINE 64
 #define MAX_POINTS 128

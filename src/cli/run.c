@@ -8,8 +8,8 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/log.h"
-#include "model/report.h"
 #include "measure/command.h"
+#include "model/report.h"
 
 enum {
 	OPT_REPEAT = 'r',

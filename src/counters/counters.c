@@ -136,3 +136,12 @@ const char *mt_counters_backend(const struct mt_counters *c)
 {
 	return c->be->ops->name;
 }
+
+int mt_counters_try(struct mt_event *ev)
+{
+	struct mt_counters *c = NULL;
+	int ret = mt_counters_create(&c, ev, 1, 0);
+
+	mt_counters_destroy(c);
+	return ret;
+}

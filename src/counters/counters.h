@@ -27,6 +27,13 @@ void mt_counters_destroy(struct mt_counters *c);
 /* Read every event's running totals; unopened events read as all zero. */
 int mt_counters_read(struct mt_counters *c, struct mt_counts *out);
 
+/*
+ * Open ev alone on this process and close it again: whether the machine
+ * can count it is then in ev->err (0: yes). Returns 0, or -errno when the
+ * backend itself failed.
+ */
+int mt_counters_try(struct mt_event *ev);
+
 const char *mt_counters_backend(const struct mt_counters *c);
 
 #endif

@@ -119,6 +119,15 @@ fail:
 	return ret;
 }
 
+int mt_pmu_force(const char *pmu)
+{
+	/* libpfm4 reads LIBPFM_FORCE_PMU when it initialises: start it again. */
+	pfm_terminate();
+	if (setenv("LIBPFM_FORCE_PMU", pmu, 1))
+		return -errno;
+	return pfm_ready();
+}
+
 int mt_pmu_core_name(char *buf, size_t len)
 {
 	const char *forced = getenv("LIBPFM_FORCE_PMU");

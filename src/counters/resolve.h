@@ -38,6 +38,12 @@ int mt_events_resolve(const char *list, struct mt_event **out, size_t *n, char *
  */
 const char *mt_event_reason(const struct mt_event *ev, int hw_counters);
 
+/*
+ * From now on, libpfm4 sees only this PMU (LIBPFM_FORCE_PMU), as on a
+ * machine that has it: 0, or -ENODEV. perf's generic names are gone then.
+ */
+int mt_pmu_force(const char *pmu);
+
 /* libpfm4's present core PMU ("icl", "amd64_fam19h"): 0, or -ENOENT. */
 int mt_pmu_core_name(char *buf, size_t len);
 

@@ -15,9 +15,9 @@
 
 #include <jansson.h>
 
+#include "model/size.h"
 #include "report/json.h"
 #include "sys/file.h"
-#include "model/size.h"
 
 /* jansson refuses NaN and infinities: a value we do not have is absent. */
 static int set_real(json_t *obj, const char *key, double v)

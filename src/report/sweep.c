@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/knee.h"
 #include "model/report.h"
 #include "model/size.h"
+#include "stats/knee.h"
 
 static bool varied(const struct mt_report *rep, const char *key)
 {

@@ -7,9 +7,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "stats/compare.h"
-#include "report/render.h"
 #include "model/report.h"
+#include "report/render.h"
+#include "stats/compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
