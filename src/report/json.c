@@ -658,30 +658,23 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 	}
 }
 
-static int name_index(json_t *o, const char *key, const char *(*name)(int), int n)
+/* A choice by its name (model/config.c's vocabulary); unknown or absent: the first. */
+static int choice(json_t *o, const char *key, int (*parse)(const char *))
 {
-	const char *v = json_string_value(json_object_get(o, key));
+	int v = parse(json_string_value(json_object_get(o, key)));
 
-	for (int i = 0; v && i < n; i++)
-		if (!strcmp(v, name(i)))
-			return i;
-	return 0;
+	return v < 0 ? 0 : v;
 }
-
-static const char *pages_name(int i) { return mt_pages_name(i); }
-static const char *access_name(int i) { return mt_access_name(i); }
-static const char *mode_name(int i) { return mt_task_mode_name(i); }
-static const char *region_name(int i) { return mt_task_region_name(i); }
 
 /* The workload options: absent in older reports, so all optional. */
 static void load_workload_config(json_t *jc, struct mt_config *c)
 {
 	uint64_t v;
 
-	c->pages = name_index(jc, "pages", pages_name, MT_PAGES_MAX);
-	c->access = name_index(jc, "access", access_name, MT_ACCESS_MAX);
-	c->task_mode = name_index(jc, "task_mode", mode_name, 2);
-	c->task_region = name_index(jc, "task_region", region_name, 2);
+	c->pages = choice(jc, "pages", mt_pages_parse);
+	c->access = choice(jc, "access", mt_access_parse);
+	c->task_mode = choice(jc, "task_mode", mt_task_mode_parse);
+	c->task_region = choice(jc, "task_region", mt_task_region_parse);
 	c->file_cold = !strcmp(json_string_value(json_object_get(jc, "file_cache")) ?: "", "cold");
 	if (!get_u64(jc, "huge_page_size", &v))
 		c->huge_size = v;
@@ -698,17 +691,13 @@ static void load_workload_config(json_t *jc, struct mt_config *c)
 
 static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 {
-	const char *backing = json_string_value(json_object_get(jc, "backing"));
 	struct mt_config *c = &rep->config;
 
 	if (!json_is_object(jc) || get_u64(jc, "region", &c->region) ||
 	    get_u64(jc, "block", &c->block) || get_u64(jc, "iterations", (uint64_t *)&c->iterations) ||
 	    get_u64(jc, "passes", (uint64_t *)&c->passes))
 		return bad(ld, "config: region, block, iterations and passes must be integers");
-	c->backing = MT_BACKING_SHARED;
-	for (int b = 0; backing && b < MT_BACKING_MAX; b++)
-		if (!strcmp(backing, mt_backing_name(b)))
-			c->backing = b;
+	c->backing = choice(jc, "backing", mt_backing_parse);
 	load_workload_config(jc, c);
 	get_str(jc, "events", rep->events, sizeof(rep->events));
 	c->events = rep->events;
