@@ -36,6 +36,14 @@ run sweep --from "$work/bad.json"
 expect_status 2 "from a non-report"
 expect_one_error_line "from a non-report"
 
+# A caveat about the config is said once, not once per point (a fixture
+# sysroot whose shmem THP is never).
+MEMTLB_SYSROOT="$MEMTLB_TEST_DATA/sysroot-nopmu" run sweep --region 64k..192k:64k \
+	--pages thp --backing shared -i 1 -p 1 -e minor-faults
+expect_status 0 "sweep with a shmem THP caveat"
+n=$(grep -c 'shmem_enabled is never' "$err")
+[ "$n" = 1 ] && ok || fail "the shmem THP caveat said $n times for 3 points, not once"
+
 run sweep --help
 expect_status 0 "--help"
 expect_grep '--vary KEY=V1,V2' "$out" "--help lists --vary"
