@@ -350,14 +350,14 @@ const struct mt_evset *mt_evsets_find(const struct mt_evsets *s, const char *nam
 	return NULL;
 }
 
-int mt_evset_section_has(const struct mt_evset_section *sec, const char *pmu)
+bool mt_evset_section_has(const struct mt_evset_section *sec, const char *pmu)
 {
 	size_t len = strlen(pmu);
 
 	for (const char *s = sec->pmus; (s = strstr(s, pmu)); s += len)
 		if ((s == sec->pmus || s[-1] == ' ') && (s[len] == ' ' || !s[len]))
-			return 1;
-	return 0;
+			return true;
+	return false;
 }
 
 static int add_section(const struct mt_evset *set, const struct mt_evset_section *sec,

@@ -2,6 +2,7 @@
 #ifndef MEMTLB_COUNTERS_EVSET_H
 #define MEMTLB_COUNTERS_EVSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -63,7 +64,7 @@ int mt_evsets_parse(struct mt_evsets **out, FILE *f, const char *name, char *msg
 const struct mt_evset *mt_evsets_find(const struct mt_evsets *s, const char *name);
 
 /* Whether a section names this PMU. */
-int mt_evset_section_has(const struct mt_evset_section *sec, const char *pmu);
+bool mt_evset_section_has(const struct mt_evset_section *sec, const char *pmu);
 
 /*
  * The events of a set on a core PMU (NULL or "": none): its PMU section or
