@@ -71,6 +71,12 @@ void mt_compare_destroy(struct mt_comparison *cmp);
 /* The largest significant regression in percent, 0 when there is none. */
 double mt_compare_worst(const struct mt_comparison *cmp);
 
+/*
+ * s with the bytes a terminal acts on (C0, DEL, C1) as \xNN, for strings
+ * from a report; cut short at len, never inside an escape.
+ */
+void mt_compare_escape(char *buf, size_t len, const char *s);
+
 const char *mt_family_name(enum mt_family f);
 
 enum mt_compare_format {

@@ -51,14 +51,44 @@ static int push_str(char ***list, size_t *n, const char *fmt, ...)
 	return 0;
 }
 
+void mt_compare_escape(char *buf, size_t len, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	if (!len)
+		return;
+	for (; *p; p++) {
+		/* C0, DEL and UTF-8's C1 (U+0080..U+009F): a terminal acts on them. */
+		bool esc = *p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
+		unsigned int w = esc ? (*p == 0xc2 ? 8 : 4) : 1;
+
+		if (n + w >= len)
+			break;
+		if (!esc)
+			buf[n] = (char)*p;
+		else if (*p == 0xc2)
+			snprintf(buf + n, len - n, "\\xc2\\x%02x", *++p);
+		else
+			snprintf(buf + n, len - n, "\\x%02x", *p);
+		n += w;
+	}
+	buf[n] = '\0';
+}
+
+/* Values from the files (CPU, events, ...) are escaped; an empty one is unknown. */
 static int warn_str(struct mt_comparison *cmp, unsigned int i, const char *what,
 		    const char *base, const char *other)
 {
+	char file[1024], a[512], b[512];
+
 	if (!strcmp(base, other))
 		return 0;
+	mt_compare_escape(file, sizeof(file), cmp->files[i]);
+	mt_compare_escape(a, sizeof(a), base[0] ? base : "(unknown)");
+	mt_compare_escape(b, sizeof(b), other[0] ? other : "(unknown)");
 	return push_str(&cmp->warnings, &cmp->n_warnings, "%s: %s differs: %s (base) vs %s",
-			cmp->files[i], what, base[0] ? base : "(unknown)",
-			other[0] ? other : "(unknown)");
+			file, what, a, b);
 }
 
 static int warn_num(struct mt_comparison *cmp, unsigned int i, const char *what,

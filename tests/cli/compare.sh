@@ -45,6 +45,12 @@ first_warning=$(grep -n '^warning' "$out" | head -1 | cut -d: -f1)
 first_row=$(grep -n 'time_us$' "$out" | head -1 | cut -d: -f1)
 if [ "$first_warning" -lt "$first_row" ]; then ok; else fail "warnings after the table"; fi
 
+# A report's strings reach the terminal with their control bytes escaped.
+sed 's/"cpu": "[^"]*"/"cpu": "x\\u001b[2Jy"/' "$D/base.json" >"$work/esc.json"
+run compare "$D/base.json" "$work/esc.json"
+expect_grep '^warning: .*esc\.json: CPU differs: .* vs x\\x1b\[2Jy$' "$out" "escaped CPU"
+if grep -q "$(printf '\033')" "$out"; then fail "a raw escape on stdout"; else ok; fi
+
 # Near-zero baseline: an absolute change, never +3e+14%.
 run compare "$D/base.json" "$D/nearzero.json"
 expect_grep '^ +0 ~ 0% +\+40 abs \* +40 ~ 4%  read_0\.minor-faults$' "$out" "absolute change"

@@ -192,6 +192,39 @@ static void test_compare_unlike(void **state)
 		mt_report_destroy(reps[i]);
 }
 
+static struct mt_comparison *compare_two(struct mt_report *a, struct mt_report *b)
+{
+	const char *files[] = { "base.json", "new.json" };
+	const struct mt_report *reps[] = { a, b };
+	struct mt_comparison *cmp;
+
+	assert_int_equal(mt_compare_create(&cmp, reps, files, 2), 0);
+	return cmp;
+}
+
+/* Strings from a report reach the terminal with their control bytes escaped. */
+static void test_compare_escape(void **state)
+{
+	struct mt_report *a = load("base.json"), *b = load("base.json");
+	struct mt_comparison *cmp;
+	char buf[64];
+
+	(void)state;
+	snprintf(b->system.cpu, sizeof(b->system.cpu), "evil\033]0;x\007\n");
+	cmp = compare_two(a, b);
+	assert_int_equal(cmp->n_warnings, 1);
+	assert_non_null(strstr(cmp->warnings[0], "vs evil\\x1b]0;x\\x07\\x0a"));
+	mt_compare_destroy(cmp);
+	mt_report_destroy(a);
+	mt_report_destroy(b);
+
+	mt_compare_escape(buf, sizeof(buf), "a\tb\x7f" "c\xc2\x9b" "d\xc3\xa9");
+	assert_string_equal(buf, "a\\x09b\\x7fc\\xc2\\x9bd\xc3\xa9");
+	/* Cut short, never in the middle of an escape. */
+	mt_compare_escape(buf, 6, "ab\033cd");
+	assert_string_equal(buf, "ab");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_welch_degenerate),
 		cmocka_unit_test(test_compare_fixtures),
 		cmocka_unit_test(test_compare_unlike),
+		cmocka_unit_test(test_compare_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
