@@ -101,13 +101,63 @@ static int warn_num(struct mt_comparison *cmp, unsigned int i, const char *what,
 	return warn_str(cmp, i, what, a, b);
 }
 
-/* Comparing unlike things must be visible: everything but the kernel. */
-static int check_alike(struct mt_comparison *cmp, unsigned int i)
+static int warn_bool(struct mt_comparison *cmp, unsigned int i, const char *what,
+		     bool base, bool other)
 {
-	const struct mt_report *a = cmp->reps[0], *b = cmp->reps[i];
-	const struct mt_config *ca = &a->config, *cb = &b->config;
-	const char *ua = a->user_only ? "user space only" : "user and kernel";
-	const char *ub = b->user_only ? "user space only" : "user and kernel";
+	return warn_str(cmp, i, what, base ? "yes" : "no", other ? "yes" : "no");
+}
+
+/*
+ * The events counted, from the first result: config.events stays at the
+ * default under --events SET, and a set resolves per PMU. Comma-joined,
+ * malloc'ed; NULL for -ENOMEM.
+ */
+static char *events_counted(const struct mt_report *rep)
+{
+	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
+	size_t len = 1, n = 0;
+	char *s;
+
+	if (!r)
+		return strdup(rep->events[0] ? rep->events : "(none)");
+	for (unsigned int e = 0; e < r->n_events; e++)
+		len += strlen(r->events[e].name) + 1;
+	if (!r->n_events)
+		return strdup("(none)");
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	for (unsigned int e = 0; e < r->n_events; e++)
+		n += (size_t)snprintf(s + n, len - n, "%s%s", e ? "," : "", r->events[e].name);
+	return s;
+}
+
+static int check_events(struct mt_comparison *cmp, unsigned int i)
+{
+	char *a = events_counted(cmp->reps[0]), *b = events_counted(cmp->reps[i]);
+	int ret = a && b ? warn_str(cmp, i, "events", a, b) : -ENOMEM;
+
+	free(a);
+	free(b);
+	return ret;
+}
+
+static bool huge_pages(const struct mt_config *c)
+{
+	return c->pages == MT_PAGES_THP || c->pages == MT_PAGES_HUGETLB;
+}
+
+/*
+ * Every option that changes what is measured. One that only applies with
+ * another (the seed to random access, the task mode to tasks) is compared
+ * where it applies on both sides: elsewhere it was not used, and where only
+ * one side uses it the other option's warning says so already. Not here:
+ * --reserve (the pool grown, the same pages), the file's path (not in the
+ * report), and what only shapes the output.
+ */
+static int check_config(struct mt_comparison *cmp, unsigned int i)
+{
+	const struct mt_config *ca = &cmp->reps[0]->config, *cb = &cmp->reps[i]->config;
 	int ret = 0;
 
 	ret |= warn_num(cmp, i, "region", ca->region, cb->region);
@@ -116,7 +166,40 @@ static int check_alike(struct mt_comparison *cmp, unsigned int i)
 	ret |= warn_num(cmp, i, "passes", ca->passes, cb->passes);
 	ret |= warn_str(cmp, i, "backing", mt_backing_name(ca->backing),
 			mt_backing_name(cb->backing));
-	ret |= warn_str(cmp, i, "events", a->events, b->events);
+	if (ca->backing == MT_BACKING_FILE && cb->backing == MT_BACKING_FILE)
+		ret |= warn_str(cmp, i, "file cache", ca->file_cold ? "cold" : "warm",
+				cb->file_cold ? "cold" : "warm");
+	ret |= warn_str(cmp, i, "pages", mt_pages_name(ca->pages), mt_pages_name(cb->pages));
+	if (huge_pages(ca) && huge_pages(cb))
+		ret |= warn_num(cmp, i, "huge page size", ca->huge_size, cb->huge_size);
+	ret |= warn_str(cmp, i, "access", mt_access_name(ca->access),
+			mt_access_name(cb->access));
+	if (ca->access == MT_ACCESS_STRIDE && cb->access == MT_ACCESS_STRIDE)
+		ret |= warn_num(cmp, i, "stride", ca->stride, cb->stride);
+	if (ca->access == MT_ACCESS_RANDOM && cb->access == MT_ACCESS_RANDOM)
+		ret |= warn_num(cmp, i, "seed", ca->seed, cb->seed);
+	ret |= warn_bool(cmp, i, "populate", ca->populate, cb->populate);
+	ret |= warn_bool(cmp, i, "read first", ca->read_first, cb->read_first);
+	ret |= warn_num(cmp, i, "tasks", ca->tasks, cb->tasks);
+	if (ca->tasks && cb->tasks) {
+		ret |= warn_str(cmp, i, "task mode", mt_task_mode_name(ca->task_mode),
+				mt_task_mode_name(cb->task_mode));
+		ret |= warn_str(cmp, i, "task region", mt_task_region_name(ca->task_region),
+				mt_task_region_name(cb->task_region));
+	}
+	ret |= check_events(cmp, i);
+	return ret;
+}
+
+/* Comparing unlike things must be visible: everything but the kernel. */
+static int check_alike(struct mt_comparison *cmp, unsigned int i)
+{
+	const struct mt_report *a = cmp->reps[0], *b = cmp->reps[i];
+	const char *ua = a->user_only ? "user space only" : "user and kernel";
+	const char *ub = b->user_only ? "user space only" : "user and kernel";
+	int ret = 0;
+
+	ret |= check_config(cmp, i);
 	ret |= warn_str(cmp, i, "counter backend", a->backend, b->backend);
 	ret |= warn_str(cmp, i, "counting", ua, ub);
 	ret |= warn_str(cmp, i, "CPU", a->system.cpu, b->system.cpu);

@@ -45,6 +45,48 @@ first_warning=$(grep -n '^warning' "$out" | head -1 | cut -d: -f1)
 first_row=$(grep -n 'time_us$' "$out" | head -1 | cut -d: -f1)
 if [ "$first_warning" -lt "$first_row" ]; then ok; else fail "warnings after the table"; fi
 
+# Every workload option that changes what is measured, once per field; an
+# option that applies only with another (seed: random) only where both have it.
+run compare "$D/base.json" "$D/workload.json"
+expect_status 0 "workload options"
+for w in 'backing differs: anon \(base\) vs file' 'pages differs: default \(base\) vs thp' \
+	'access differs: seq \(base\) vs random' 'populate differs: no \(base\) vs yes' \
+	'read first differs: no \(base\) vs yes' 'tasks differs: 0 \(base\) vs 4'; do
+	expect_grep "^warning: .*workload\.json: $w\$" "$out" "workload: $w"
+done
+n=$(grep -c '^warning: ' "$out")
+[ "$n" -eq 6 ] && ok || fail "workload: $n warnings, expected 6"
+sed -e 's/"seed": 7/"seed": 9/' -e 's/"task_mode": "process"/"task_mode": "thread"/' \
+	-e 's/"task_region": "private"/"task_region": "shared"/' \
+	-e 's/"file_cache": "cold"/"file_cache": "warm"/' -e 's/"pages": "thp"/"pages": "hugetlb"/' \
+	-e 's/"huge_page_size": 2097152/"huge_page_size": 1073741824/' \
+	"$D/workload.json" >"$work/options.json"
+sed -e 's/"access": "random"/"access": "stride"/' -e 's/"stride": 0/"stride": 8192/' \
+	"$D/workload.json" >"$work/stride.json"
+run compare "$D/workload.json" "$work/options.json" "$work/stride.json"
+expect_status 0 "dependent options"
+for w in 'options\.json: file cache differs: cold \(base\) vs warm' \
+	'options\.json: pages differs: thp \(base\) vs hugetlb' \
+	'options\.json: huge page size differs: 2097152 \(base\) vs 1073741824' \
+	'options\.json: seed differs: 7 \(base\) vs 9' \
+	'options\.json: task mode differs: process \(base\) vs thread' \
+	'options\.json: task region differs: private \(base\) vs shared' \
+	'stride\.json: access differs: random \(base\) vs stride'; do
+	expect_grep "^warning: .*$w\$" "$out" "dependent: $w"
+done
+n=$(grep -c '^warning: ' "$out")
+[ "$n" -eq 7 ] && ok || fail "dependent options: $n warnings, expected 7"
+# Both stride: the stride.
+sed -e 's/"stride": 8192/"stride": 16384/' "$work/stride.json" >"$work/stride2.json"
+run compare "$work/stride.json" "$work/stride2.json"
+expect_grep '^warning: .*stride2\.json: stride differs: 8192 \(base\) vs 16384$' "$out" "stride"
+# The events counted, not config.events (left at the default by --events SET).
+sed 's/"dTLB-loads"/"DTLB_LOADS:ALL"/' "$D/base.json" >"$work/evset.json"
+run compare "$D/base.json" "$work/evset.json"
+expect_grep '^warning: .*evset\.json: events differs: minor-faults,major-faults,dTLB-loads,dTLB-load-misses \(base\) vs minor-faults,major-faults,DTLB_LOADS:ALL,dTLB-load-misses$' \
+	"$out" "events counted"
+run compare "$D/base.json" "$D/base.json"
+if grep -q '^warning' "$out"; then fail "base vs base: a warning"; else ok; fi
 # A report's strings reach the terminal with their control bytes escaped.
 sed 's/"cpu": "[^"]*"/"cpu": "x\\u001b[2Jy"/' "$D/base.json" >"$work/esc.json"
 run compare "$D/base.json" "$work/esc.json"
