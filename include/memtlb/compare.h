@@ -68,6 +68,12 @@ int mt_compare_create(struct mt_comparison **out, const struct mt_report *const 
 		      const char *const *files, unsigned int n);
 void mt_compare_destroy(struct mt_comparison *cmp);
 
+/*
+ * What --fail-above gates in row r for input i: a significant regression
+ * in percent, 0 when there is none (or the base is near zero).
+ */
+double mt_compare_gated(const struct mt_cmp_row *r, unsigned int i);
+
 /* The largest significant regression in percent, 0 when there is none. */
 double mt_compare_worst(const struct mt_comparison *cmp);
 

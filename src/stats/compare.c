@@ -477,19 +477,21 @@ void mt_compare_destroy(struct mt_comparison *cmp)
 	free(cmp);
 }
 
+double mt_compare_gated(const struct mt_cmp_row *r, unsigned int i)
+{
+	const struct mt_cmp_side *s = &r->side[i];
+	double c = r->worse * s->change;
+
+	/* A near-zero base has no meaningful percentage: not gated. */
+	return s->regression && !s->absolute && c > 0 ? c : 0.0;
+}
+
 double mt_compare_worst(const struct mt_comparison *cmp)
 {
 	double worst = 0.0;
 
-	for (size_t k = 0; k < cmp->n_rows; k++) {
-		for (unsigned int i = 1; i < cmp->n_inputs; i++) {
-			const struct mt_cmp_side *s = &cmp->rows[k].side[i];
-			double c = cmp->rows[k].worse * s->change;
-
-			/* A near-zero base has no meaningful percentage: not gated. */
-			if (s->regression && !s->absolute && c > worst)
-				worst = c;
-		}
-	}
+	for (size_t k = 0; k < cmp->n_rows; k++)
+		for (unsigned int i = 1; i < cmp->n_inputs; i++)
+			worst = fmax(worst, mt_compare_gated(&cmp->rows[k], i));
 	return worst;
 }

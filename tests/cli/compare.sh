@@ -24,6 +24,27 @@ run compare --fail-above 5% "$D/base.json" "$D/regression.json"
 expect_status 1 "--fail-above 5%"
 expect_grep '^memtlb: compare: significant regression of \+100\.0%, above 5%$' "$err" \
 	"--fail-above names the regression"
+# ... and every metric above it, one line each: point, phase.metric, change, input.
+expect_grep '^memtlb: compare: region=16m block=4k: write_0\.time_us: \+30\.0% in .*/regression\.json$' \
+	"$err" "--fail-above names write_0.time_us"
+expect_grep '^memtlb: compare: region=16m block=4k: write_0\.minor-faults: \+100\.0% in .*/regression\.json$' \
+	"$err" "--fail-above names write_0.minor-faults"
+if tail -n 1 "$err" | grep -q 'significant regression of'; then ok; else
+	fail "--fail-above: the summary is not the last line"; fi
+run compare --fail-above 50 "$D/base.json" "$D/improvement.json" "$D/regression.json"
+expect_status 1 "--fail-above 50, three inputs"
+n=$(grep -c '^memtlb: compare: region=' "$err")
+[ "$n" -eq 1 ] && ok || fail "--fail-above 50: $n metrics named, expected 1"
+expect_grep '^memtlb: compare: region=16m block=4k: write_0\.minor-faults: \+100\.0% in .*/regression\.json$' \
+	"$err" "--fail-above 50 names minor-faults only"
+# The names come from the files: escaped there too.
+sed 's/minor-faults/minor\\u001b-faults/g' "$D/base.json" >"$work/esc-base.json"
+sed 's/minor-faults/minor\\u001b-faults/g' "$D/regression.json" >"$work/esc-reg.json"
+run compare --fail-above 50 "$work/esc-base.json" "$work/esc-reg.json"
+expect_status 1 "--fail-above, escaped"
+expect_grep '^memtlb: compare: region=16m block=4k: write_0\.minor\\x1b-faults: \+100\.0% in ' \
+	"$err" "--fail-above escapes the metric"
+if grep -q "$(printf '\033')" "$err"; then fail "a raw escape on stderr"; else ok; fi
 run compare --fail-above 100 "$D/base.json" "$D/regression.json"
 expect_status 0 "--fail-above 100"
 # An improvement is not a regression.
