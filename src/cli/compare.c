@@ -66,6 +66,29 @@ static int load_all(int n, char *files[], struct mt_report **reps)
 	return 0;
 }
 
+/* Each metric over the gate, so that a failing CI job says which one. */
+static void name_regressions(const struct mt_comparison *cmp, double above)
+{
+	char point[512], phase[64], metric[300], file[1024];
+
+	for (size_t k = 0; k < cmp->n_rows; k++) {
+		const struct mt_cmp_row *r = &cmp->rows[k];
+
+		for (unsigned int i = 1; i < cmp->n_inputs; i++) {
+			double c = mt_compare_gated(r, i);
+
+			if (c <= above)
+				continue;
+			mt_compare_escape(point, sizeof(point),
+					  r->point[0] ? r->point : "(no parameters)");
+			mt_compare_escape(phase, sizeof(phase), r->phase);
+			mt_compare_escape(metric, sizeof(metric), r->metric);
+			mt_compare_escape(file, sizeof(file), cmp->files[i]);
+			mt_err("compare: %s: %s.%s: %+.1f%% in %s", point, phase, metric, c, file);
+		}
+	}
+}
+
 static int cmd_compare(int argc, char *argv[])
 {
 	enum mt_compare_format fmt = MT_COMPARE_TEXT;
@@ -135,6 +158,7 @@ static int cmd_compare(int argc, char *argv[])
 	}
 	worst = mt_compare_worst(cmp);
 	if (fail_above >= 0 && worst > fail_above) {
+		name_regressions(cmp, fail_above);
 		mt_err("compare: significant regression of %+.1f%%, above %g%%", worst, fail_above);
 		ret = MT_EXIT_FAILURE;
 	}

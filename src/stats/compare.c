@@ -52,14 +52,44 @@ static int push_str(char ***list, size_t *n, const char *fmt, ...)
 	return 0;
 }
 
+void mt_compare_escape(char *buf, size_t len, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	if (!len)
+		return;
+	for (; *p; p++) {
+		/* C0, DEL and UTF-8's C1 (U+0080..U+009F): a terminal acts on them. */
+		bool esc = *p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
+		unsigned int w = esc ? (*p == 0xc2 ? 8 : 4) : 1;
+
+		if (n + w >= len)
+			break;
+		if (!esc)
+			buf[n] = (char)*p;
+		else if (*p == 0xc2)
+			snprintf(buf + n, len - n, "\\xc2\\x%02x", *++p);
+		else
+			snprintf(buf + n, len - n, "\\x%02x", *p);
+		n += w;
+	}
+	buf[n] = '\0';
+}
+
+/* Values from the files (CPU, events, ...) are escaped; an empty one is unknown. */
 static int warn_str(struct mt_comparison *cmp, unsigned int i, const char *what,
 		    const char *base, const char *other)
 {
+	char file[1024], a[512], b[512];
+
 	if (!strcmp(base, other))
 		return 0;
+	mt_compare_escape(file, sizeof(file), cmp->files[i]);
+	mt_compare_escape(a, sizeof(a), base[0] ? base : "(unknown)");
+	mt_compare_escape(b, sizeof(b), other[0] ? other : "(unknown)");
 	return push_str(&cmp->warnings, &cmp->n_warnings, "%s: %s differs: %s (base) vs %s",
-			cmp->files[i], what, base[0] ? base : "(unknown)",
-			other[0] ? other : "(unknown)");
+			file, what, a, b);
 }
 
 static int warn_num(struct mt_comparison *cmp, unsigned int i, const char *what,
@@ -72,13 +102,63 @@ static int warn_num(struct mt_comparison *cmp, unsigned int i, const char *what,
 	return warn_str(cmp, i, what, a, b);
 }
 
-/* Comparing unlike things must be visible: everything but the kernel. */
-static int check_alike(struct mt_comparison *cmp, unsigned int i)
+static int warn_bool(struct mt_comparison *cmp, unsigned int i, const char *what,
+		     bool base, bool other)
 {
-	const struct mt_report *a = cmp->reps[0], *b = cmp->reps[i];
-	const struct mt_config *ca = &a->config, *cb = &b->config;
-	const char *ua = a->user_only ? "user space only" : "user and kernel";
-	const char *ub = b->user_only ? "user space only" : "user and kernel";
+	return warn_str(cmp, i, what, base ? "yes" : "no", other ? "yes" : "no");
+}
+
+/*
+ * The events counted, from the first result: config.events stays at the
+ * default under --events SET, and a set resolves per PMU. Comma-joined,
+ * malloc'ed; NULL for -ENOMEM.
+ */
+static char *events_counted(const struct mt_report *rep)
+{
+	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
+	size_t len = 1, n = 0;
+	char *s;
+
+	if (!r)
+		return strdup(rep->events[0] ? rep->events : "(none)");
+	for (unsigned int e = 0; e < r->n_events; e++)
+		len += strlen(r->events[e].name) + 1;
+	if (!r->n_events)
+		return strdup("(none)");
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	for (unsigned int e = 0; e < r->n_events; e++)
+		n += (size_t)snprintf(s + n, len - n, "%s%s", e ? "," : "", r->events[e].name);
+	return s;
+}
+
+static int check_events(struct mt_comparison *cmp, unsigned int i)
+{
+	char *a = events_counted(cmp->reps[0]), *b = events_counted(cmp->reps[i]);
+	int ret = a && b ? warn_str(cmp, i, "events", a, b) : -ENOMEM;
+
+	free(a);
+	free(b);
+	return ret;
+}
+
+static bool huge_pages(const struct mt_config *c)
+{
+	return c->pages == MT_PAGES_THP || c->pages == MT_PAGES_HUGETLB;
+}
+
+/*
+ * Every option that changes what is measured. One that only applies with
+ * another (the seed to random access, the task mode to tasks) is compared
+ * where it applies on both sides: elsewhere it was not used, and where only
+ * one side uses it the other option's warning says so already. Not here:
+ * --reserve (the pool grown, the same pages), the file's path (not in the
+ * report), and what only shapes the output.
+ */
+static int check_config(struct mt_comparison *cmp, unsigned int i)
+{
+	const struct mt_config *ca = &cmp->reps[0]->config, *cb = &cmp->reps[i]->config;
 	int ret = 0;
 
 	ret |= warn_num(cmp, i, "region", ca->region, cb->region);
@@ -87,7 +167,40 @@ static int check_alike(struct mt_comparison *cmp, unsigned int i)
 	ret |= warn_num(cmp, i, "passes", ca->passes, cb->passes);
 	ret |= warn_str(cmp, i, "backing", mt_backing_name(ca->backing),
 			mt_backing_name(cb->backing));
-	ret |= warn_str(cmp, i, "events", a->events, b->events);
+	if (ca->backing == MT_BACKING_FILE && cb->backing == MT_BACKING_FILE)
+		ret |= warn_str(cmp, i, "file cache", ca->file_cold ? "cold" : "warm",
+				cb->file_cold ? "cold" : "warm");
+	ret |= warn_str(cmp, i, "pages", mt_pages_name(ca->pages), mt_pages_name(cb->pages));
+	if (huge_pages(ca) && huge_pages(cb))
+		ret |= warn_num(cmp, i, "huge page size", ca->huge_size, cb->huge_size);
+	ret |= warn_str(cmp, i, "access", mt_access_name(ca->access),
+			mt_access_name(cb->access));
+	if (ca->access == MT_ACCESS_STRIDE && cb->access == MT_ACCESS_STRIDE)
+		ret |= warn_num(cmp, i, "stride", ca->stride, cb->stride);
+	if (ca->access == MT_ACCESS_RANDOM && cb->access == MT_ACCESS_RANDOM)
+		ret |= warn_num(cmp, i, "seed", ca->seed, cb->seed);
+	ret |= warn_bool(cmp, i, "populate", ca->populate, cb->populate);
+	ret |= warn_bool(cmp, i, "read first", ca->read_first, cb->read_first);
+	ret |= warn_num(cmp, i, "tasks", ca->tasks, cb->tasks);
+	if (ca->tasks && cb->tasks) {
+		ret |= warn_str(cmp, i, "task mode", mt_task_mode_name(ca->task_mode),
+				mt_task_mode_name(cb->task_mode));
+		ret |= warn_str(cmp, i, "task region", mt_task_region_name(ca->task_region),
+				mt_task_region_name(cb->task_region));
+	}
+	ret |= check_events(cmp, i);
+	return ret;
+}
+
+/* Comparing unlike things must be visible: everything but the kernel. */
+static int check_alike(struct mt_comparison *cmp, unsigned int i)
+{
+	const struct mt_report *a = cmp->reps[0], *b = cmp->reps[i];
+	const char *ua = a->user_only ? "user space only" : "user and kernel";
+	const char *ub = b->user_only ? "user space only" : "user and kernel";
+	int ret = 0;
+
+	ret |= check_config(cmp, i);
 	ret |= warn_str(cmp, i, "counter backend", a->backend, b->backend);
 	ret |= warn_str(cmp, i, "counting", ua, ub);
 	ret |= warn_str(cmp, i, "CPU", a->system.cpu, b->system.cpu);
@@ -365,19 +478,21 @@ void mt_compare_destroy(struct mt_comparison *cmp)
 	free(cmp);
 }
 
+double mt_compare_gated(const struct mt_cmp_row *r, unsigned int i)
+{
+	const struct mt_cmp_side *s = &r->side[i];
+	double c = r->worse * s->change;
+
+	/* A near-zero base has no meaningful percentage: not gated. */
+	return s->regression && !s->absolute && c > 0 ? c : 0.0;
+}
+
 double mt_compare_worst(const struct mt_comparison *cmp)
 {
 	double worst = 0.0;
 
-	for (size_t k = 0; k < cmp->n_rows; k++) {
-		for (unsigned int i = 1; i < cmp->n_inputs; i++) {
-			const struct mt_cmp_side *s = &cmp->rows[k].side[i];
-			double c = cmp->rows[k].worse * s->change;
-
-			/* A near-zero base has no meaningful percentage: not gated. */
-			if (s->regression && !s->absolute && c > worst)
-				worst = c;
-		}
-	}
+	for (size_t k = 0; k < cmp->n_rows; k++)
+		for (unsigned int i = 1; i < cmp->n_inputs; i++)
+			worst = fmax(worst, mt_compare_gated(&cmp->rows[k], i));
 	return worst;
 }

@@ -67,8 +67,20 @@ int mt_compare_create(struct mt_comparison **out, const struct mt_report *const 
 		      const char *const *files, unsigned int n);
 void mt_compare_destroy(struct mt_comparison *cmp);
 
+/*
+ * What --fail-above gates in row r for input i: a significant regression
+ * in percent, 0 when there is none (or the base is near zero).
+ */
+double mt_compare_gated(const struct mt_cmp_row *r, unsigned int i);
+
 /* The largest significant regression in percent, 0 when there is none. */
 double mt_compare_worst(const struct mt_comparison *cmp);
+
+/*
+ * s with the bytes a terminal acts on (C0, DEL, C1) as \xNN, for strings
+ * from a report; cut short at len, never inside an escape.
+ */
+void mt_compare_escape(char *buf, size_t len, const char *s);
 
 const char *mt_family_name(enum mt_family f);
 

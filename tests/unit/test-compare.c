@@ -195,6 +195,177 @@ static void test_compare_unlike(void **state)
 		mt_report_destroy(reps[i]);
 }
 
+/* Where setting k makes base and new differ in exactly one field that is measured. */
+static const char *vary(struct mt_report *a, struct mt_report *b, int k)
+{
+	struct mt_config *ca = &a->config, *cb = &b->config;
+
+	switch (k) {
+	case 0:
+		cb->passes = 3;
+		return "passes";
+	case 1:
+		cb->pages = MT_PAGES_THP;
+		return "pages";
+	case 2:
+		ca->pages = cb->pages = MT_PAGES_HUGETLB;
+		ca->huge_size = 2ull << 20;
+		cb->huge_size = 1ull << 30;
+		return "huge page size";
+	case 3:
+		cb->access = MT_ACCESS_RANDOM;
+		return "access";
+	case 4:
+		ca->access = cb->access = MT_ACCESS_STRIDE;
+		ca->stride = 8192;
+		cb->stride = 16384;
+		return "stride";
+	case 5:
+		ca->access = cb->access = MT_ACCESS_RANDOM;
+		ca->seed = 1;
+		cb->seed = 2;
+		return "seed";
+	case 6:
+		cb->populate = true;
+		return "populate";
+	case 7:
+		cb->read_first = true;
+		return "read first";
+	case 8:
+		cb->tasks = 4;
+		return "tasks";
+	case 9:
+		ca->tasks = cb->tasks = 4;
+		cb->task_mode = MT_TASK_PROCESS;
+		return "task mode";
+	case 10:
+		ca->tasks = cb->tasks = 4;
+		cb->task_region = MT_TASK_REGION_PRIVATE;
+		return "task region";
+	case 11:
+		ca->backing = cb->backing = MT_BACKING_FILE;
+		cb->file_cold = true;
+		return "file cache";
+	case 12:
+		/* --events SET leaves config.events at the default: what was counted differs */
+		snprintf(b->event_set, sizeof(b->event_set), "tlb");
+		snprintf(b->results[0]->events[2].name, sizeof(b->results[0]->events[2].name),
+			 "DTLB_LOAD_MISSES:WALK_COMPLETED");
+		return "events";
+	}
+	return NULL;
+}
+
+/* Differences that do not change what is measured, or in a field that does not apply. */
+static bool vary_unmeasured(struct mt_report *a, struct mt_report *b, int k)
+{
+	struct mt_config *ca = &a->config, *cb = &b->config;
+
+	switch (k) {
+	case 0:
+		cb->seed = 2;			/* seq: no order to seed */
+		return true;
+	case 1:
+		cb->stride = 8192;		/* not stride access */
+		return true;
+	case 2:
+		cb->task_mode = MT_TASK_PROCESS;	/* no tasks */
+		cb->task_region = MT_TASK_REGION_PRIVATE;
+		return true;
+	case 3:
+		cb->huge_size = 2ull << 20;	/* default pages */
+		return true;
+	case 4:
+		cb->file_cold = true;		/* not a file */
+		return true;
+	case 5:
+		ca->pages = cb->pages = MT_PAGES_HUGETLB;
+		ca->huge_size = cb->huge_size = 2ull << 20;
+		cb->reserve = true;		/* the pool grown, the same pages */
+		return true;
+	case 6:
+		cb->format = MT_FORMAT_JSON;
+		cb->verbose = cb->force = true;
+		snprintf(b->event_set, sizeof(b->event_set), "default");
+		return true;
+	}
+	return false;
+}
+
+static struct mt_comparison *compare_two(struct mt_report *a, struct mt_report *b)
+{
+	const char *files[] = { "base.json", "new.json" };
+	const struct mt_report *reps[] = { a, b };
+	struct mt_comparison *cmp;
+
+	assert_int_equal(mt_compare_create(&cmp, reps, files, 2), 0);
+	return cmp;
+}
+
+static void test_compare_config_fields(void **state)
+{
+	(void)state;
+	for (int k = 0;; k++) {
+		struct mt_report *a = load("base.json"), *b = load("base.json");
+		struct mt_comparison *cmp;
+		const char *field = vary(a, b, k);
+		char want[64];
+
+		if (!field) {
+			mt_report_destroy(a);
+			mt_report_destroy(b);
+			break;
+		}
+		cmp = compare_two(a, b);
+		snprintf(want, sizeof(want), "new.json: %s differs: ", field);
+		if (cmp->n_warnings != 1 || strncmp(cmp->warnings[0], want, strlen(want)))
+			fail_msg("%s: %zu warnings, the first '%s'", field, cmp->n_warnings,
+				 cmp->n_warnings ? cmp->warnings[0] : "");
+		mt_compare_destroy(cmp);
+		mt_report_destroy(a);
+		mt_report_destroy(b);
+	}
+	for (int k = 0;; k++) {
+		struct mt_report *a = load("base.json"), *b = load("base.json");
+		struct mt_comparison *cmp;
+		bool more = vary_unmeasured(a, b, k);
+
+		if (more) {
+			cmp = compare_two(a, b);
+			if (cmp->n_warnings)
+				fail_msg("case %d: unexpected warning '%s'", k, cmp->warnings[0]);
+			mt_compare_destroy(cmp);
+		}
+		mt_report_destroy(a);
+		mt_report_destroy(b);
+		if (!more)
+			break;
+	}
+}
+
+/* Strings from a report reach the terminal with their control bytes escaped. */
+static void test_compare_escape(void **state)
+{
+	struct mt_report *a = load("base.json"), *b = load("base.json");
+	struct mt_comparison *cmp;
+	char buf[64];
+
+	(void)state;
+	snprintf(b->system.cpu, sizeof(b->system.cpu), "evil\033]0;x\007\n");
+	cmp = compare_two(a, b);
+	assert_int_equal(cmp->n_warnings, 1);
+	assert_non_null(strstr(cmp->warnings[0], "vs evil\\x1b]0;x\\x07\\x0a"));
+	mt_compare_destroy(cmp);
+	mt_report_destroy(a);
+	mt_report_destroy(b);
+
+	mt_compare_escape(buf, sizeof(buf), "a\tb\x7f" "c\xc2\x9b" "d\xc3\xa9");
+	assert_string_equal(buf, "a\\x09b\\x7fc\\xc2\\x9bd\xc3\xa9");
+	/* Cut short, never in the middle of an escape. */
+	mt_compare_escape(buf, 6, "ab\033cd");
+	assert_string_equal(buf, "ab");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +375,8 @@ int main(void)
 		cmocka_unit_test(test_welch_degenerate),
 		cmocka_unit_test(test_compare_fixtures),
 		cmocka_unit_test(test_compare_unlike),
+		cmocka_unit_test(test_compare_config_fields),
+		cmocka_unit_test(test_compare_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -106,6 +106,15 @@ sw = copy.deepcopy(raw); sw["command"] = "sweep"
 sw["results"].append(copy.deepcopy(raw32["results"][0]))
 set_times(sw, [1.01, 0.99, 1.00, 1.02, 0.98]); save(sw, "sweep.json")
 
+# workload: every workload option of a newer memtlb set, on the base's point;
+# the options that apply only with others (seed, task mode, ...) not on the base
+wl = copy.deepcopy(base); wl["system"]["kernel"] = "6.1.0-workload"
+wl["config"].update({"backing": "file", "file_cache": "cold", "pages": "thp",
+                     "huge_page_size": 2097152, "reserve": False, "access": "random",
+                     "stride": 0, "seed": 7, "populate": True, "read_first": True,
+                     "tasks": 4, "task_mode": "process", "task_region": "private"})
+save(wl, "workload.json")
+
 # a report of another schema
 other = copy.deepcopy(base); other["memtlb"]["schema"] = 2
 save(other, "schema2.json")
