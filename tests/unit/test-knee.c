@@ -208,6 +208,70 @@ static void test_noisy(void **state)
 	assert_int_equal(k[0].after, 12);
 }
 
+/* A low point that comes back up is an outlier too, even second on a level. */
+static void test_low_outlier(void **state)
+{
+	const double flat[] = { 4, 0.8, 4, 4, 4, 4, 4, 4 };
+	const double step[] = { 4, 0.8, 4, 4, 4, 12, 12, 12 };
+	const double late[] = { 4, 4, 4, 0.8, 4, 4, 4, 4 };
+	double x[8];
+	struct mt_knee k[4];
+
+	(void)state;
+	for (int i = 0; i < 8; i++)
+		x[i] = 64 * M * (double)(1u << i);
+	/* the trend of 4 and 0.8 made the next 4 a knee, x5.0 */
+	assert_int_equal(mt_knee_find(x, flat, 8, NULL, k, 4), 0);
+	assert_int_equal(mt_knee_find(x, late, 8, NULL, k, 4), 0);
+	/* and a real step after it is still one, from the last point kept */
+	assert_int_equal(mt_knee_find(x, step, 8, NULL, k, 4), 1);
+	assert_int_equal(k[0].before, 4);
+	assert_int_equal(k[0].after, 5);
+	assert_float_equal(k[0].step, 3.0, 1e-9);
+}
+
+/* Regions from..to: adding step (add != 0), or times f rounded down to 4 KiB. */
+static size_t grid(double *x, size_t max, double from, double to, double add, double f)
+{
+	size_t n = 0;
+
+	for (double v = from; v <= to && n < max; v = add ? v + add : floor(v * f / 4096) * 4096)
+		x[n++] = v;
+	return n;
+}
+
+/*
+ * ns/block = 1 + region / 1g: flat, then linear, which no power law follows.
+ * No knee whatever the spacing; a x3 step on it is one on every grid.
+ */
+static void test_ramp_any_spacing(void **state)
+{
+	static const struct {
+		double from, to, add, f;
+	} g[] = {
+		{ 64 * M, 64 * G, 64 * M, 0 },
+		{ 16 * M, 64 * G, 0, 1.5 },
+		{ 64 * M, 64 * G, 0, 1.5 },
+		{ 16 * M, 64 * G, 0, 2 },
+		{ 64 * M, 64 * G, 0, 2 },
+	};
+	static double x[1024], y[1024];
+	struct mt_knee k[4];
+
+	(void)state;
+	for (size_t j = 0; j < sizeof(g) / sizeof(*g); j++) {
+		size_t n = grid(x, 1024, g[j].from, g[j].to, g[j].add, g[j].f), s = n / 2;
+
+		for (size_t i = 0; i < n; i++)
+			y[i] = 1 + x[i] / G;
+		assert_int_equal(mt_knee_find(x, y, n, NULL, k, 4), 0);
+		for (size_t i = 0; i < n; i++)
+			y[i] = (1 + x[i] / G) * (i < s ? 1 : 3);
+		assert_int_equal(mt_knee_find(x, y, n, NULL, k, 4), 1);
+		assert_int_equal(k[0].after, s);
+	}
+}
+
 static void test_bad_input(void **state)
 {
 	const double x[] = { 1, 2, 2 }, y[] = { 1, 1, 1 }, yz[] = { 1, 0, 1 };
@@ -331,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_seed_patch_and_s11_no_knee),
 		cmocka_unit_test(test_synthetic),
 		cmocka_unit_test(test_noisy),
+		cmocka_unit_test(test_low_outlier),
+		cmocka_unit_test(test_ramp_any_spacing),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_results_curve),
 		cmocka_unit_test(test_levels_recorded),
