@@ -343,13 +343,17 @@ size_t mt_knee_series(struct mt_result *const *res, size_t n, unsigned int *seri
 	return n_series;
 }
 
+/*
+ * ns per block from the phase's mean time, as compare does: a stored derived
+ * value may be stale or absent (a report that lacks it), the time is not.
+ */
 static bool phase_cost(const struct mt_result *r, const char *phase, double *y)
 {
 	const struct mt_phase_stat *ps = mt_result_phase(r, phase);
 
-	if (!ps || !mt_phase_has(ps, MT_DERIVED_NS_PER_BLOCK))
+	if (!ps || !r->blocks)
 		return false;
-	*y = ps->derived[MT_DERIVED_NS_PER_BLOCK];
+	*y = ps->time_ns.mean / (double)r->blocks;
 	return true;
 }
 

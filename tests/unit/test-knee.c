@@ -318,6 +318,48 @@ static void test_results_curve(void **state)
 }
 
 /*
+ * The curve's cost is the phase time / blocks, as compare's: a stale stored
+ * ns_per_block (flat at 2) would hide the x4 knee, and a result that has
+ * none (a report without it) is still a point.
+ */
+static void test_results_curve_from_time(void **state)
+{
+	const double cost[] = { 2, 2, 2, 8, 8, 8 };
+	struct mt_result *res[6];
+	unsigned int series[6];
+	struct mt_knee k[4];
+	size_t idx[6], n;
+	double x[6], y[6];
+
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		struct mt_phase_stat *ps;
+
+		assert_int_equal(mt_result_create(&res[i], 1, 0), 0);
+		ps = &res[i]->phases[0];
+		strcpy(ps->name, "read_4");
+		res[i]->region = (uint64_t)(i + 1) << 26;
+		res[i]->block = 4096;
+		res[i]->blocks = res[i]->region / 4096;
+		ps->time_ns.mean = (double)res[i]->blocks * cost[i];
+		mt_result_derive(res[i]);
+		if (i >= 3)
+			ps->derived[MT_DERIVED_NS_PER_BLOCK] = 2.0;
+	}
+	res[1]->phases[0].has_derived &= ~(1u << MT_DERIVED_NS_PER_BLOCK);
+	assert_int_equal(mt_knee_series(res, 6, series), 1);
+	assert_int_equal(mt_knee_curve(res, 6, series, 0, "read_4", idx, x, y, &n), 0);
+	assert_int_equal(n, 6);
+	assert_int_equal(idx[1], 1);
+	for (int i = 0; i < 6; i++)
+		assert_float_equal(y[i], cost[i], 1e-9);
+	assert_int_equal(mt_knee_find(x, y, n, NULL, k, 4), 1);
+	assert_int_equal(k[0].after, 3);
+	for (int i = 0; i < 6; i++)
+		mt_result_destroy(res[i]);
+}
+
+/*
  * A live probe of this VM (AMD EPYC, 4 KiB pages, memtlb probe, first run):
  * pages, ns per access with one line per page, and with the lines packed.
  */
@@ -399,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_ramp_any_spacing),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_results_curve),
+		cmocka_unit_test(test_results_curve_from_time),
 		cmocka_unit_test(test_levels_recorded),
 		cmocka_unit_test(test_levels_prototype),
 	};
