@@ -13,10 +13,28 @@ expect_grep 'PERF_COUNT_SW_PAGE_FAULTS_MIN.*type 1 \(software\) config 0x5 .*cou
 	"minor-faults countable"
 if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
 	# This machine has no PMU driver: hardware events say so, never 0.
-	expect_grep 'type 4 \(raw\) .*countable: not supported: no PMU driver in this kernel' "$out" \
-		"hardware events not supported, with the reason"
-	if grep -q 'countable: yes' "$out" && grep 'countable: yes' "$out" | grep -q 'type 4'; then
+	if grep -q '^  for PMU (none): ' "$out"; then
+		# Nor does libpfm4 know its CPU: every set falls back to perf's names.
+		if grep '^  for PMU ' "$out" | grep -qv 'for PMU (none): the generic (perf names) section'; then
+			fail "no core PMU, yet a set used another section"; else ok; fi
+		expect_grep 'type 0 \(hardware\) .*countable: not supported: no PMU driver in this kernel' \
+			"$out" "generic hardware events not supported, with the reason"
+		if grep 'countable: yes' "$out" | grep -Eq 'type (0|3|4) '; then
+			fail "a hardware event claims to count without a PMU driver"; else ok; fi
+	else
+		expect_grep 'type 4 \(raw\) .*countable: not supported: no PMU driver in this kernel' \
+			"$out" "hardware events not supported, with the reason"
+	fi
+	if grep 'countable: yes' "$out" | grep -q 'type 4'; then
 		fail "a raw event claims to count without a PMU driver"; else ok; fi
+	# A forced core PMU gives raw events whatever libpfm4 detects: they say so too.
+	LIBPFM_FORCE_PMU=icl run list walk
+	expect_status 0 "list with a forced PMU"
+	expect_grep 'for PMU icl: its own section' "$out" "the forced PMU's section"
+	expect_grep 'type 4 \(raw\) .*countable: not supported: no PMU driver in this kernel' "$out" \
+		"forced raw events not supported, with the reason"
+	if grep 'countable: yes' "$out" | grep -q 'type 4'; then
+		fail "a forced raw event claims to count without a PMU driver"; else ok; fi
 fi
 
 run list faults

@@ -208,6 +208,70 @@ static void test_noisy(void **state)
 	assert_int_equal(k[0].after, 12);
 }
 
+/* A low point that comes back up is an outlier too, even second on a level. */
+static void test_low_outlier(void **state)
+{
+	const double flat[] = { 4, 0.8, 4, 4, 4, 4, 4, 4 };
+	const double step[] = { 4, 0.8, 4, 4, 4, 12, 12, 12 };
+	const double late[] = { 4, 4, 4, 0.8, 4, 4, 4, 4 };
+	double x[8];
+	struct mt_knee k[4];
+
+	(void)state;
+	for (int i = 0; i < 8; i++)
+		x[i] = 64 * M * (double)(1u << i);
+	/* the trend of 4 and 0.8 made the next 4 a knee, x5.0 */
+	assert_int_equal(mt_knee_find(x, flat, 8, NULL, k, 4), 0);
+	assert_int_equal(mt_knee_find(x, late, 8, NULL, k, 4), 0);
+	/* and a real step after it is still one, from the last point kept */
+	assert_int_equal(mt_knee_find(x, step, 8, NULL, k, 4), 1);
+	assert_int_equal(k[0].before, 4);
+	assert_int_equal(k[0].after, 5);
+	assert_float_equal(k[0].step, 3.0, 1e-9);
+}
+
+/* Regions from..to: adding step (add != 0), or times f rounded down to 4 KiB. */
+static size_t grid(double *x, size_t max, double from, double to, double add, double f)
+{
+	size_t n = 0;
+
+	for (double v = from; v <= to && n < max; v = add ? v + add : floor(v * f / 4096) * 4096)
+		x[n++] = v;
+	return n;
+}
+
+/*
+ * ns/block = 1 + region / 1g: flat, then linear, which no power law follows.
+ * No knee whatever the spacing; a x3 step on it is one on every grid.
+ */
+static void test_ramp_any_spacing(void **state)
+{
+	static const struct {
+		double from, to, add, f;
+	} g[] = {
+		{ 64 * M, 64 * G, 64 * M, 0 },
+		{ 16 * M, 64 * G, 0, 1.5 },
+		{ 64 * M, 64 * G, 0, 1.5 },
+		{ 16 * M, 64 * G, 0, 2 },
+		{ 64 * M, 64 * G, 0, 2 },
+	};
+	static double x[1024], y[1024];
+	struct mt_knee k[4];
+
+	(void)state;
+	for (size_t j = 0; j < sizeof(g) / sizeof(*g); j++) {
+		size_t n = grid(x, 1024, g[j].from, g[j].to, g[j].add, g[j].f), s = n / 2;
+
+		for (size_t i = 0; i < n; i++)
+			y[i] = 1 + x[i] / G;
+		assert_int_equal(mt_knee_find(x, y, n, NULL, k, 4), 0);
+		for (size_t i = 0; i < n; i++)
+			y[i] = (1 + x[i] / G) * (i < s ? 1 : 3);
+		assert_int_equal(mt_knee_find(x, y, n, NULL, k, 4), 1);
+		assert_int_equal(k[0].after, s);
+	}
+}
+
 static void test_bad_input(void **state)
 {
 	const double x[] = { 1, 2, 2 }, y[] = { 1, 1, 1 }, yz[] = { 1, 0, 1 };
@@ -250,6 +314,48 @@ static void test_results_curve(void **state)
 	assert_float_equal(y[2], 1.0, 1e-9);
 	assert_int_equal(mt_knee_curve(res, 5, series, 0, "read_9", idx, x, y, &n), -ENOENT);
 	for (int i = 0; i < 5; i++)
+		mt_result_destroy(res[i]);
+}
+
+/*
+ * The curve's cost is the phase time / blocks, as compare's: a stale stored
+ * ns_per_block (flat at 2) would hide the x4 knee, and a result that has
+ * none (a report without it) is still a point.
+ */
+static void test_results_curve_from_time(void **state)
+{
+	const double cost[] = { 2, 2, 2, 8, 8, 8 };
+	struct mt_result *res[6];
+	unsigned int series[6];
+	struct mt_knee k[4];
+	size_t idx[6], n;
+	double x[6], y[6];
+
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		struct mt_phase_stat *ps;
+
+		assert_int_equal(mt_result_create(&res[i], 1, 0), 0);
+		ps = &res[i]->phases[0];
+		strcpy(ps->name, "read_4");
+		res[i]->region = (uint64_t)(i + 1) << 26;
+		res[i]->block = 4096;
+		res[i]->blocks = res[i]->region / 4096;
+		ps->time_ns.mean = (double)res[i]->blocks * cost[i];
+		mt_result_derive(res[i]);
+		if (i >= 3)
+			ps->derived[MT_DERIVED_NS_PER_BLOCK] = 2.0;
+	}
+	res[1]->phases[0].has_derived &= ~(1u << MT_DERIVED_NS_PER_BLOCK);
+	assert_int_equal(mt_knee_series(res, 6, series), 1);
+	assert_int_equal(mt_knee_curve(res, 6, series, 0, "read_4", idx, x, y, &n), 0);
+	assert_int_equal(n, 6);
+	assert_int_equal(idx[1], 1);
+	for (int i = 0; i < 6; i++)
+		assert_float_equal(y[i], cost[i], 1e-9);
+	assert_int_equal(mt_knee_find(x, y, n, NULL, k, 4), 1);
+	assert_int_equal(k[0].after, 3);
+	for (int i = 0; i < 6; i++)
 		mt_result_destroy(res[i]);
 }
 
@@ -331,8 +437,11 @@ int main(void)
 		cmocka_unit_test(test_seed_patch_and_s11_no_knee),
 		cmocka_unit_test(test_synthetic),
 		cmocka_unit_test(test_noisy),
+		cmocka_unit_test(test_low_outlier),
+		cmocka_unit_test(test_ramp_any_spacing),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_results_curve),
+		cmocka_unit_test(test_results_curve_from_time),
 		cmocka_unit_test(test_levels_recorded),
 		cmocka_unit_test(test_levels_prototype),
 	};
