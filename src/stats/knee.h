@@ -64,9 +64,10 @@ int mt_knee_levels(const double *x, const double *y, const double *y_ctl, size_t
 
 /*
  * On measured results (a sweep's report): the curve of one phase over the
- * results of one series, x = region, y = ns per block (the phase's mean time / blocks,
- * recomputed as compare does, never a stored ns_per_block). Results belong to the same series
- * when every parameter but the region matches (block, --vary values).
+ * results of one series, x = region, y = ns per block, recomputed from the
+ * phase's mean time as compare does (never a stored ns_per_block). Results
+ * belong to the same series when every parameter but the region matches
+ * (block, --vary values).
  */
 struct mt_result;
 
