@@ -2,7 +2,7 @@
 #ifndef MEMTLB_CLI_CMD_H
 #define MEMTLB_CLI_CMD_H
 
-/* Exit codes: the CLI contract (DESIGN.md). */
+/* Exit codes: the CLI contract (memtlb(1), docs/ARCHITECTURE.md). */
 enum {
 	MT_EXIT_OK = 0,
 	MT_EXIT_FAILURE = 1,	/* the measurement or a system call failed */
