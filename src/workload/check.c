@@ -146,14 +146,15 @@ bool mt_workload_caveat(const struct mt_config *cfg, struct mt_msg *msg)
 int mt_workload_pool(const struct mt_config *cfg, struct mt_msg *msg)
 {
 	uint64_t kb = cfg->huge_size >> 10;
-	long need = (long)(cfg->region / cfg->huge_size * mt_config_regions(cfg));
 	struct mt_hugepool_state st;
 	char file[4096], hint[256];
 	int ret, handle;
+	long need;
 
 	msg->text[0] = msg->hint[0] = '\0';
-	if (cfg->pages != MT_PAGES_HUGETLB)
+	if (cfg->pages != MT_PAGES_HUGETLB || !cfg->huge_size)
 		return 0;
+	need = (long)(cfg->region / cfg->huge_size * mt_config_regions(cfg));
 	ret = mt_hugetlb_pool_read(kb, &st);
 	if (ret) {
 		fail(msg, NULL, "--pages hugetlb: no pool of %llu kB pages: %s",
