@@ -15,7 +15,11 @@ markdown_ok() {
 run report "$D/base.json"
 expect_status 0 "text"
 expect_grep '^kernel +6\.1\.0-base$' "$out" "system context"
-expect_grep '^write_0 +13350\.37 +211\.09 +1\.58 +4096 +0 +not supported' "$out" "phase table"
+# memtlb stat's phase table: mean and cv of the time, ns/block, counts, the
+# other derived metrics as stat shows them; and why an event is not supported.
+expect_grep '^write_0 +13350\.37 +1\.58 +3259\.4 +4096 +0 +not supported +not supported +1\.000$' \
+	"$out" "phase table"
+expect_grep '^dTLB-loads: not supported: no PMU driver in this kernel$' "$out" "reason"
 expect_grep '^-- Counts per block$' "$out" "counts per block"
 
 # Markdown: tables parse, counters not supported on one side only.
