@@ -5,8 +5,6 @@
  * needs nothing else (no network, no side files).
  */
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,43 +13,6 @@
 #include "report/cells.h"
 #include "report/plot.h"
 #include "report/render.h"
-
-/* A table of strings; row 0 is the header. */
-struct tbl {
-	unsigned int ncols;
-	size_t n;
-	char **cells;
-};
-
-static int cell(struct tbl *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int cell(struct tbl *t, const char *fmt, ...)
-{
-	char **grown, *s;
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (ret < 0)
-		return -ENOMEM;
-	grown = realloc(t->cells, (t->n + 1) * sizeof(*grown));
-	if (!grown) {
-		free(s);
-		return -ENOMEM;
-	}
-	t->cells = grown;
-	t->cells[t->n++] = s;
-	return 0;
-}
-
-static void tbl_free(struct tbl *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	memset(t, 0, sizeof(*t));
-}
 
 static void html_esc(FILE *f, const char *s)
 {
@@ -71,6 +32,16 @@ static void md_esc(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/* Markdown prose: nothing in a note may start a list or emphasis. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\`*_[]<>|#", *s))
 			fputc('\\', f);
 		fputc(*s, f);
 	}
@@ -106,17 +77,13 @@ static void note(FILE *f, enum mt_render_format fmt, const char *text)
 	}
 }
 
-static void tbl_print(FILE *f, const struct tbl *t, enum mt_render_format fmt)
+/* Text as aligned columns (cells.c's), markdown pipe tables, XHTML tables. */
+static int tbl_print(FILE *f, const struct mt_table *t, enum mt_render_format fmt)
 {
-	size_t rows = t->ncols ? t->n / t->ncols : 0;
-	int w[64] = { 0 };
+	size_t rows = mt_table_rows(t);
 
-	for (size_t i = 0; i < t->n && t->ncols <= 64; i++) {
-		int len = (int)strlen(t->cells[i]);
-
-		if (len > w[i % t->ncols])
-			w[i % t->ncols] = len;
-	}
+	if (fmt == MT_RENDER_TEXT)
+		return mt_table_print_text(f, t);
 	if (fmt == MT_RENDER_HTML)
 		fputs("<table>\n", f);
 	for (size_t r = 0; r < rows; r++) {
@@ -125,26 +92,19 @@ static void tbl_print(FILE *f, const struct tbl *t, enum mt_render_format fmt)
 		if (fmt == MT_RENDER_HTML)
 			fputs("<tr>", f);
 		for (unsigned int c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * t->ncols + c];
+			const char *s = mt_table_cell(t, r, c);
 
-			switch (fmt) {
-			case MT_RENDER_TEXT:
-				fprintf(f, c ? "  %*s" : "%-*s", w[c], s);
-				break;
-			case MT_RENDER_MARKDOWN:
+			if (fmt == MT_RENDER_MARKDOWN) {
 				fputs("| ", f);
 				md_esc(f, s);
 				fputc(' ', f);
-				break;
-			case MT_RENDER_HTML:
+			} else {
 				fprintf(f, "<%s>", td);
 				html_esc(f, s);
 				fprintf(f, "</%s>", td);
-				break;
 			}
 		}
-		fputs(fmt == MT_RENDER_MARKDOWN ? "|\n" : fmt == MT_RENDER_HTML ? "</tr>\n" : "\n",
-		      f);
+		fputs(fmt == MT_RENDER_MARKDOWN ? "|\n" : "</tr>\n", f);
 		if (!r && fmt == MT_RENDER_MARKDOWN) {
 			for (unsigned int c = 0; c < t->ncols; c++)
 				fputs(c ? "|---:" : "|:---", f);
@@ -153,27 +113,80 @@ static void tbl_print(FILE *f, const struct tbl *t, enum mt_render_format fmt)
 	}
 	if (fmt == MT_RENDER_HTML)
 		fputs("</table>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/*
+ * A table's notes: in text the lines as memtlb stat prints them, in markdown
+ * and XHTML a list, a note starting with two spaces an item of the one before.
+ */
+static int notes_print(FILE *f, const struct mt_table *t, enum mt_render_format fmt)
+{
+	bool sub = false;
+
+	if (!t->n_notes)
+		return 0;
+	if (fmt == MT_RENDER_TEXT) {
+		fputc('\n', f);
+		return mt_table_print_notes(f, t);
+	}
+	fputs(fmt == MT_RENDER_HTML ? "<ul>\n" : "\n", f);
+	for (size_t i = 0; i < t->n_notes; i++) {
+		const char *s = t->notes[i];
+		bool item = i && !strncmp(s, "  ", 2);
+
+		if (item)
+			s += 2;
+		if (fmt == MT_RENDER_MARKDOWN) {
+			fputs(item ? "  - " : "- ", f);
+			md_text(f, s);
+			fputc('\n', f);
+			continue;
+		}
+		if (!item) {
+			if (sub)
+				fputs("</ul>", f);
+			if (i)
+				fputs("</li>\n", f);
+			fputs("<li>", f);
+			html_esc(f, s);
+		} else {
+			if (!sub)
+				fputs("\n<ul>", f);
+			fputs("<li>", f);
+			html_esc(f, s);
+			fputs("</li>", f);
+		}
+		sub = item;
+	}
+	if (fmt == MT_RENDER_HTML)
+		fputs(sub ? "</ul></li>\n</ul>\n" : "</li>\n</ul>\n", f);
+	return ferror(f) ? -EIO : 0;
 }
 
 /* Rows of facts, a column per input. */
 static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
 		 const char *const *files, unsigned int n, bool system)
 {
-	struct tbl t = { .ncols = n + 1 };
-	int ret = cell(&t, "%s", system ? "system" : "configuration");
+	struct mt_table *t;
+	int ret = mt_table_create(&t, n + 1);
 
+	if (ret)
+		return ret;
+	t->gap = 2;
+	mt_table_add(t, "%s", system ? "system" : "configuration");
 	for (unsigned int i = 0; i < n; i++)
-		ret |= cell(&t, "%s", files[i]);
+		mt_table_add(t, "%s", files[i]);
 #define ROW(name, ...)							\
 	do {								\
-		ret |= cell(&t, "%s", name);				\
+		mt_table_add(t, "%s", name);				\
 		for (unsigned int i = 0; i < n; i++) {			\
 			const struct mt_report *r = reps[i];		\
 			const struct mt_sysinfo *si = &r->system;	\
 			const struct mt_config *c = &r->config;		\
 			char sz[32];					\
 			(void)si; (void)c; (void)sz;			\
-			ret |= cell(&t, __VA_ARGS__);			\
+			mt_table_add(t, __VA_ARGS__);			\
 		}							\
 	} while (0)
 	if (system) {
@@ -201,101 +214,56 @@ static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *con
 		ROW("points", "%zu", r->n_results);
 	}
 #undef ROW
-	if (!ret)
-		tbl_print(f, &t, fmt);
-	tbl_free(&t);
-	return ret ? -ENOMEM : 0;
+	ret = t->err ? t->err : tbl_print(f, t, fmt);
+	mt_table_destroy(t);
+	return ret;
 }
 
-static void count_cell(char *buf, size_t len, const struct mt_counter_stat *cs, double div)
+/*
+ * The phase table, memtlb stat's (cells.c): time, cv, counts per iteration,
+ * derived metrics with their marks; under it the notes, reasons included.
+ */
+static int phase_table(FILE *f, enum mt_render_format fmt, const struct mt_report *rep,
+		       const struct mt_result *r)
 {
-	char v[32];
+	struct mt_table *t;
+	int ret = mt_phase_table(&t, rep, r, true);
 
-	if (cs->state == MT_COUNTER_UNSUPPORTED) {
-		snprintf(buf, len, "not supported");
-	} else if (cs->state == MT_COUNTER_NOT_COUNTED) {
-		snprintf(buf, len, "not counted");
-	} else {
-		mt_report_number(v, sizeof(v), cs->s.mean / div);
-		if (cs->running < 0.9999)
-			snprintf(buf, len, "%s (%.1f%%)", v, 100.0 * cs->running);
-		else
-			snprintf(buf, len, "%s", v);
-	}
-}
-
-/* The phase table: time, its spread, counts per iteration, derived metrics. */
-static int phase_table(FILE *f, enum mt_render_format fmt, const struct mt_result *r)
-{
-	struct tbl t = { 0 };
-	unsigned int any = 0;
-	char buf[64];
-	int ret = 0;
-
-	for (unsigned int p = 0; p < r->n_phases; p++)
-		any |= r->phases[p].has_derived;
-	t.ncols = 4 + r->n_events;
-	ret |= cell(&t, "phase") | cell(&t, "mean (us)") | cell(&t, "stddev (us)") |
-	       cell(&t, "cv (%%)");
-	for (unsigned int e = 0; e < r->n_events; e++)
-		ret |= cell(&t, "%s", r->events[e].name);
-	for (int d = 0; d < MT_DERIVED_MAX; d++)
-		if (any & (1u << d)) {
-			ret |= cell(&t, "%s", mt_derived_name(d));
-			t.ncols++;
-		}
-	for (unsigned int p = 0; p < r->n_phases; p++) {
-		const struct mt_phase_stat *ps = &r->phases[p];
-
-		ret |= cell(&t, "%s", ps->name);
-		ret |= cell(&t, "%.2f", ps->time_ns.mean / 1000.0);
-		if (ps->time_ns.n > 1) {
-			ret |= cell(&t, "%.2f", ps->time_ns.stddev / 1000.0);
-			ret |= cell(&t, "%.2f", 100.0 * ps->time_ns.cv);
-		} else {	/* one sample: no spread */
-			ret |= cell(&t, "-");
-			ret |= cell(&t, "-");
-		}
-		for (unsigned int e = 0; e < r->n_events; e++) {
-			count_cell(buf, sizeof(buf), &ps->counters[e], 1.0);
-			ret |= cell(&t, "%s", buf);
-		}
-		for (int d = 0; d < MT_DERIVED_MAX; d++) {
-			if (!(any & (1u << d)))
-				continue;
-			if (mt_phase_has(ps, d))
-				mt_report_number(buf, sizeof(buf), ps->derived[d]);
-			ret |= cell(&t, "%s", mt_phase_has(ps, d) ? buf : "-");
-		}
-	}
+	if (ret)
+		return ret;
+	ret = tbl_print(f, t, fmt);
 	if (!ret)
-		tbl_print(f, &t, fmt);
-	tbl_free(&t);
-	return ret ? -ENOMEM : 0;
+		ret = notes_print(f, t, fmt);
+	mt_table_destroy(t);
+	return ret;
 }
 
 static int per_block_table(FILE *f, enum mt_render_format fmt, const struct mt_result *r)
 {
-	struct tbl t = { .ncols = 1 + r->n_events };
-	char buf[64];
+	char buf[MT_CELL_MAX];
+	struct mt_table *t;
 	int ret;
 
 	if (!r->n_events || !r->blocks)
 		return 0;
-	ret = cell(&t, "phase");
+	ret = mt_table_create(&t, 1 + r->n_events);
+	if (ret)
+		return ret;
+	t->gap = 2;
+	mt_table_add(t, "%s", MT_HEAD_PHASE);
 	for (unsigned int e = 0; e < r->n_events; e++)
-		ret |= cell(&t, "%s", r->events[e].name);
+		mt_table_add(t, "%s", r->events[e].name);
 	for (unsigned int p = 0; p < r->n_phases; p++) {
-		ret |= cell(&t, "%s", r->phases[p].name);
+		mt_table_add(t, "%s", r->phases[p].name);
 		for (unsigned int e = 0; e < r->n_events; e++) {
-			count_cell(buf, sizeof(buf), &r->phases[p].counters[e], (double)r->blocks);
-			ret |= cell(&t, "%s", buf);
+			mt_cell_counter_per(buf, sizeof(buf), &r->phases[p].counters[e],
+					    (double)r->blocks);
+			mt_table_add(t, "%s", buf);
 		}
 	}
-	if (!ret)
-		tbl_print(f, &t, fmt);
-	tbl_free(&t);
-	return ret ? -ENOMEM : 0;
+	ret = t->err ? t->err : tbl_print(f, t, fmt);
+	mt_table_destroy(t);
+	return ret;
 }
 
 /* The last read pass: the steady state, once every page is mapped. */
@@ -434,6 +402,46 @@ static int plot(FILE *f, enum plot_kind kind, const struct mt_report *const *rep
 	return 0;
 }
 
+/* For sweeps: the per-block costs of every point of every input. */
+static int sweep_table(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
+		       const char *const *files, unsigned int n)
+{
+	struct mt_table *t;
+	int ret = mt_table_create(&t, 5);
+
+	if (ret)
+		return ret;
+	t->gap = 2;
+	mt_table_add(t, "input");
+	mt_table_add(t, "point");
+	mt_table_add(t, "write_0 ns/block");
+	mt_table_add(t, "last read ns/block");
+	mt_table_add(t, "write_0 faults/block");
+	for (unsigned int i = 0; i < n; i++) {
+		for (size_t k = 0; k < reps[i]->n_results; k++) {
+			const struct mt_result *r = reps[i]->results[k];
+			const struct mt_phase_stat *w = mt_result_phase(r, "write_0");
+			const struct mt_phase_stat *rd = mt_result_phase(r, last_read(reps[i]));
+			char a[32] = "-", b[32] = "-", c[32] = "-";
+
+			if (w && mt_phase_has(w, MT_DERIVED_NS_PER_BLOCK))
+				mt_report_number(a, sizeof(a), w->derived[MT_DERIVED_NS_PER_BLOCK]);
+			if (rd && mt_phase_has(rd, MT_DERIVED_NS_PER_BLOCK))
+				mt_report_number(b, sizeof(b), rd->derived[MT_DERIVED_NS_PER_BLOCK]);
+			if (w && mt_phase_has(w, MT_DERIVED_FAULTS_PER_BLOCK))
+				mt_report_number(c, sizeof(c), w->derived[MT_DERIVED_FAULTS_PER_BLOCK]);
+			mt_table_add(t, "%s", files[i]);
+			mt_table_add(t, "%s", r->params);
+			mt_table_add(t, "%s", a);
+			mt_table_add(t, "%s", b);
+			mt_table_add(t, "%s", c);
+		}
+	}
+	ret = t->err ? t->err : tbl_print(f, t, fmt);
+	mt_table_destroy(t);
+	return ret;
+}
+
 static const char html_head[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n"
 	"<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
@@ -485,32 +493,9 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		note(f, fmt, "gnuplot is not installed: plots left out, tables below "
 			     "(apt-get install gnuplot-nox).");
 
-	if (sweep) {
-		struct tbl t = { .ncols = 5 };
-
+	if (sweep && !ret) {
 		heading(f, fmt, 1, "Per-block cost against region size");
-		ret |= cell(&t, "input") | cell(&t, "point") | cell(&t, "write_0 ns/block") |
-		       cell(&t, "last read ns/block") | cell(&t, "write_0 faults/block");
-		for (unsigned int i = 0; i < n; i++) {
-			for (size_t k = 0; k < reps[i]->n_results; k++) {
-				const struct mt_result *r = reps[i]->results[k];
-				const struct mt_phase_stat *w = mt_result_phase(r, "write_0");
-				const struct mt_phase_stat *rd = mt_result_phase(r, last_read(reps[i]));
-				char a[32] = "-", b[32] = "-", c[32] = "-";
-
-				if (w && mt_phase_has(w, MT_DERIVED_NS_PER_BLOCK))
-					mt_report_number(a, sizeof(a), w->derived[MT_DERIVED_NS_PER_BLOCK]);
-				if (rd && mt_phase_has(rd, MT_DERIVED_NS_PER_BLOCK))
-					mt_report_number(b, sizeof(b), rd->derived[MT_DERIVED_NS_PER_BLOCK]);
-				if (w && mt_phase_has(w, MT_DERIVED_FAULTS_PER_BLOCK))
-					mt_report_number(c, sizeof(c), w->derived[MT_DERIVED_FAULTS_PER_BLOCK]);
-				ret |= cell(&t, "%s", files[i]) | cell(&t, "%s", r->params) |
-				       cell(&t, "%s", a) | cell(&t, "%s", b) | cell(&t, "%s", c);
-			}
-		}
-		if (!ret)
-			tbl_print(f, &t, fmt);
-		tbl_free(&t);
+		ret = sweep_table(f, fmt, reps, files, n);
 	}
 
 	for (unsigned int i = 0; !ret && i < n; i++) {
@@ -520,7 +505,7 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 
 			snprintf(h, sizeof(h), "%s: %s", files[i], r->params);
 			heading(f, fmt, 1, h);
-			ret = phase_table(f, fmt, r);
+			ret = phase_table(f, fmt, reps[i], r);
 			if (!ret && r->n_events) {
 				heading(f, fmt, 2, "Counts per block");
 				ret = per_block_table(f, fmt, r);
@@ -531,5 +516,5 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		     "phase, (x%) the share of time counted where multiplexed and scaled.");
 	if (fmt == MT_RENDER_HTML)
 		fputs("</body>\n</html>\n", f);
-	return ret ? -ENOMEM : 0;
+	return ret;
 }

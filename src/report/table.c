@@ -1,158 +1,33 @@
 // SPDX-License-Identifier: MIT
 /* Text table (test_with_mmap's, widened with counters) and CSV output. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/report.h"
 #include "model/size.h"
+#include "report/cells.h"
+#include "report/table.h"
 
-#define CELL 24
-
-static void count_cell(char *buf, size_t len, const struct mt_counter_stat *cs)
+/*
+ * The phase table, from the cells every report shares, and under it what
+ * explains it: events not supported, counter groups, the '*' mark, meanings.
+ */
+static int print_result(FILE *f, const struct mt_report *rep, const struct mt_result *r,
+			bool verbose)
 {
-	int n;
+	struct mt_table *t;
+	int ret = mt_phase_table(&t, rep, r, verbose);
 
-	switch (cs->state) {
-	case MT_COUNTER_UNSUPPORTED:
-		snprintf(buf, len, "not supported");
-		return;
-	case MT_COUNTER_NOT_COUNTED:
-		snprintf(buf, len, "not counted");
-		return;
-	case MT_COUNTER_OK:
-		break;
-	}
-	n = snprintf(buf, len, cs->s.mean >= 100.0 || cs->s.mean == (double)(int64_t)cs->s.mean
-			       ? "%.0f" : "%.2f", cs->s.mean);
-	/* perf's convention: the running share only when it was multiplexed. */
-	if (cs->running < 0.9999 && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, " (%.1f%%)", 100.0 * cs->running);
-}
-
-static void derived_cell(char *buf, size_t len, const struct mt_phase_stat *ps,
-			 enum mt_derived d)
-{
-	double v = ps->derived[d];
-
-	const char *mark = mt_phase_cross_group(ps, d) ? "*" : "";
-
-	if (!mt_phase_has(ps, d))
-		snprintf(buf, len, "-");
-	else if (d == MT_DERIVED_DTLB_MISS_RATIO || d == MT_DERIVED_WALK_CYCLES_SHARE)
-		snprintf(buf, len, "%.2f%%%s", 100.0 * v, mark);
-	else if (d == MT_DERIVED_DTLB_MISS_RATE)
-		snprintf(buf, len, "%.3g%s", v, mark);
-	else
-		snprintf(buf, len, v >= 100.0 ? "%.1f%s" : "%.3f%s", v, mark);
-}
-
-/* What each event measures on this CPU, when an event set said so. */
-static void print_meanings(FILE *f, const struct mt_report *rep, const struct mt_result *r)
-{
-	bool any = false;
-
-	for (unsigned int e = 0; e < r->n_events; e++)
-		any |= r->events[e].meaning[0] != '\0';
-	if (!any)
-		return;
-	fprintf(f, "what the events%s%s measure on %s:\n", rep->event_set[0] ? " of set " : "",
-		rep->event_set, rep->system.pmu[0] ? rep->system.pmu : "this machine");
-	for (unsigned int e = 0; e < r->n_events; e++)
-		if (r->events[e].meaning[0])
-			fprintf(f, "  %s: %s\n", r->events[e].name, r->events[e].meaning);
-}
-
-/* Groups, when the events did not fit one; and what '*' means. */
-static void print_groups(FILE *f, const struct mt_result *r)
-{
-	unsigned int cross = 0;
-	int groups = mt_result_groups(r);
-
-	for (unsigned int p = 0; p < r->n_phases; p++)
-		cross |= r->phases[p].cross_group;
-	if (groups > 1) {
-		fprintf(f, "the events did not fit one counter group; they were counted in %d:\n",
-			groups);
-		for (int g = 0; g < groups; g++) {
-			fprintf(f, "  group %d:", g);
-			for (unsigned int e = 0; e < r->n_events; e++)
-				if (r->events[e].group == g)
-					fprintf(f, " %s", r->events[e].name);
-			fputc('\n', f);
-		}
-	}
-	if (cross)
-		fprintf(f, "* inputs counted in different groups, so not over the same time "
-			   "slices: compare with care\n");
-}
-
-static void print_result(FILE *f, const struct mt_result *r)
-{
-	unsigned int any = 0;
-	int w[64];
-	char cell[CELL + 16];
-
-	for (unsigned int p = 0; p < r->n_phases; p++)
-		any |= r->phases[p].has_derived;
-
-	fprintf(f, "%-10s %14s %8s", "phase", "mean (us)", "cv (%)");
-	if (any & (1u << MT_DERIVED_NS_PER_BLOCK))
-		fprintf(f, " %10s", mt_derived_label(MT_DERIVED_NS_PER_BLOCK));
-	for (unsigned int e = 0; e < r->n_events && e < 64; e++) {
-		w[e] = (int)strlen(r->events[e].name);
-		if (w[e] < 14)
-			w[e] = 14;
-		fprintf(f, " %*s", w[e], r->events[e].name);
-	}
-	for (int d = MT_DERIVED_NS_PER_BLOCK + 1; d < MT_DERIVED_MAX; d++)
-		if (any & (1u << d))
-			fprintf(f, " %15s", mt_derived_label(d));
+	if (ret)
+		return ret;
+	ret = mt_table_print_text(f, t);
 	fputc('\n', f);
-
-	for (unsigned int p = 0; p < r->n_phases; p++) {
-		const struct mt_phase_stat *ps = &r->phases[p];
-
-		/* A spread needs two samples: with one there is none to show. */
-		if (ps->time_ns.n > 1)
-			fprintf(f, "%-10s %14.2f %8.2f", ps->name, ps->time_ns.mean / 1000.0,
-				100.0 * ps->time_ns.cv);
-		else
-			fprintf(f, "%-10s %14.2f %8s", ps->name, ps->time_ns.mean / 1000.0, "-");
-		if (any & (1u << MT_DERIVED_NS_PER_BLOCK)) {
-			derived_cell(cell, sizeof(cell), ps, MT_DERIVED_NS_PER_BLOCK);
-			fprintf(f, " %10s", cell);
-		}
-		for (unsigned int e = 0; e < r->n_events && e < 64; e++) {
-			count_cell(cell, sizeof(cell), &ps->counters[e]);
-			fprintf(f, " %*s", w[e], cell);
-		}
-		for (int d = MT_DERIVED_NS_PER_BLOCK + 1; d < MT_DERIVED_MAX; d++) {
-			if (!(any & (1u << d)))
-				continue;
-			derived_cell(cell, sizeof(cell), ps, d);
-			fprintf(f, " %15s", cell);
-		}
-		fputc('\n', f);
-	}
-}
-
-static void print_unsupported(FILE *f, const struct mt_result *r, bool verbose)
-{
-	unsigned int n = 0;
-
-	for (unsigned int e = 0; e < r->n_events; e++) {
-		if (!r->events[e].err && !r->events[e].reason[0])
-			continue;
-		if (r->phases[0].counters[e].state != MT_COUNTER_UNSUPPORTED)
-			continue;
-		if (verbose)
-			fprintf(f, "%s: not supported: %s\n", r->events[e].name, r->events[e].reason);
-		n++;
-	}
-	if (n && !verbose)
-		fprintf(f, "%u event%s not supported on this machine (--verbose says why)\n", n,
-			n > 1 ? "s" : "");
+	if (!ret)
+		ret = mt_table_print_notes(f, t);
+	mt_table_destroy(t);
+	return ret;
 }
 
 /* One row of memtlb run's table: a summary over the runs. */
@@ -177,10 +52,12 @@ static void run_row(FILE *f, const char *what, const struct mt_summary *s, doubl
  * spelt out: sample stddev and cv over the runs, and the standard error
  * of the mean (what perf prints as "+- x%") in its own labelled column.
  */
-static void print_run(FILE *f, const struct mt_report *rep, bool verbose)
+static int print_run(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
 	const struct mt_phase_stat *ps;
+	struct mt_table *notes;
+	int ret;
 
 	fprintf(f, "memtlb run: %s: %u run%s", rep->command_line, rep->runs,
 		rep->runs == 1 ? "" : "s");
@@ -192,7 +69,7 @@ static void print_run(FILE *f, const struct mt_report *rep, bool verbose)
 		rep->system.cpu[0] ? rep->system.cpu : rep->system.machine, rep->backend,
 		rep->user_only ? " (user space only)" : "");
 	if (!r || !r->n_phases)
-		return;
+		return ferror(f) ? -EIO : 0;
 	ps = &r->phases[0];
 	fprintf(f, "%-32s %16s %14s %8s %8s %8s\n", "", "mean", "stddev", "cv (%)",
 		"sem (%)", "running");
@@ -203,26 +80,30 @@ static void print_run(FILE *f, const struct mt_report *rep, bool verbose)
 		if (cs->state == MT_COUNTER_OK)
 			run_row(f, r->events[e].name, &cs->s, 1.0, cs->running);
 		else
-			fprintf(f, "%-32s %16s\n", r->events[e].name,
-				cs->state == MT_COUNTER_UNSUPPORTED ? "not supported"
-								    : "not counted");
+			fprintf(f, "%-32s %16s\n", r->events[e].name, mt_cell_state(cs->state));
 	}
 	for (int d = 0; d < MT_DERIVED_MAX; d++) {
-		char cell[CELL + 16];
+		char cell[MT_CELL_MAX];
 
 		if (!mt_phase_has(ps, d))
 			continue;
-		derived_cell(cell, sizeof(cell), ps, d);
+		mt_cell_derived(cell, sizeof(cell), ps, d);
 		fprintf(f, "%-32s %16s   (from the means)\n", mt_derived_label(d), cell);
 	}
 	fputc('\n', f);
-	print_unsupported(f, r, verbose);
-	print_groups(f, r);
-	print_meanings(f, rep, r);
+	ret = mt_table_create(&notes, 1);
+	if (!ret)
+		ret = mt_table_notes(notes, rep, r, verbose);
+	if (!ret)
+		ret = mt_table_print_notes(f, notes);
+	mt_table_destroy(notes);
+	if (ret)
+		return ret;
 	fprintf(f, "mean over the runs; stddev: sample standard deviation (n-1); "
 		   "cv = stddev/mean;\nsem = stddev/sqrt(runs)/mean, the standard error of the "
 		   "mean (perf stat's \"+- x%%\");\nrunning: share of time counted where "
 		   "multiplexed, values scaled\n");
+	return ferror(f) ? -EIO : 0;
 }
 
 /* Kernel-side evidence and task rates: a second table, its columns where measured. */
@@ -301,15 +182,14 @@ static void print_mapping(FILE *f, const struct mt_result *r)
 			m->cache_resident ? " (the drop was not complete)" : "");
 }
 
-void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
+int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
 	char region[32], block[32];
+	int ret = 0;
 
-	if (!strcmp(rep->command, "run")) {
-		print_run(f, rep, verbose);
-		return;
-	}
+	if (!strcmp(rep->command, "run"))
+		return print_run(f, rep, verbose);
 
 	mt_size_format(c->region, region, sizeof(region));
 	mt_size_format(c->block, block, sizeof(block));
@@ -340,19 +220,17 @@ void mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	for (size_t i = 0; i < rep->n_results; i++)
 		print_mapping(f, rep->results[i]);
 	fputc('\n', f);
-	for (size_t i = 0; i < rep->n_results; i++) {
-		print_result(f, rep->results[i]);
-		fputc('\n', f);
-		print_unsupported(f, rep->results[i], verbose);
-		print_groups(f, rep->results[i]);
-		print_meanings(f, rep, rep->results[i]);
-	}
+	for (size_t i = 0; !ret && i < rep->n_results; i++)
+		ret = print_result(f, rep, rep->results[i], verbose);
+	if (ret)
+		return ret;
 	fprintf(f, "counts: mean per iteration of each phase; (x%%) = share of time counted, "
 		   "values scaled\n");
 	for (size_t i = 0; i < rep->n_results; i++) {
 		fputc('\n', f);
 		print_extras(f, rep->results[i]);
 	}
+	return ferror(f) ? -EIO : 0;
 }
 
 static void csv_summary(FILE *f, const char *phase, const char *metric, const char *unit,
@@ -366,7 +244,7 @@ static void csv_summary(FILE *f, const char *phase, const char *metric, const ch
 			status);
 }
 
-void mt_report_print_csv(FILE *f, const struct mt_report *rep)
+int mt_report_print_csv(FILE *f, const struct mt_report *rep)
 {
 	fprintf(f, "point,phase,metric,unit,mean,stddev,cv,running,status\n");
 	for (size_t i = 0; i < rep->n_results; i++) {
@@ -400,8 +278,7 @@ void mt_report_print_csv(FILE *f, const struct mt_report *rep)
 						    cs->running, "ok");
 				else
 					fprintf(f, "%s,%s,count,,,,,%s\n", ps->name, r->events[e].name,
-						cs->state == MT_COUNTER_UNSUPPORTED ? "not supported"
-										     : "not counted");
+						mt_cell_state(cs->state));
 			}
 			for (int d = 0; d < MT_DERIVED_MAX; d++) {
 				if (!mt_phase_has(ps, d))
@@ -420,4 +297,5 @@ void mt_report_print_csv(FILE *f, const struct mt_report *rep)
 			}
 		}
 	}
+	return ferror(f) ? -EIO : 0;
 }

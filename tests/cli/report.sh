@@ -15,8 +15,79 @@ markdown_ok() {
 run report "$D/base.json"
 expect_status 0 "text"
 expect_grep '^kernel +6\.1\.0-base$' "$out" "system context"
-expect_grep '^write_0 +13350\.37 +211\.09 +1\.58 +4096 +0 +not supported' "$out" "phase table"
+# memtlb stat's phase table: mean and cv of the time, ns/block, counts, the
+# other derived metrics as stat shows them; and why an event is not supported.
+expect_grep '^write_0 +13350\.37 +1\.58 +3259\.4 +4096 +0 +not supported +not supported +1\.000$' \
+	"$out" "phase table"
+expect_grep '^dTLB-loads: not supported: no PMU driver in this kernel$' "$out" "reason"
 expect_grep '^-- Counts per block$' "$out" "counts per block"
+
+# The same result, the same phase table in memtlb stat and memtlb report:
+# stat through the replay backend (multiplexed, not counted, not supported,
+# a metric across counter groups), then report of its -o file as text,
+# markdown and HTML. The rows are compared cell for cell (spaces collapsed).
+text_rows() {	# FILE: the table under "phase  mean (us)", to its blank line
+	awk '/^phase +mean \(us\)/ { on = 1 } on && /^$/ { exit } on' "$1" | tr -s ' '
+}
+md_rows() {	# FILE: the same from the markdown pipe table
+	awk '/^\| phase \| mean \(us\) \|/ { on = 1 } on && !/^\|/ { exit }
+		on && !/^\|:---/' "$1" | sed 's/^| //; s/ |$//; s/ | / /g' | tr -s ' '
+}
+html_rows() {	# FILE: the same from the XHTML table
+	awk '/^<tr><th>phase<\/th><th>mean \(us\)<\/th>/ { on = 1 } on && !/^<tr>/ { exit } on' \
+		"$1" | sed 's#</t[dh]><t[dh]># #g; s#<tr><t[dh]>##; s#</t[dh]></tr>##' | tr -s ' '
+}
+same_rows() {	# A B WHAT
+	if [ -s "$1" ] && cmp -s "$1" "$2"; then ok; else
+		fail "$3: phase rows differ"; diff "$1" "$2" | sed 's/^/  /' >&2; fi
+}
+# FIXTURE:MARKED:EVENTS; MARKED: whether a metric's inputs were in different groups.
+for fixture in "replay-groups.txt:1:cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,iTLB-load-misses,dTLB-stores" \
+	       "replay/tlb.txt:0:cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults"; do
+	file=${fixture%%:*}; marked=${fixture#*:}; events=${marked#*:}; marked=${marked%%:*}
+	MEMTLB_BACKEND=replay:$MEMTLB_TEST_DATA/$file run stat --region 64k -i 2 -p 1 -v \
+		-e "$events" -o "$work/r.json"
+	expect_status 0 "$file: stat"
+	cp "$out" "$work/stat.txt"
+	text_rows "$work/stat.txt" >"$work/stat.rows"
+	n=$(grep -Ec '^(mmap|write_0|read_0|munmap) ' "$work/stat.rows")
+	if [ "$n" -eq 4 ]; then ok; else fail "$file: stat: $n phase rows"; fi
+	expect_grep '\(50\.0%\)' "$work/stat.rows" "$file: a multiplexed count"
+	expect_grep 'not supported' "$work/stat.rows" "$file: a count not supported"
+	if [ "$marked" -eq 1 ]; then
+		expect_grep '[0-9]\*( |$)' "$work/stat.rows" "$file: a metric marked across groups"
+	elif grep -q '\*' "$work/stat.rows"; then
+		fail "$file: a mark without groups"
+	else ok; fi
+	# The lines under stat's table (reasons, groups, the mark) are the report's too.
+	awk '/^phase +mean \(us\)/ { on = 1 } on && /^$/ { notes = 1; next }
+		notes && /^counts: / { exit } notes' "$work/stat.txt" >"$work/stat.notes"
+	expect_grep ': not supported: ' "$work/stat.notes" "$file: stat says why"
+
+	run report "$work/r.json"
+	expect_status 0 "$file: report text"
+	text_rows "$out" >"$work/report.rows"
+	same_rows "$work/stat.rows" "$work/report.rows" "$file: text"
+	while IFS= read -r line; do
+		if grep -Fxq -- "$line" "$out"; then ok; else fail "$file: report lacks '$line'"; fi
+	done <"$work/stat.notes"
+
+	run report --format markdown "$work/r.json"
+	expect_status 0 "$file: report markdown"
+	md_rows "$out" >"$work/report.rows"
+	same_rows "$work/stat.rows" "$work/report.rows" "$file: markdown"
+	expect_grep '^- [a-zA-Z-]+: not supported: ' "$out" "$file: markdown says why"
+	if [ "$marked" -eq 1 ]; then
+		expect_grep '^- \\\* inputs counted in different groups' "$out" \
+			"$file: markdown says what the mark means"
+	fi
+
+	run report --format html "$work/r.json"
+	expect_status 0 "$file: report html"
+	html_rows "$out" >"$work/report.rows"
+	same_rows "$work/stat.rows" "$work/report.rows" "$file: html"
+	expect_grep '<li>[a-zA-Z-]+: not supported: ' "$out" "$file: html says why"
+done
 
 # Markdown: tables parse, counters not supported on one side only.
 run report --format markdown "$D/base.json" "$D/hwcounters.json"

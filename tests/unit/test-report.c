@@ -17,7 +17,9 @@
 #include "counters/resolve.h"
 #include "model/report.h"
 #include "model/sample.h"
+#include "report/cells.h"
 #include "report/json.h"
+#include "report/render.h"
 #include "report/table.h"
 #include "stats/stats.h"
 #include "sys/file.h"
@@ -172,6 +174,130 @@ static void test_round_trip(void **state)
 	mt_report_destroy(rep);
 }
 
+/* The text of a stream: what a printer wrote, NUL-terminated; free it. */
+static char *printed(int (*print)(FILE *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(print(f, arg), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static int print_stat(FILE *f, const void *rep)
+{
+	return mt_report_print_table(f, rep, false);
+}
+
+static int print_doc(FILE *f, const void *rep)
+{
+	const struct mt_report *reps[] = { rep };
+	const char *files[] = { "r.json" };
+
+	return mt_render(f, reps, files, 1, MT_RENDER_TEXT);
+}
+
+/* Lines from the one starting "phase " and "mean (us)" to the blank line after. */
+static char *phase_lines(const char *text)
+{
+	const char *a = strstr(text, "\nphase ");
+	const char *b;
+
+	assert_non_null(a);
+	a++;
+	assert_non_null(strstr(a, "mean (us)"));
+	b = strstr(a, "\n\n");
+	assert_non_null(b);
+	return strndup(a, (size_t)(b - a + 1));
+}
+
+/*
+ * The phase table's cells: counts with their running share, not supported,
+ * derived metrics with the cross-group mark and the notes that explain them;
+ * the same strings before and after a round trip through the file, and the
+ * same lines in memtlb stat's table and memtlb report's text.
+ */
+static void test_phase_table(void **state)
+{
+	struct mt_report *rep = make_report(), *back;
+	struct mt_table *t, *u;
+	char path[256], msg[256], cell[MT_CELL_MAX];
+	char *stat_text, *doc_text, *a, *b;
+	bool reason = false, mark_note = false;
+
+	(void)state;
+	mt_table_destroy(NULL);
+	assert_int_equal(mt_phase_table(&t, rep, rep->results[0], true), 0);
+	assert_int_equal(t->ncols, 3 + 1 + 2 + 1);	/* ns/block, two events, faults/block */
+	assert_int_equal(mt_table_rows(t), 3);
+	assert_string_equal(mt_table_cell(t, 0, 0), "phase");
+	assert_string_equal(mt_table_cell(t, 0, 1), "mean (us)");
+	assert_string_equal(mt_table_cell(t, 0, 2), "cv (%)");
+	assert_string_equal(mt_table_cell(t, 0, 3), mt_derived_label(MT_DERIVED_NS_PER_BLOCK));
+	assert_string_equal(mt_table_cell(t, 0, 4), "minor-faults");
+	assert_string_equal(mt_table_cell(t, 0, 6), mt_derived_label(MT_DERIVED_FAULTS_PER_BLOCK));
+	assert_string_equal(mt_table_cell(t, 1, 0), "write_0");
+	assert_string_equal(mt_table_cell(t, 1, 1), "1001.00");
+	assert_string_equal(mt_table_cell(t, 1, 2), "0.10");
+	assert_string_equal(mt_table_cell(t, 1, 3), "3910.2");
+	assert_string_equal(mt_table_cell(t, 1, 4), "512 (50.0%)");
+	assert_string_equal(mt_table_cell(t, 1, 5), "not supported");
+	assert_string_equal(mt_table_cell(t, 1, 6), "2.000");
+	assert_null(mt_table_cell(t, 3, 0));
+	assert_null(mt_table_cell(t, 0, 7));
+	for (size_t i = 0; i < t->n_notes; i++)
+		reason |= !strcmp(t->notes[i], "dTLB-load-misses: not supported: no PMU driver in "
+					       "this kernel");
+	assert_true(reason);
+
+	/* The same cells from the file. */
+	snprintf(path, sizeof(path), "%s/cells.json", dir);
+	assert_int_equal(mt_report_write(rep, path), 0);
+	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mt_phase_table(&u, back, back->results[0], true), 0);
+	assert_int_equal(u->n, t->n);
+	for (size_t i = 0; i < t->n; i++)
+		assert_string_equal(u->cells[i], t->cells[i]);
+	assert_int_equal(u->n_notes, t->n_notes);
+	mt_table_destroy(u);
+	mt_table_destroy(t);
+
+	/* memtlb stat's table and memtlb report's text: the same phase lines. */
+	stat_text = printed(print_stat, rep);
+	doc_text = printed(print_doc, back);
+	a = phase_lines(stat_text);
+	b = phase_lines(doc_text);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(doc_text, "\ndTLB-load-misses: not supported: no PMU driver"));
+	free(a);
+	free(b);
+	free(stat_text);
+	free(doc_text);
+
+	/* Across groups: the mark, and the note that says what it means. */
+	rep->results[0]->phases[0].cross_group = 1u << MT_DERIVED_FAULTS_PER_BLOCK;
+	mt_cell_derived(cell, sizeof(cell), &rep->results[0]->phases[0],
+			MT_DERIVED_FAULTS_PER_BLOCK);
+	assert_string_equal(cell, "2.000*");
+	mt_cell_derived(cell, sizeof(cell), &rep->results[0]->phases[0],
+			MT_DERIVED_DTLB_MISS_RATIO);
+	assert_string_equal(cell, "-");
+	assert_int_equal(mt_phase_table(&t, rep, rep->results[0], false), 0);
+	assert_string_equal(mt_table_cell(t, 1, 6), "2.000*");
+	for (size_t i = 0; i < t->n_notes; i++)
+		mark_note |= !strncmp(t->notes[i], "* inputs counted in different groups", 36);
+	assert_true(mark_note);
+	assert_string_equal(t->notes[0], "1 event not supported on this machine (--verbose says why)");
+	mt_table_destroy(t);
+
+	mt_report_destroy(back);
+	mt_report_destroy(rep);
+}
+
 static void test_write_failure_leaves_nothing(void **state)
 {
 	struct mt_report *rep = make_report();
@@ -319,6 +445,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_phase_table),
 		cmocka_unit_test(test_write_failure_leaves_nothing),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_atomic_writer),
