@@ -261,10 +261,10 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
 	}
 	switch (cfg->format) {
 	case MT_FORMAT_TABLE:
-		mt_report_print_table(stdout, rep, cfg->verbose);
+		ret = mt_report_print_table(stdout, rep, cfg->verbose);
 		break;
 	case MT_FORMAT_CSV:
-		mt_report_print_csv(stdout, rep);
+		ret = mt_report_print_csv(stdout, rep);
 		break;
 	case MT_FORMAT_JSON:
 	default:

@@ -266,14 +266,15 @@ static int per_block_table(FILE *f, enum mt_render_format fmt, const struct mt_r
 	return ret;
 }
 
-/* The last read pass: the steady state, once every page is mapped. */
-static const char *last_read(const struct mt_report *rep)
+/*
+ * The read pass of the curves and tables: the report's one policy
+ * (read_4, seed 000's column, else the last read pass), as sweep uses.
+ */
+static const char *read_phase(const struct mt_report *rep)
 {
-	static char name[32];
+	const char *ph = mt_report_default_phase(rep);
 
-	snprintf(name, sizeof(name), "read_%lu",
-		 rep->config.passes ? rep->config.passes - 1 : 0);
-	return name;
+	return ph ? ph : "read_0";
 }
 
 /* gnuplot single-quoted string: a quote is doubled. */
@@ -333,9 +334,9 @@ static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *
 		"set xlabel 'region'\nset ylabel 'ns per block'\nset logscale x 2\n"
 		"set format x '%%.0b%%BB'\nset offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n"
 		"plot ", gp_head,
-		first_write ? "first write (write_0)" : "last read pass");
+		first_write ? "first write (write_0)" : "read pass");
 	for (unsigned int i = 0; i < n; i++) {
-		const char *ph = first_write ? "write_0" : last_read(reps[i]);
+		const char *ph = first_write ? "write_0" : read_phase(reps[i]);
 		char title[512];
 
 		snprintf(title, sizeof(title), "%s (%s)", files[i], ph);
@@ -415,13 +416,13 @@ static int sweep_table(FILE *f, enum mt_render_format fmt, const struct mt_repor
 	mt_table_add(t, "input");
 	mt_table_add(t, "point");
 	mt_table_add(t, "write_0 ns/block");
-	mt_table_add(t, "last read ns/block");
+	mt_table_add(t, "read ns/block");
 	mt_table_add(t, "write_0 faults/block");
 	for (unsigned int i = 0; i < n; i++) {
 		for (size_t k = 0; k < reps[i]->n_results; k++) {
 			const struct mt_result *r = reps[i]->results[k];
 			const struct mt_phase_stat *w = mt_result_phase(r, "write_0");
-			const struct mt_phase_stat *rd = mt_result_phase(r, last_read(reps[i]));
+			const struct mt_phase_stat *rd = mt_result_phase(r, read_phase(reps[i]));
 			char a[32] = "-", b[32] = "-", c[32] = "-";
 
 			if (w && mt_phase_has(w, MT_DERIVED_NS_PER_BLOCK))

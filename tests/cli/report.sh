@@ -171,4 +171,16 @@ run report "$D/base.json" -o /nonexistent-dir/r.html
 expect_status 2 "unwritable -o"
 expect_one_error_line "unwritable -o"
 
+# sweep --from and report read the same default phase of one file: read_4
+# of a 10-pass sweep (not the last read pass, read_9), so the same curve.
+"$MEMTLB" sweep --region 64k..128k:64k -p 10 -i 2 -e minor-faults -o "$work/s10.json" \
+	>/dev/null 2>&1
+run sweep --from "$work/s10.json"
+sw=$(awk '$1 == "64k" { print $4 }' "$out")
+grep -q '^memtlb sweep: read_4 per region' "$out" && ok || fail "sweep --from: read_4 by default"
+run report "$work/s10.json"
+rp=$(awk '$2 == "region=64k" && $3 == "block=4k" { print $5; exit }' "$out")
+[ -n "$sw" ] && [ "$sw" = "$rp" ] && ok ||
+	fail "sweep --from and report: the same read cost at 64k ($sw vs $rp)"
+
 finish
