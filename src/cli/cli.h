@@ -126,13 +126,12 @@ int mt_cli_choose(const char *opt, const char *arg, const char *const *names, in
 /* A knee ratio: a number in (1, 1000]; 0 or MT_EXIT_USAGE (printed). */
 int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out);
 
-
 /*
- * Resolve cfg->event_set on the core PMU (or its generic section) when
- * given, else cfg->events; prints the error. 0, MT_EXIT_USAGE or MT_EXIT_FAILURE. */
+ * MEMTLB_BACKEND checked, then cfg->event_set resolved on the core PMU (or
+ * its generic section) when given, else cfg->events; prints the error.
+ * Returns 0, MT_EXIT_USAGE or MT_EXIT_FAILURE.
+ */
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n);
-
-struct mt_report;
 
 /*
  * Print the report in cfg->format on stdout and write cfg->output, once
@@ -147,7 +146,10 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
  */
 int mt_cli_fail(const char *cmd, int err);
 
-/* A failed measurement: verification mismatch, a dead task, or mt_cli_fail(). */
+/*
+ * A failed measurement: a verification mismatch, what the engine said in
+ * bad->why (a dead task, a tunable it could not write), or mt_cli_fail().
+ */
 int mt_cli_measure_error(const char *cmd, int err, const struct mt_mismatch *bad);
 
 /*
