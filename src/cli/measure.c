@@ -238,6 +238,8 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 		r.kx[i] = NAN;
 	if (n_ev) {
 		ret = mt_counters_create(&r.counters, ev, n_ev, 0);
+		if (!ret)
+			ret = mt_counters_enable(r.counters);
 		if (ret)
 			goto out;
 	}
