@@ -186,13 +186,18 @@ static int perf_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t
 }
 
 /*
- * Each group as a whole (PERF_IOC_FLAG_GROUP on its leader), its inherited
- * copies in threads and children with it.
+ * Each group as a whole through its leader alone, inherited copies in
+ * threads and children with it: the members stay enabled and a member
+ * runs only while its leader does (the kernel's effective state, which
+ * stops its time enabled too). Not PERF_IOC_FLAG_GROUP: that enables the
+ * members one by one after the leader, and since 6.2 (per-PMU contexts)
+ * a member from another software PMU so enabled, minor-faults under
+ * task-clock, stays off until the next context switch (seen on 6.18).
  */
 static int perf_ioctl_groups(struct perf_backend *pb, unsigned long req)
 {
 	for (size_t g = 0; g < pb->n_groups; g++)
-		if (pb->leader_fd[g] >= 0 && ioctl(pb->leader_fd[g], req, PERF_IOC_FLAG_GROUP))
+		if (pb->leader_fd[g] >= 0 && ioctl(pb->leader_fd[g], req, 0))
 			return -errno;
 	return 0;
 }
