@@ -126,8 +126,12 @@ static int open_member(struct perf_backend *pb, struct mt_event *ev, struct perf
 	perf_evlist__set_leader(evlist);
 	guess = next_fd();
 	ret = perf_evsel__open(evsel, NULL, pb->threads);
-	if (ret == -EACCES || ret == -EPERM) {
-		/* perf_event_paranoid >= 2 refuses kernel counting: user only. */
+	/*
+	 * perf_event_paranoid >= 2 refuses kernel counting: user only, as perf
+	 * falls back, where user space was asked for too. An event for the
+	 * kernel alone (:k) stays refused: counting nothing is not it.
+	 */
+	if ((ret == -EACCES || ret == -EPERM) && !attr->exclude_user && !attr->exclude_kernel) {
 		attr->exclude_kernel = 1;
 		attr->exclude_hv = 1;
 		ret = perf_evsel__open(evsel, NULL, pb->threads);
