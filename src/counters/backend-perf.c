@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,10 +143,14 @@ static int open_member(struct perf_backend *pb, struct mt_event *ev, struct perf
 	if (ret)
 		goto drop;
 	fd = evsel_fd(evsel, guess);
-	if (fd < 0) {
-		/* Open but out of reach: it could never be started. */
+	/*
+	 * libperf 6.1 opens without PERF_FLAG_FD_CLOEXEC: close-on-exec here,
+	 * so no command memtlb starts inherits a counter. Out of reach, it
+	 * could not be started either.
+	 */
+	if (fd < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC)) {
+		ret = fd < 0 ? fd : -errno;
 		perf_evsel__close(evsel);
-		ret = fd;
 		goto drop;
 	}
 	if (leader)
