@@ -28,8 +28,17 @@ static int encode(const char *name, struct mt_event *ev)
 	arg.attr = &ev->attr;
 	arg.fstr = &fstr;
 	arg.size = sizeof(arg);
-	/* Count user and kernel; the backend drops kernel if paranoia says so. */
-	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	/*
+	 * Without modifiers, count what perf stat counts: user, kernel and
+	 * hypervisor (its attr starts zeroed; only :u, :k and its paranoia
+	 * fallback set exclude_hv, parse-events.c and evsel.c). libpfm4 turns
+	 * a default without PFM_PLMH into exclude_hv=1 where the PMU has the
+	 * level (perf::, POWER): counts would differ from perf's. An event's
+	 * own :u or :k replaces the default and excludes hv, as in perf. The
+	 * backend drops kernel if paranoia says so.
+	 */
+	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3 | PFM_PLMH, PFM_OS_PERF_EVENT,
+					&arg);
 	if (ret != PFM_SUCCESS)
 		return ret;
 	snprintf(ev->fstr, sizeof(ev->fstr), "%s", fstr ? fstr : name);

@@ -58,6 +58,34 @@ static void test_perf_names(void **state)
 	free(ev);
 }
 
+/*
+ * Privilege levels as perf stat sets them: without modifiers nothing is
+ * excluded, hypervisor included; :u and :k exclude the other levels.
+ */
+static void test_privilege_levels(void **state)
+{
+	struct mt_event *ev;
+	char bad[128];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(mt_events_resolve("minor-faults,task-clock,cycles,minor-faults:u,"
+					   "task-clock:k", &ev, &n, bad, sizeof(bad)), 0);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < 3; i++) {
+		assert_false(ev[i].attr.exclude_user);
+		assert_false(ev[i].attr.exclude_kernel);
+		assert_false(ev[i].attr.exclude_hv);
+	}
+	assert_false(ev[3].attr.exclude_user);
+	assert_true(ev[3].attr.exclude_kernel);
+	assert_true(ev[3].attr.exclude_hv);
+	assert_true(ev[4].attr.exclude_user);
+	assert_false(ev[4].attr.exclude_kernel);
+	assert_true(ev[4].attr.exclude_hv);
+	free(ev);
+}
+
 static void test_pmu_names(void **state)
 {
 	static const struct {
@@ -200,6 +228,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_names),
+		cmocka_unit_test(test_privilege_levels),
 		cmocka_unit_test(test_pmu_names),
 		cmocka_unit_test(test_unknown_and_duplicate),
 		cmocka_unit_test(test_libpfm_errors),
