@@ -161,7 +161,7 @@ drop:
 	perf_evlist__remove(evlist, evsel);
 	perf_evsel__delete(evsel);
 	perf_evlist__set_leader(evlist);
-	return ret == -ENOMEM || !ev->err ? ret : 0;
+	return (ret == -ENOMEM || !ev->err) ? ret : 0;
 }
 
 static int perf_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t pid)

@@ -33,7 +33,7 @@ static int encode(const char *name, struct mt_event *ev)
 	 * hypervisor (its attr starts zeroed; only :u, :k and its paranoia
 	 * fallback set exclude_hv, parse-events.c and evsel.c). libpfm4 turns
 	 * a default without PFM_PLMH into exclude_hv=1 where the PMU has the
-	 * level (perf::, POWER): counts would differ from perf's. An event's
+	 * level (perf::, measured): counts would differ from perf's. An event's
 	 * own :u or :k replaces the default and excludes hv, as in perf. The
 	 * backend drops kernel if paranoia says so.
 	 */
