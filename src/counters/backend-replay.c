@@ -21,7 +21,8 @@
  * DELTA is VAL or VAL/ENA/RUN (ns). Reads alternate begin/end of an
  * interval; the deltas are applied at each end read, cycling through the
  * list, so a list of one iteration's phases replays every iteration.
- * Events not in the file fail to open with ENOENT.
+ * Events not in the file fail to open with ENOENT. A read between enable
+ * and disable fails with EBUSY: reads belong outside the counted windows.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -51,6 +52,7 @@ struct replay_backend {
 	int *map;			/* requested event -> record, -1 none */
 	uint64_t *reads;		/* per requested event */
 	struct mt_counts *total;	/* per requested event */
+	bool enabled;			/* between enable and disable */
 };
 
 static const struct {
@@ -210,6 +212,8 @@ static int replay_read(struct mt_backend *be, size_t idx, struct mt_counts *out)
 
 	if (idx >= rb->n || rb->map[idx] < 0)
 		return -EINVAL;
+	if (rb->enabled)
+		return -EBUSY;
 	re = &rb->rec[rb->map[idx]];
 	k = rb->reads[idx]++;
 	if (k & 1) {
@@ -224,6 +228,22 @@ static int replay_read(struct mt_backend *be, size_t idx, struct mt_counts *out)
 		}
 	}
 	*out = rb->total[idx];
+	return 0;
+}
+
+/*
+ * The deltas come with the reads; enabled only marks a counted window,
+ * where a read would have counted itself on a real PMU: refused.
+ */
+static int replay_enable(struct mt_backend *be)
+{
+	((struct replay_backend *)be)->enabled = true;
+	return 0;
+}
+
+static int replay_disable(struct mt_backend *be)
+{
+	((struct replay_backend *)be)->enabled = false;
 	return 0;
 }
 
@@ -244,6 +264,8 @@ static void replay_destroy(struct mt_backend *be)
 static const struct mt_backend_ops replay_ops = {
 	.name = "replay",
 	.open = replay_open,
+	.enable = replay_enable,
+	.disable = replay_disable,
 	.read = replay_read,
 	.destroy = replay_destroy,
 };

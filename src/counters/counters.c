@@ -117,6 +117,16 @@ void mt_counters_destroy(struct mt_counters *c)
 	free(c);
 }
 
+int mt_counters_enable(struct mt_counters *c)
+{
+	return c->be->ops->enable(c->be);
+}
+
+int mt_counters_disable(struct mt_counters *c)
+{
+	return c->be->ops->disable(c->be);
+}
+
 int mt_counters_read(struct mt_counters *c, struct mt_counts *out)
 {
 	for (size_t i = 0; i < c->n; i++) {

@@ -16,9 +16,19 @@ struct mt_counters;
  * ("perf", the default, or "replay:FILE"). Events that cannot be opened get
  * ev->err and are skipped; the rest still count. When the kernel refuses
  * an event in the group (EINVAL) that opens alone, the events are split
- * into several groups: ev->group says which.
+ * into several groups: ev->group says which. The groups open stopped:
+ * nothing counts before mt_counters_enable (or the exec of pid, with
+ * attr.enable_on_exec).
  */
 int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, pid_t pid);
+
+/*
+ * Start and stop every group, each as a whole (inherited counters follow).
+ * Stopped, nothing counts: reads between a disable and the next enable
+ * are not in the counts.
+ */
+int mt_counters_enable(struct mt_counters *c);
+int mt_counters_disable(struct mt_counters *c);
 
 /* How many groups the opened events form. */
 unsigned int mt_counters_groups(const struct mt_counters *c);

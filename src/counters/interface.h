@@ -20,6 +20,8 @@ struct mt_backend;
 struct mt_backend_ops {
 	const char *name;
 	int (*open)(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t pid);
+	int (*enable)(struct mt_backend *be);
+	int (*disable)(struct mt_backend *be);
 	int (*read)(struct mt_backend *be, size_t idx, struct mt_counts *out);
 	void (*destroy)(struct mt_backend *be);
 };

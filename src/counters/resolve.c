@@ -16,6 +16,7 @@ static int pfm_ready(void)
 	return pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
 }
 
+/* 0, or libpfm4's error (PFM_ERR_*, negative) for pfm_strerror. */
 static int encode(const char *name, struct mt_event *ev)
 {
 	pfm_perf_encode_arg_t arg;
@@ -27,10 +28,19 @@ static int encode(const char *name, struct mt_event *ev)
 	arg.attr = &ev->attr;
 	arg.fstr = &fstr;
 	arg.size = sizeof(arg);
-	/* Count user and kernel; the backend drops kernel if paranoia says so. */
-	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	/*
+	 * Without modifiers, count what perf stat counts: user, kernel and
+	 * hypervisor (its attr starts zeroed; only :u, :k and its paranoia
+	 * fallback set exclude_hv, parse-events.c and evsel.c). libpfm4 turns
+	 * a default without PFM_PLMH into exclude_hv=1 where the PMU has the
+	 * level (perf::, measured): counts would differ from perf's. An event's
+	 * own :u or :k replaces the default and excludes hv, as in perf. The
+	 * backend drops kernel if paranoia says so.
+	 */
+	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3 | PFM_PLMH, PFM_OS_PERF_EVENT,
+					&arg);
 	if (ret != PFM_SUCCESS)
-		return -EINVAL;
+		return ret;
 	snprintf(ev->fstr, sizeof(ev->fstr), "%s", fstr ? fstr : name);
 	free(fstr);
 	/* libpfm4 leaves size 0 (measured); the kernel wants it. */
@@ -41,12 +51,16 @@ static int encode(const char *name, struct mt_event *ev)
 	return 0;
 }
 
-static int resolve_one(const char *name, struct mt_event *ev)
+/* 0, or -EINVAL with why libpfm4 refused the name. */
+static int resolve_one(const char *name, struct mt_event *ev, const char **why)
 {
 	char qualified[MT_EVENT_NAME_MAX + 8];
+	int perf = PFM_ERR_NOTFOUND, ret;
 
-	if (strlen(name) >= MT_EVENT_NAME_MAX)
+	if (strlen(name) >= MT_EVENT_NAME_MAX) {
+		*why = "name too long";
 		return -EINVAL;
+	}
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	/*
 	 * perf's own names (cycles, dTLB-load-misses, minor-faults) live in
@@ -55,10 +69,18 @@ static int resolve_one(const char *name, struct mt_event *ev)
 	 */
 	if (!strstr(name, "::")) {
 		snprintf(qualified, sizeof(qualified), "perf::%s", name);
-		if (!encode(qualified, ev))
+		perf = encode(qualified, ev);
+		if (perf == PFM_SUCCESS)
 			return 0;
 	}
-	return encode(name, ev);
+	ret = encode(name, ev);
+	if (ret == PFM_SUCCESS)
+		return 0;
+	/* A perf name with a bad modifier (minor-faults:x) says so, not "not found". */
+	if (ret == PFM_ERR_NOTFOUND)
+		ret = perf;
+	*why = pfm_strerror(ret);
+	return -EINVAL;
 }
 
 int mt_events_resolve(const char *list, struct mt_event **out, size_t *n, char *bad,
@@ -67,6 +89,7 @@ int mt_events_resolve(const char *list, struct mt_event **out, size_t *n, char *
 	struct mt_event *ev = NULL;
 	size_t count = 0, cap = 0;
 	char *copy, *tok, *save = NULL;
+	const char *why;
 	int ret;
 
 	ret = pfm_ready();
@@ -97,8 +120,9 @@ int mt_events_resolve(const char *list, struct mt_event **out, size_t *n, char *
 				goto fail;
 			}
 		}
-		if (resolve_one(tok, &ev[count])) {
-			snprintf(bad, bad_len, "%s: unknown event", tok);
+		if (resolve_one(tok, &ev[count], &why)) {
+			/* libpfm4's reason: no such event, a missing unit mask, a bad modifier */
+			snprintf(bad, bad_len, "%s: %s", tok, why);
 			ret = -EINVAL;
 			goto fail;
 		}

@@ -164,8 +164,10 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 	for (unsigned int r = 0; r < repeats; r++) {
 		memcpy(used, ev, n_ev * sizeof(*ev));
 		for (size_t i = 0; i < n_ev; i++) {
-			/* Counting starts at exec: not memtlb's fork and wait. */
-			used[i].attr.disabled = 1;
+			/*
+			 * Counting starts at exec: not memtlb's fork and wait. The
+			 * groups open stopped; exec starts their leaders.
+			 */
 			used[i].attr.enable_on_exec = 1;
 			used[i].attr.inherit = 1;
 		}

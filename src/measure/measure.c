@@ -139,9 +139,14 @@ static int boundary(void *arg, unsigned int phase, bool end)
 	}
 	if (!r->counters)
 		return 0;
-	if (!end)
-		return mt_counters_read(r->counters, r->before);
-	ret = mt_counters_read(r->counters, r->after);
+	/* The counters run for the phase alone: the reads are not in its counts. */
+	if (!end) {
+		ret = mt_counters_read(r->counters, r->before);
+		return ret ? ret : mt_counters_enable(r->counters);
+	}
+	ret = mt_counters_disable(r->counters);
+	if (!ret)
+		ret = mt_counters_read(r->counters, r->after);
 	if (ret)
 		return ret;
 	for (unsigned int e = 0; e < r->samples->n_events; e++) {

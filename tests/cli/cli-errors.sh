@@ -24,6 +24,20 @@ usage_case_o "region beyond MemAvailable" stat --region 64t
 usage_case_o "tasks x region overflow" stat --region 8000t --tasks 4000 --task-region private --task-mode thread
 usage_case_o "unknown command" frobnicate
 
+# libpfm4's reason for a refused name: no such event, a missing unit mask,
+# a bad modifier (a PMU forced: libpfm4 may not know this CPU's).
+usage_case "event not found" stat --region 4m -e nosuchevent
+expect_grep '^memtlb: -e: nosuchevent: event not found$' "$err" "says not found"
+usage_case "bad modifier" stat --region 4m -e minor-faults:bogus
+expect_grep '^memtlb: -e: minor-faults:bogus: invalid event attribute$' "$err" \
+	"a perf name's bad modifier is not 'not found'"
+LIBPFM_FORCE_PMU=skl usage_case "missing unit mask" stat --region 4m -e DTLB_LOAD_MISSES
+expect_grep '^memtlb: -e: DTLB_LOAD_MISSES: invalid or missing unit mask$' "$err" \
+	"says the unit mask is missing"
+LIBPFM_FORCE_PMU=skl usage_case "bad unit mask" stat --region 4m -e DTLB_LOAD_MISSES:BOGUS
+expect_grep '^memtlb: -e: DTLB_LOAD_MISSES:BOGUS: invalid event attribute$' "$err" \
+	"says the unit mask is not the event's"
+
 run stat --region 4m -o /nonexistent-dir/r.json
 expect_status 2 "unwritable -o"
 expect_one_error_line "unwritable -o"

@@ -46,6 +46,22 @@ json=$work/out
 child=$(json_get "$json" 'r["results"][0]["phases"][0]["counters"]["minor-faults"]["mean"]')
 in_range "$child" $pages $((pages * 2)) "a child's faults are inherited"
 
+# Counter fds are close-on-exec: the command has none of them, and memtlb's
+# own (the command's parent's, while they count) carry O_CLOEXEC.
+run run -e minor-faults,task-clock -- sh -c '
+	n=0 leak=0
+	for f in /proc/$PPID/fd/*; do
+		[ "$(readlink "$f")" = "anon_inode:[perf_event]" ] || continue
+		n=$((n + 1))
+		fl=$(sed -n "s/^flags:[[:space:]]*//p" "/proc/$PPID/fdinfo/${f##*/}")
+		[ $((0$fl & 02000000)) -ne 0 ] || leak=$((leak + 1))
+	done
+	echo "memtlb: $n counter fds, $leak not close-on-exec"
+	echo "command: $(ls -l /proc/self/fd | grep -c "perf_event") counter fds"'
+expect_status 0 "run a command that looks at the fds"
+expect_grep '^memtlb: [1-9][0-9]* counter fds, 0 not close-on-exec$' "$out" "counter fds close-on-exec"
+expect_grep '^command: 0 counter fds$' "$out" "the command inherits no counter fd"
+
 # The command's exit status is memtlb's, and the report says it failed.
 run run -r 5 -e minor-faults -o "$report" -- "$touch_pages" 0 3
 expect_status 3 "exit status propagated"

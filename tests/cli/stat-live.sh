@@ -35,6 +35,25 @@ print("write_0 faults/block", fpb)
 PY
 ok
 
+# A group led by task-clock with minor-faults (another software PMU) counts
+# from the first phase on: every iteration one fault per page in write_0,
+# none in mmap and the read passes, never scaled.
+run stat --region 64m --backing anon -i 3 -e task-clock,minor-faults --format json
+expect_status 0 "stat task-clock,minor-faults"
+python3 - "$out" <<'PY' || fail "minor-faults exact under task-clock"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+pages = (64 << 20) // rep["system"]["page_size"]
+ph = {p["name"]: p["counters"] for p in rep["results"][0]["phases"]}
+want = {"mmap": 0, "write_0": pages, **{f"read_{i}": 0 for i in range(5)}}
+for name, n in want.items():
+    c = ph[name]["minor-faults"]
+    assert c["counted"] and c["n"] == 3 and c["running"] == 1.0, (name, c)
+    assert c["min"] == c["max"] == n, (name, c)
+    assert ph[name]["task-clock"]["n"] == 3, (name, ph[name]["task-clock"])
+PY
+ok
+
 # The seed's default backing, MAP_SHARED|MAP_ANONYMOUS: shmem faults, one per page.
 run stat --region 64m -i 2 -p 2 -e minor-faults,major-faults --format csv
 expect_status 0 "stat shared csv"

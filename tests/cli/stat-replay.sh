@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The hardware paths through the replay backend: scaling and running share,
-# miss ratio, not supported vs not counted, absent derived metrics.
+# miss ratio, not supported vs not counted, absent derived metrics. The
+# backend refuses a read while the counters run (EBUSY): every stat here also
+# checks that the phase boundaries read outside the counted windows.
 . "$(dirname "$0")/lib.sh"
 
 replay="$MEMTLB_TEST_DATA/replay/tlb.txt"
@@ -41,6 +43,11 @@ expect_grep '^write_0 .* 256 +1\.000$' "$out" "faults/block from minor-faults al
 # Events missing from the replay file are not supported, never 0.
 MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 1 -p 1 -e minor-faults,task-clock
 expect_grep '^write_0 .* not supported' "$out" "event absent from replay file"
+
+# Several iterations and passes: no read of any phase fell inside a window.
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 3 -p 2 -e minor-faults,cycles --format csv
+expect_status 0 "replay: reads outside the counted windows"
+expect_grep '^0,munmap,cycles,count,' "$out" "the last phase read"
 
 MEMTLB_BACKEND=replay:/nonexistent run stat --region 1m -i 1
 expect_status 2 "missing replay file"

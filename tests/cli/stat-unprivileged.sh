@@ -38,6 +38,28 @@ for level in 2 3; do
 			"paranoid $level: refusal names the sysctl"
 	fi
 done
+# An event for the kernel alone (:k) has nothing to fall back to: not
+# supported, with the reason, never opened user-only and shown as 0.
+echo 2 >"$paranoid"
+out="$work/out.k" err="$work/err.k"
+as_nobody "$MEMTLB" stat --region 16m --backing anon -i 2 -p 1 -v -e minor-faults:k,minor-faults \
+	>"$out" 2>"$err"
+status=$?
+expect_status 0 "paranoid 2: stat with minor-faults:k"
+expect_grep '^write_0 .* not supported +4096$' "$out" "paranoid 2: :k not supported, the other counts"
+expect_grep '^minor-faults:k: not supported: not permitted by kernel.perf_event_paranoid' "$out" \
+	"paranoid 2: :k refusal names the sysctl"
+as_nobody "$MEMTLB" stat --region 16m --backing anon -i 1 -p 1 -e minor-faults:k --format json \
+	>"$out" 2>"$err"
+python3 - "$out" <<'PY' || fail "paranoid 2: minor-faults:k in the report"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["events"][0]["supported"] is False and r["events"][0]["user_only"] is False, r["events"]
+c = r["phases"][1]["counters"]["minor-faults:k"]
+assert c["supported"] is False and c["error"] == "EACCES" and "mean" not in c, c
+PY
+ok
+
 echo "$orig" >"$paranoid"
 [ "$(cat "$paranoid")" = "$orig" ] && ok || fail "perf_event_paranoid not restored"
 finish

@@ -58,6 +58,34 @@ static void test_perf_names(void **state)
 	free(ev);
 }
 
+/*
+ * Privilege levels as perf stat sets them: without modifiers nothing is
+ * excluded, hypervisor included; :u and :k exclude the other levels.
+ */
+static void test_privilege_levels(void **state)
+{
+	struct mt_event *ev;
+	char bad[128];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(mt_events_resolve("minor-faults,task-clock,cycles,minor-faults:u,"
+					   "task-clock:k", &ev, &n, bad, sizeof(bad)), 0);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < 3; i++) {
+		assert_false(ev[i].attr.exclude_user);
+		assert_false(ev[i].attr.exclude_kernel);
+		assert_false(ev[i].attr.exclude_hv);
+	}
+	assert_false(ev[3].attr.exclude_user);
+	assert_true(ev[3].attr.exclude_kernel);
+	assert_true(ev[3].attr.exclude_hv);
+	assert_true(ev[4].attr.exclude_user);
+	assert_false(ev[4].attr.exclude_kernel);
+	assert_true(ev[4].attr.exclude_hv);
+	free(ev);
+}
+
 static void test_pmu_names(void **state)
 {
 	static const struct {
@@ -116,6 +144,51 @@ static void test_unknown_and_duplicate(void **state)
 	assert_non_null(strstr(bad, "twice"));
 	assert_int_equal(mt_events_resolve("", &ev, &n, bad, sizeof(bad)), -EINVAL);
 	assert_int_equal(mt_events_resolve(",,", &ev, &n, bad, sizeof(bad)), -EINVAL);
+}
+
+/* libpfm4's own error for a name it refuses, never one "unknown event" for all. */
+static void test_libpfm_errors(void **state)
+{
+	static const struct {
+		const char *pmu, *event, *why;
+	} cases[] = {
+		{ NULL, "nosuchevent", "nosuchevent: event not found" },
+		{ NULL, "minor-faults:bogus", "minor-faults:bogus: invalid event attribute" },
+		{ "skl", "DTLB_LOAD_MISSES", "DTLB_LOAD_MISSES: invalid or missing unit mask" },
+		{ "skl", "DTLB_LOAD_MISSES:BOGUS", "DTLB_LOAD_MISSES:BOGUS: invalid event attribute" },
+		{ "skl", "DTLB_LOAD_MISSES:WALK_COMPLETED:c=999",
+		  "DTLB_LOAD_MISSES:WALK_COMPLETED:c=999: invalid event attribute value" },
+		{ "icl", "DTLB_LOAD_MISSES:WALK_DURATION",
+		  "DTLB_LOAD_MISSES:WALK_DURATION: invalid event attribute" },
+	};
+	struct mt_event *ev;
+	char bad[256];
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pid_t pid = fork();
+		int status;
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			if (cases[i].pmu) {
+				pfm_terminate();
+				setenv("LIBPFM_FORCE_PMU", cases[i].pmu, 1);
+			}
+			if (mt_events_resolve(cases[i].event, &ev, &n, bad, sizeof(bad)) != -EINVAL)
+				_exit(2);
+			if (strcmp(bad, cases[i].why)) {
+				fprintf(stderr, "%s: \"%s\"\n", cases[i].event, bad);
+				_exit(3);
+			}
+			_exit(0);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (WEXITSTATUS(status))
+			print_error("%s: exit %d\n", cases[i].event, WEXITSTATUS(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
 }
 
 static void test_reasons(void **state)
@@ -204,8 +277,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_names),
+		cmocka_unit_test(test_privilege_levels),
 		cmocka_unit_test(test_pmu_names),
 		cmocka_unit_test(test_unknown_and_duplicate),
+		cmocka_unit_test(test_libpfm_errors),
 		cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_core_count_short_buffer),
 	};
