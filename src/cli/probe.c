@@ -23,12 +23,13 @@ enum {
 	OPT_KNEE_RATIO,
 };
 
-static const char cmdopts_s[] = "+:vh";
+static const char cmdopts_s[] = "+:o:vh";
 static const struct option cmdopts[] = {
 	{ "max", required_argument, NULL, OPT_MAX },
 	{ "pages", required_argument, NULL, OPT_PAGES },
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
 	{ "format", required_argument, NULL, MT_OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -44,7 +45,8 @@ static void help(void)
 	       "      --pages KIND         base (default), thp (madvise'd 2 MiB pages) or\n"
 	       "                           hugetlb (MAP_HUGETLB with 2 MiB pages)\n"
 	       "      --knee-ratio R       rise over the trend that makes a level (default 1.5)\n"
-	       "      --format FMT         table (default) or csv\n"
+	       "      --format FMT         table (default), csv or json\n"
+	       "  -o, --output FILE        also write the JSON to FILE (atomically)\n"
 	       "  -v, --verbose            every measurement's repetitions on stderr\n"
 	       "  -h, --help               this text\n");
 }
@@ -84,7 +86,7 @@ static void on_progress(void *arg, const struct mt_probe_progress *p)
 	}
 }
 
-static int emit(const struct mt_probe_result *res, enum mt_format format)
+static int emit(const struct mt_probe_result *res, enum mt_format format, const char *output)
 {
 	struct mt_sysinfo si;
 	int ret;
@@ -95,13 +97,23 @@ static int emit(const struct mt_probe_result *res, enum mt_format format)
 		ret = mt_report_print_probe(stdout, res, &si);
 		break;
 	case MT_FORMAT_CSV:
-	default:
 		ret = mt_report_print_probe_csv(stdout, res);
+		break;
+	case MT_FORMAT_JSON:
+	default:
+		ret = mt_report_write_probe(res, &si, "-");
 		break;
 	}
 	if (ret) {
 		mt_err("stdout: %s", strerror(-ret));
 		return MT_EXIT_FAILURE;
+	}
+	if (output) {
+		ret = mt_report_write_probe(res, &si, output);
+		if (ret) {
+			mt_err("-o: %s: %s", output, strerror(-ret));
+			return MT_EXIT_FAILURE;
+		}
 	}
 	return MT_EXIT_OK;
 }
@@ -110,11 +122,12 @@ static int cmd_probe(int argc, char *argv[])
 {
 	/* In the orders of enum mt_probe_pages and enum mt_format. */
 	static const char *const kinds[] = { "base", "thp", "hugetlb" };
-	static const char *const formats[] = { "table", "csv" };
+	static const char *const formats[] = { "table", "csv", "json" };
 	struct progress pg = { 0 };
 	struct mt_probe_opts po;
 	struct mt_probe_result *res;
 	enum mt_format format = MT_FORMAT_TABLE;
+	const char *output = NULL;
 	struct mt_msg msg;
 	uint64_t max;
 	int c, ret, v;
@@ -129,6 +142,9 @@ static int cmd_probe(int argc, char *argv[])
 			return MT_EXIT_OK;
 		case 'v':
 			mt_log_set_verbose(1);
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case OPT_MAX:
 			ret = mt_cli_size_opt("--max", optarg, &po.max);
@@ -147,7 +163,7 @@ static int cmd_probe(int argc, char *argv[])
 				return ret;
 			break;
 		case MT_OPT_FORMAT:
-			ret = mt_cli_choose("--format", optarg, formats, 2, &v);
+			ret = mt_cli_choose("--format", optarg, formats, 3, &v);
 			if (ret)
 				return ret;
 			format = v;
@@ -163,6 +179,8 @@ static int cmd_probe(int argc, char *argv[])
 	}
 	if (mt_probe_check(&po, &max, &msg))
 		return mt_cli_usage(&msg);
+	if (output && mt_cli_output_check(output))
+		return MT_EXIT_USAGE;
 
 	pg.tty = isatty(STDERR_FILENO);
 	pg.verbose = mt_log_verbose();
@@ -177,7 +195,7 @@ static int cmd_probe(int argc, char *argv[])
 			mt_hint("%s", msg.hint);
 		return MT_EXIT_FAILURE;
 	}
-	ret = emit(res, format);
+	ret = emit(res, format, output);
 	mt_probe_result_destroy(res);
 	return ret;
 }

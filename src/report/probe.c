@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
  * The output of memtlb probe: the table with its levels and the cpuid
- * comparison, and the CSV.
+ * comparison, the CSV, and the JSON document (memtlb-probe(1), JSON).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "measure/probe.h"
 #include "model/size.h"
+#include "report/json.h"
 #include "report/probe.h"
 #include "stats/knee.h"
+#include "sys/file.h"
 #include "sys/sysinfo.h"
 
 #define HUGE_2M (2ull << 20)
@@ -157,4 +163,137 @@ int mt_report_print_probe_csv(FILE *f, const struct mt_probe_result *r)
 			lv ? level_kind(lv) : "");
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+/*
+ * The "system" object of a report: report/json.c builds it, and gives it
+ * out as text only, so it is read back from that text.
+ */
+static json_t *system_json(const struct mt_sysinfo *si)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	json_t *o = NULL;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return NULL;
+	ret = mt_sysinfo_write_json(si, f);
+	if (fclose(f) == 0 && !ret)
+		o = json_loadb(buf, len, 0, NULL);
+	free(buf);
+	return o;
+}
+
+static json_t *u64_json(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* A measured number; a non-finite one (none expected) as null, not an error. */
+static json_t *real_json(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *config_json(const struct mt_probe_result *r)
+{
+	return json_pack("{s:s,s:o,s:o,s:o,s:f}", "pages", mt_probe_pages_name(r->kind),
+			 "page_size", u64_json(r->page), "first", u64_json(r->first),
+			 "max", u64_json(r->max), "knee_ratio", r->knee_opts.ratio);
+}
+
+static json_t *mapping_json(const struct mt_probe_result *r)
+{
+	return json_pack("{s:o,s:o,s:o,s:b}", "bytes", u64_json(r->map_bytes),
+			 "packed_bytes", u64_json(r->packed_bytes),
+			 "anon_huge", r->anon_huge < 0 ? json_null() : json_integer(r->anon_huge),
+			 "thp_short", mt_probe_thp_short(r));
+}
+
+static json_t *points_json(const struct mt_probe_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->n_points; i++) {
+		const struct mt_probe_point *pt = &r->points[i];
+		const struct mt_level *lv = level_after(r, i);
+
+		if (json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:i,s:i,s:o}",
+				"size", u64_json(pt->size), "pages", u64_json(pt->pages),
+				"ns_per_access", real_json(pt->ns),
+				"packed_ns_per_access", real_json(pt->packed_ns),
+				"reps", (int)pt->reps, "packed_reps", (int)pt->packed_reps,
+				"level", lv ? json_string(level_kind(lv)) : json_null()))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *levels_json(const struct mt_probe_result *r)
+{
+	json_t *a = json_array();
+	unsigned int tlb = 0;
+
+	for (size_t i = 0; a && i < r->n_levels; i++) {
+		const struct mt_level *lv = &r->levels[i];
+		const struct mt_probe_point *b = &r->points[lv->knee.before];
+		const struct mt_probe_point *af = &r->points[lv->knee.after];
+		const char *name = lv->kind == MT_LEVEL_CACHE ? "data cache" : tlb_name(tlb++);
+
+		if (json_array_append_new(a, json_pack(
+				"{s:s,s:s,s:o,s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:b}",
+				"kind", level_kind(lv), "name", name,
+				"reach", u64_json(b->size), "reach_pages", u64_json(b->pages),
+				"before", (json_int_t)lv->knee.before,
+				"after", (json_int_t)lv->knee.after,
+				"ns_before", real_json(b->ns), "ns_after", real_json(af->ns),
+				"step", real_json(lv->knee.step),
+				"over_trend", real_json(lv->knee.over_trend),
+				"packed_step", real_json(lv->ctl_step),
+				"confirmed", lv->knee.confirmed))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *probe_json(const struct mt_probe_result *r, const struct mt_sysinfo *si)
+{
+	return json_pack("{s:{s:i,s:s,s:s},s:o,s:o,s:o,s:o,s:o}",
+			 "memtlb", "schema", MT_PROBE_SCHEMA, "version", MEMTLB_VERSION,
+			 "command", "probe", "system", system_json(si), "config", config_json(r),
+			 "mapping", mapping_json(r), "points", points_json(r),
+			 "levels", levels_json(r));
+}
+
+static int dump_json(FILE *f, void *root)
+{
+	errno = 0;
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || fputc('\n', f) == EOF)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int mt_report_write_probe(const struct mt_probe_result *r, const struct mt_sysinfo *si,
+			  const char *path)
+{
+	json_t *root = probe_json(r, si);
+	int ret;
+
+	if (!root)
+		return -ENOMEM;
+	if (!strcmp(path, "-")) {
+		ret = dump_json(stdout, root);
+		if (!ret && fflush(stdout))
+			ret = -errno;
+	} else {
+		ret = mt_file_write_atomic(path, 0600, dump_json, root);
+	}
+	json_decref(root);
+	return ret;
 }
