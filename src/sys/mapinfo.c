@@ -69,3 +69,22 @@ int mt_mapinfo_read(int pid, const void *addr, uint64_t len, struct mt_mapinfo *
 		mi->huge_coverage = 1.0;	/* a VMA merged with a neighbour */
 	return 0;
 }
+
+int mt_mapinfo_read_anon_huge(uint64_t *bytes)
+{
+	char line[256];
+	unsigned long long kb;
+	int ret = -ENOENT;
+	FILE *f = fopen("/proc/self/smaps_rollup", "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
+			*bytes = (uint64_t)kb << 10;
+			ret = 0;
+			break;
+		}
+	fclose(f);
+	return ret;
+}

@@ -35,4 +35,10 @@ struct mt_mapinfo {
  */
 int mt_mapinfo_read(int pid, const void *addr, uint64_t len, struct mt_mapinfo *mi);
 
+/*
+ * AnonHugePages of this whole process (/proc/self/smaps_rollup), bytes:
+ * 0, or -errno (-ENOENT when the file has no such line).
+ */
+int mt_mapinfo_read_anon_huge(uint64_t *bytes);
+
 #endif
