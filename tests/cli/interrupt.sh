@@ -46,6 +46,17 @@ check_trial() {
 	echo "always [madvise] never" >"$thp"
 }
 
+# span ARGS...: how long one whole run takes here, times 1.2: the random
+# moments then cover the run from its start to its end on any machine, fast
+# or loaded, instead of a fixed window that a fast one outruns.
+span() {
+	t0=$(date +%s.%N)
+	MEMTLB_SYSROOT=$root "$MEMTLB" "$@" >/dev/null 2>&1
+	t1=$(date +%s.%N)
+	rm -f "$report"
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) * 1.2 }'
+}
+
 # trial WHAT MAXDELAY [SIG] ARGS...: start memtlb, signal it after a random
 # delay; SIGINT and SIGTERM alternate unless SIG (HUP) is given
 trial() {
@@ -67,21 +78,25 @@ trial() {
 	check_trial "$what SIG$sig after ${delay}s" $? $want
 }
 
+max=$(span stat --region 32m -i 3 -p 2 -e minor-faults -o "$report")
 i=0
 while [ $i -lt 16 ]; do
 	i=$((i + 1))
-	trial "stat" 0.25 stat --region 32m -i 3 -p 2 -e minor-faults -o "$report"
+	trial "stat" "$max" stat --region 32m -i 3 -p 2 -e minor-faults -o "$report"
 done
+max=$(span stat --region 32m -i 3 -p 2 -e minor-faults --backing "file:$work" -o "$report")
 i=0
 while [ $i -lt 12 ]; do
 	i=$((i + 1))
-	trial "stat file" 0.25 stat --region 32m -i 3 -p 2 -e minor-faults --backing "file:$work" \
+	trial "stat file" "$max" stat --region 32m -i 3 -p 2 -e minor-faults --backing "file:$work" \
 		-o "$report"
 done
+max=$(span sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
+	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never)
 i=0
 while [ $i -lt 12 ]; do
 	i=$((i + 1))
-	trial "sweep" 0.6 sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
+	trial "sweep" "$max" sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
 		--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never
 done
 
@@ -89,7 +104,7 @@ done
 i=0
 while [ $i -lt 4 ]; do
 	i=$((i + 1))
-	trial "sweep" 0.6 HUP sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
+	trial "sweep" "$max" HUP sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
 		--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never
 done
 
