@@ -67,7 +67,7 @@ int mt_result_set_extras(struct mt_result *r, unsigned int n)
 
 const struct mt_phase_stat *mt_result_phase(const struct mt_result *r, const char *name)
 {
-	for (unsigned int p = 0; p < r->n_phases; p++)
+	for (unsigned int p = 0; name && p < r->n_phases; p++)
 		if (!strcmp(r->phases[p].name, name))
 			return &r->phases[p];
 	return NULL;

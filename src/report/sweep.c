@@ -145,6 +145,9 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	size_t n_series;
 	int ret = 0;
 
+	/* A report without a read pass has no default phase: nothing to show. */
+	if (!phase)
+		return -EINVAL;
 	if (!ko) {
 		mt_knee_opts_init(&def);
 		ko = &def;
@@ -234,6 +237,8 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 	size_t n_series;
 	int ret = 0;
 
+	if (!phase)
+		return -EINVAL;
 	series = calloc(rep->n_results ? rep->n_results : 1, sizeof(*series));
 	if (!series)
 		return -ENOMEM;

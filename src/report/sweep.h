@@ -9,7 +9,8 @@
 /*
  * Sweeps (report/sweep.c): seed 000's table, one row per region of each
  * series with the phase's mean, ns per block, faults and misses per block
- * where counted, and the knees (NULL ko: defaults). 0 or -ENOMEM.
+ * where counted, and the knees (NULL ko: defaults). 0, -EINVAL for no
+ * phase (NULL), or -ENOMEM.
  */
 struct mt_knee_opts;
 int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phase,

@@ -8,7 +8,11 @@
 #include <unistd.h>
 
 #include "model/report.h"
+#include "report/compare.h"
+#include "report/json.h"
 #include "report/render.h"
+#include "report/sweep.h"
+#include "report/table.h"
 #include "stats/compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
