@@ -5,10 +5,8 @@
  * of the config. Never prints: results go into structs the caller reads.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <linux/memfd.h>
-#include <linux/mman.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -18,20 +16,14 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <linux/futex.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "sys/cleanup.h"
+#include "workload/region.h"
 #include "workload/touch.h"
 #include "workload/workload.h"
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
 
 enum op { OP_MMAP, OP_READ_FIRST, OP_WRITE, OP_READ, OP_MUNMAP, OP_EXIT };
 
@@ -89,9 +81,7 @@ struct mt_workload {
 	char *map;		/* the shared region */
 	struct ctl *ctl;
 	size_t ctl_len;
-	int file_fd;
-	char file_path[PATH_MAX];
-	int file_cleanup;
+	struct mt_region region;
 	struct mt_mapinfo mapinfo;
 	bool tasks_dead;
 	char failure[128];	/* why a forked task ended early */
@@ -135,42 +125,6 @@ int mt_workload_shuffle(uint64_t *off, uint64_t n, uint64_t step, uint64_t seed)
 	return 0;
 }
 
-static unsigned int log2u(uint64_t v)
-{
-	return 63u - (unsigned int)__builtin_clzll(v);
-}
-
-static int make_file(struct mt_workload *w)
-{
-	const char *p = w->cfg.file_path, *tmp = getenv("TMPDIR");
-	struct stat st;
-	int fd;
-
-	if (!p)
-		p = tmp && *tmp ? tmp : "/tmp";
-	if (!stat(p, &st) && S_ISDIR(st.st_mode)) {
-		if (snprintf(w->file_path, sizeof(w->file_path), "%s/memtlb-XXXXXX", p) >=
-		    (int)sizeof(w->file_path))
-			return -ENAMETOOLONG;
-		fd = mkostemp(w->file_path, O_CLOEXEC);	/* O_EXCL, mode 0600 */
-	} else {
-		if (snprintf(w->file_path, sizeof(w->file_path), "%s", p) >=
-		    (int)sizeof(w->file_path))
-			return -ENAMETOOLONG;
-		fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	}
-	if (fd < 0) {
-		w->file_path[0] = '\0';
-		return -errno;
-	}
-	w->file_cleanup = mt_cleanup_add_unlink(w->file_path);
-	w->file_fd = fd;
-	if (w->file_cleanup < 0 ||
-	    ftruncate(fd, (off_t)(w->cfg.region * (w->private_regions ? w->n_tasks : 1))))
-		return w->file_cleanup < 0 ? w->file_cleanup : -errno;
-	return 0;
-}
-
 static int build_phases(struct mt_workload *w)
 {
 	unsigned int n = 0, passes = (unsigned int)w->cfg.passes;
@@ -207,13 +161,12 @@ int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg)
 	if (!w)
 		return -ENOMEM;
 	w->cfg = *cfg;
-	w->file_fd = -1;
-	w->file_cleanup = -1;
 	w->step = cfg->access == MT_ACCESS_STRIDE ? cfg->stride : cfg->block;
 	w->units = cfg->region / w->step;
 	w->spawned_tasks = cfg->tasks > 0;
 	w->n_tasks = cfg->tasks ? (unsigned int)cfg->tasks : 1;
 	w->private_regions = w->spawned_tasks && cfg->task_region == MT_TASK_REGION_PRIVATE;
+	mt_region_init(&w->region, &w->cfg, w->private_regions ? w->n_tasks : 1);
 	if (!w->private_regions && w->units < w->n_tasks) {
 		free(w);
 		return -EINVAL;
@@ -260,11 +213,9 @@ int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg)
 				w->order[tk->first + i] += tk->first * w->step;
 		}
 	}
-	if (cfg->backing == MT_BACKING_FILE) {
-		ret = make_file(w);
-		if (ret)
-			goto fail;
-	}
+	ret = mt_region_open(&w->region);
+	if (ret)
+		goto fail;
 	*out = w;
 	return 0;
 fail:
@@ -276,10 +227,7 @@ void mt_workload_destroy(struct mt_workload *w)
 {
 	if (!w)
 		return;
-	if (w->file_fd >= 0)
-		close(w->file_fd);
-	if (w->file_cleanup >= 0)
-		mt_cleanup_run(w->file_cleanup);
+	mt_region_close(&w->region);
 	if (w->ctl)
 		munmap(w->ctl, w->ctl_len);
 	free(w->order);
@@ -305,7 +253,7 @@ uint64_t mt_workload_blocks(const struct mt_workload *w)
 
 const char *mt_workload_file(const struct mt_workload *w)
 {
-	return w->file_path[0] ? w->file_path : NULL;
+	return mt_region_file(&w->region);
 }
 
 const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w)
@@ -328,112 +276,6 @@ uint64_t mt_workload_pattern(unsigned int pass)
 	return 0x123456789abcdef0ull + pass;
 }
 
-/* A shm or memfd object for one mapping: created, sized, closed after mmap. */
-static int object_fd(const struct mt_workload *w)
-{
-	static atomic_uint seq;
-	unsigned int flags = MFD_CLOEXEC;
-	char name[64];
-	int fd;
-
-	if (w->cfg.backing == MT_BACKING_MEMFD) {
-		if (w->cfg.pages == MT_PAGES_HUGETLB)
-			flags |= MFD_HUGETLB | (log2u(w->cfg.huge_size) << MFD_HUGE_SHIFT);
-		fd = memfd_create("memtlb", flags);
-	} else {
-		snprintf(name, sizeof(name), "/memtlb-%d-%u", (int)getpid(), atomic_fetch_add(&seq, 1));
-		fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0)
-			shm_unlink(name);	/* nothing left in /dev/shm, whatever happens */
-	}
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, (off_t)w->cfg.region)) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
-/* mmap one region (task idx's, for a file) with the configured backing and pages. */
-static int map_region(const struct mt_workload *w, unsigned int idx, char **out)
-{
-	const struct mt_config *c = &w->cfg;
-	int flags = 0, fd = -1, own_fd = 0, ret = 0;
-	uint64_t len = c->region, align = 0;
-	off_t off = 0;
-	char *p, *hint = NULL, *res = NULL;
-
-	switch (c->backing) {
-	case MT_BACKING_ANON:
-		flags = MAP_PRIVATE | MAP_ANONYMOUS;
-		break;
-	case MT_BACKING_SHARED:
-		flags = MAP_SHARED | MAP_ANONYMOUS;
-		break;
-	case MT_BACKING_SHM:
-	case MT_BACKING_MEMFD:
-		fd = object_fd(w);
-		if (fd < 0)
-			return fd;
-		own_fd = 1;
-		flags = MAP_SHARED;
-		break;
-	case MT_BACKING_FILE:
-		fd = w->file_fd;
-		off = (off_t)(len * idx);
-		flags = MAP_SHARED;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (c->pages == MT_PAGES_HUGETLB && (flags & MAP_ANONYMOUS))
-		flags |= MAP_HUGETLB | (int)(log2u(c->huge_size) << MAP_HUGE_SHIFT);
-	/* madvise must come before the faults: populate after it instead. */
-	if (c->populate && c->pages != MT_PAGES_BASE && c->pages != MT_PAGES_THP)
-		flags |= MAP_POPULATE;
-	if (c->pages == MT_PAGES_THP) {
-		/* Reserve len + align of address space, map at the aligned start. */
-		align = c->huge_size;
-		res = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			   -1, 0);
-		if (res == MAP_FAILED) {
-			ret = -errno;
-			goto out;
-		}
-		hint = (char *)(((uintptr_t)res + align - 1) & ~(uintptr_t)(align - 1));
-		flags |= MAP_FIXED;
-	}
-	p = mmap(hint, len, PROT_READ | PROT_WRITE, flags, fd, off);
-	if (p == MAP_FAILED) {
-		ret = -errno;
-		if (res)
-			munmap(res, len + align);
-		goto out;
-	}
-	if (res) {
-		if (hint > res)
-			munmap(res, (size_t)(hint - res));
-		if (res + len + align > hint + len)
-			munmap(hint + len, (size_t)(res + len + align - (hint + len)));
-	}
-	if (c->pages == MT_PAGES_BASE || c->pages == MT_PAGES_THP) {
-		if (madvise(p, len, c->pages == MT_PAGES_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) ||
-		    (c->populate && madvise(p, len, MADV_POPULATE_WRITE))) {
-			ret = -errno;
-			munmap(p, len);
-			goto out;
-		}
-	}
-	*out = p;
-out:
-	if (own_fd)
-		close(fd);
-	return ret;
-}
-
 /* One phase's work for one task; the clock and barriers are the caller's. */
 static void run_op(struct mt_workload *w, struct task *t, enum op op, unsigned int pass,
 		   uint64_t expected)
@@ -443,11 +285,15 @@ static void run_op(struct mt_workload *w, struct task *t, enum op op, unsigned i
 
 	switch (op) {
 	case OP_MMAP:
-		t->err = map_region(w, (unsigned int)(t - w->ctl->task), &t->base);
+		t->err = mt_region_map(&w->region, (unsigned int)(t - w->ctl->task), &t->base);
 		return;
 	case OP_MUNMAP:
-		if (t->base && munmap(t->base, w->cfg.region))
-			t->err = -errno;
+		if (t->base) {
+			int ret = mt_region_unmap(&w->region, t->base);
+
+			if (ret)
+				t->err = ret;
+		}
 		t->base = NULL;
 		return;
 	case OP_WRITE:
@@ -574,7 +420,7 @@ static void task_loop(struct mt_workload *w, struct task *t)
 		bar_wait(&w->ctl->bar);	/* done */
 	}
 	if (w->private_regions && t->base) {	/* an error ended the iteration early */
-		munmap(t->base, w->cfg.region);
+		mt_region_unmap(&w->region, t->base);
 		t->base = NULL;
 	}
 }
@@ -667,33 +513,6 @@ static void reap(struct mt_workload *w)
 	}
 }
 
-/* Drop the file's page cache (cold) and count what the kernel kept. */
-static void drop_cache(struct mt_workload *w)
-{
-	uint64_t len = w->cfg.region * (w->private_regions ? w->n_tasks : 1);
-	long psz = sysconf(_SC_PAGESIZE);
-	uint64_t pages = (len + (uint64_t)psz - 1) / (uint64_t)psz, kept = 0;
-	unsigned char *vec;
-	void *p;
-
-	fdatasync(w->file_fd);	/* dirty pages cannot be dropped */
-	posix_fadvise(w->file_fd, 0, 0, POSIX_FADV_DONTNEED);
-	p = mmap(NULL, len, PROT_READ, MAP_SHARED, w->file_fd, 0);
-	if (p == MAP_FAILED)
-		return;
-	vec = malloc(pages);
-	if (vec && !mincore(p, len, vec)) {
-		for (uint64_t i = 0; i < pages; i++)
-			kept += vec[i] & 1;
-		w->mapinfo.cache_checked = true;
-		w->mapinfo.cache_pages = pages;
-		if (kept > w->mapinfo.cache_resident)
-			w->mapinfo.cache_resident = kept;
-	}
-	free(vec);
-	munmap(p, len);
-}
-
 /* Which phases the spawned tasks take part in: all with private regions. */
 static bool task_phase(const struct mt_workload *w, enum op op)
 {
@@ -718,9 +537,9 @@ static int run_phase(struct mt_workload *w, unsigned int ph, unsigned int iter,
 		if (phs->op == OP_MMAP || phs->op == OP_MUNMAP) {
 			t0 = now_ns();
 			if (phs->op == OP_MMAP)
-				err = map_region(w, 0, &w->map);
-			else if (munmap(w->map, w->cfg.region))
-				err = -errno;
+				err = mt_region_map(&w->region, 0, &w->map);
+			else
+				err = mt_region_unmap(&w->region, w->map);
 			t1 = now_ns();
 			if (phs->op == OP_MUNMAP)
 				w->map = NULL;
@@ -792,7 +611,7 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
 	int err = 0;
 
 	if (w->cfg.backing == MT_BACKING_FILE && w->cfg.file_cold)
-		drop_cache(w);
+		mt_region_drop_cache(&w->region, &w->mapinfo);
 	for (unsigned int ph = 0; ph < w->n_phases; ph++) {
 		const struct phase *phs = &w->phases[ph];
 
@@ -840,7 +659,7 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
 	if (tasks_up)
 		reap(w);	/* private regions are unmapped by their tasks on exit */
 	if (w->map) {
-		munmap(w->map, w->cfg.region);
+		mt_region_unmap(&w->region, w->map);
 		w->map = NULL;
 	}
 	return err;
