@@ -7,8 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/memfd.h>
-#include <linux/mman.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -18,20 +17,14 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <linux/futex.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "sys/cleanup.h"
+#include "workload/region.h"
 #include "workload/touch.h"
 #include "workload/workload.h"
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
 
 enum op { OP_MMAP, OP_READ_FIRST, OP_WRITE, OP_READ, OP_MUNMAP, OP_EXIT };
 
@@ -53,6 +46,7 @@ struct task {
 	int err;		/* -errno of mmap/munmap */
 	pid_t pid;
 	pthread_t thread;
+	struct mt_workload *w;	/* for a thread's start */
 };
 
 /*
@@ -89,13 +83,15 @@ struct mt_workload {
 	char *map;		/* the shared region */
 	struct ctl *ctl;
 	size_t ctl_len;
-	int file_fd;
-	char file_path[PATH_MAX];
-	int file_cleanup;
+	struct mt_region region;
 	struct mt_mapinfo mapinfo;
+	bool tasks_up;		/* spawned and waiting for the next phase */
+	bool respawn;		/* processes sharing the region: forked after its mmap */
 	bool tasks_dead;
 	char failure[128];	/* why a forked task ended early */
 };
+
+static void reap(struct mt_workload *w);
 
 static uint64_t now_ns(void)
 {
@@ -135,42 +131,6 @@ int mt_workload_shuffle(uint64_t *off, uint64_t n, uint64_t step, uint64_t seed)
 	return 0;
 }
 
-static unsigned int log2u(uint64_t v)
-{
-	return 63u - (unsigned int)__builtin_clzll(v);
-}
-
-static int make_file(struct mt_workload *w)
-{
-	const char *p = w->cfg.file_path, *tmp = getenv("TMPDIR");
-	struct stat st;
-	int fd;
-
-	if (!p)
-		p = tmp && *tmp ? tmp : "/tmp";
-	if (!stat(p, &st) && S_ISDIR(st.st_mode)) {
-		if (snprintf(w->file_path, sizeof(w->file_path), "%s/memtlb-XXXXXX", p) >=
-		    (int)sizeof(w->file_path))
-			return -ENAMETOOLONG;
-		fd = mkostemp(w->file_path, O_CLOEXEC);	/* O_EXCL, mode 0600 */
-	} else {
-		if (snprintf(w->file_path, sizeof(w->file_path), "%s", p) >=
-		    (int)sizeof(w->file_path))
-			return -ENAMETOOLONG;
-		fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	}
-	if (fd < 0) {
-		w->file_path[0] = '\0';
-		return -errno;
-	}
-	w->file_cleanup = mt_cleanup_add_unlink(w->file_path);
-	w->file_fd = fd;
-	if (w->file_cleanup < 0 ||
-	    ftruncate(fd, (off_t)(w->cfg.region * (w->private_regions ? w->n_tasks : 1))))
-		return w->file_cleanup < 0 ? w->file_cleanup : -errno;
-	return 0;
-}
-
 static int build_phases(struct mt_workload *w)
 {
 	unsigned int n = 0, passes = (unsigned int)w->cfg.passes;
@@ -207,13 +167,13 @@ int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg)
 	if (!w)
 		return -ENOMEM;
 	w->cfg = *cfg;
-	w->file_fd = -1;
-	w->file_cleanup = -1;
 	w->step = cfg->access == MT_ACCESS_STRIDE ? cfg->stride : cfg->block;
 	w->units = cfg->region / w->step;
 	w->spawned_tasks = cfg->tasks > 0;
 	w->n_tasks = cfg->tasks ? (unsigned int)cfg->tasks : 1;
 	w->private_regions = w->spawned_tasks && cfg->task_region == MT_TASK_REGION_PRIVATE;
+	w->respawn = w->spawned_tasks && !w->private_regions && cfg->task_mode == MT_TASK_PROCESS;
+	mt_region_init(&w->region, &w->cfg, w->private_regions ? w->n_tasks : 1);
 	if (!w->private_regions && w->units < w->n_tasks) {
 		free(w);
 		return -EINVAL;
@@ -260,11 +220,9 @@ int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg)
 				w->order[tk->first + i] += tk->first * w->step;
 		}
 	}
-	if (cfg->backing == MT_BACKING_FILE) {
-		ret = make_file(w);
-		if (ret)
-			goto fail;
-	}
+	ret = mt_region_open(&w->region);
+	if (ret)
+		goto fail;
 	*out = w;
 	return 0;
 fail:
@@ -276,10 +234,9 @@ void mt_workload_destroy(struct mt_workload *w)
 {
 	if (!w)
 		return;
-	if (w->file_fd >= 0)
-		close(w->file_fd);
-	if (w->file_cleanup >= 0)
-		mt_cleanup_run(w->file_cleanup);
+	if (w->tasks_up)
+		reap(w);
+	mt_region_close(&w->region);
 	if (w->ctl)
 		munmap(w->ctl, w->ctl_len);
 	free(w->order);
@@ -305,7 +262,7 @@ uint64_t mt_workload_blocks(const struct mt_workload *w)
 
 const char *mt_workload_file(const struct mt_workload *w)
 {
-	return w->file_path[0] ? w->file_path : NULL;
+	return mt_region_file(&w->region);
 }
 
 const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w)
@@ -328,112 +285,6 @@ uint64_t mt_workload_pattern(unsigned int pass)
 	return 0x123456789abcdef0ull + pass;
 }
 
-/* A shm or memfd object for one mapping: created, sized, closed after mmap. */
-static int object_fd(const struct mt_workload *w)
-{
-	static atomic_uint seq;
-	unsigned int flags = MFD_CLOEXEC;
-	char name[64];
-	int fd;
-
-	if (w->cfg.backing == MT_BACKING_MEMFD) {
-		if (w->cfg.pages == MT_PAGES_HUGETLB)
-			flags |= MFD_HUGETLB | (log2u(w->cfg.huge_size) << MFD_HUGE_SHIFT);
-		fd = memfd_create("memtlb", flags);
-	} else {
-		snprintf(name, sizeof(name), "/memtlb-%d-%u", (int)getpid(), atomic_fetch_add(&seq, 1));
-		fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0)
-			shm_unlink(name);	/* nothing left in /dev/shm, whatever happens */
-	}
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, (off_t)w->cfg.region)) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
-/* mmap one region (task idx's, for a file) with the configured backing and pages. */
-static int map_region(const struct mt_workload *w, unsigned int idx, char **out)
-{
-	const struct mt_config *c = &w->cfg;
-	int flags = 0, fd = -1, own_fd = 0, ret = 0;
-	uint64_t len = c->region, align = 0;
-	off_t off = 0;
-	char *p, *hint = NULL, *res = NULL;
-
-	switch (c->backing) {
-	case MT_BACKING_ANON:
-		flags = MAP_PRIVATE | MAP_ANONYMOUS;
-		break;
-	case MT_BACKING_SHARED:
-		flags = MAP_SHARED | MAP_ANONYMOUS;
-		break;
-	case MT_BACKING_SHM:
-	case MT_BACKING_MEMFD:
-		fd = object_fd(w);
-		if (fd < 0)
-			return fd;
-		own_fd = 1;
-		flags = MAP_SHARED;
-		break;
-	case MT_BACKING_FILE:
-		fd = w->file_fd;
-		off = (off_t)(len * idx);
-		flags = MAP_SHARED;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (c->pages == MT_PAGES_HUGETLB && (flags & MAP_ANONYMOUS))
-		flags |= MAP_HUGETLB | (int)(log2u(c->huge_size) << MAP_HUGE_SHIFT);
-	/* madvise must come before the faults: populate after it instead. */
-	if (c->populate && c->pages != MT_PAGES_BASE && c->pages != MT_PAGES_THP)
-		flags |= MAP_POPULATE;
-	if (c->pages == MT_PAGES_THP) {
-		/* Reserve len + align of address space, map at the aligned start. */
-		align = c->huge_size;
-		res = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			   -1, 0);
-		if (res == MAP_FAILED) {
-			ret = -errno;
-			goto out;
-		}
-		hint = (char *)(((uintptr_t)res + align - 1) & ~(uintptr_t)(align - 1));
-		flags |= MAP_FIXED;
-	}
-	p = mmap(hint, len, PROT_READ | PROT_WRITE, flags, fd, off);
-	if (p == MAP_FAILED) {
-		ret = -errno;
-		if (res)
-			munmap(res, len + align);
-		goto out;
-	}
-	if (res) {
-		if (hint > res)
-			munmap(res, (size_t)(hint - res));
-		if (res + len + align > hint + len)
-			munmap(hint + len, (size_t)(res + len + align - (hint + len)));
-	}
-	if (c->pages == MT_PAGES_BASE || c->pages == MT_PAGES_THP) {
-		if (madvise(p, len, c->pages == MT_PAGES_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) ||
-		    (c->populate && madvise(p, len, MADV_POPULATE_WRITE))) {
-			ret = -errno;
-			munmap(p, len);
-			goto out;
-		}
-	}
-	*out = p;
-out:
-	if (own_fd)
-		close(fd);
-	return ret;
-}
-
 /* One phase's work for one task; the clock and barriers are the caller's. */
 static void run_op(struct mt_workload *w, struct task *t, enum op op, unsigned int pass,
 		   uint64_t expected)
@@ -443,11 +294,15 @@ static void run_op(struct mt_workload *w, struct task *t, enum op op, unsigned i
 
 	switch (op) {
 	case OP_MMAP:
-		t->err = map_region(w, (unsigned int)(t - w->ctl->task), &t->base);
+		t->err = mt_region_map(&w->region, (unsigned int)(t - w->ctl->task), &t->base);
 		return;
 	case OP_MUNMAP:
-		if (t->base && munmap(t->base, w->cfg.region))
-			t->err = -errno;
+		if (t->base) {
+			int ret = mt_region_unmap(&w->region, t->base);
+
+			if (ret)
+				t->err = ret;
+		}
 		t->base = NULL;
 		return;
 	case OP_WRITE:
@@ -547,11 +402,236 @@ static int coord_wait(struct mt_workload *w)
 	return 0;
 }
 
+/*
+ * Pre-faulting. The counters count the tasks too (inherited), and a phase
+ * must count the workload's faults only. fork() leaves every private page
+ * of the coordinator write-protected in both processes, so the first write
+ * to each on either side is a copy-on-write fault; and a forked task's page
+ * tables start without the file-backed pages (code, read-only data), which
+ * it faults in as it first runs each function. So once tasks are up, before
+ * the first phase boundary, each side faults in now what it will touch in
+ * the phases: a forked task maps the code and data of every loaded object
+ * (read) and writes its stack, errno's page, the objects' writable data and
+ * the control block; the coordinator writes every private page it has.
+ * Outside every timed and counted window, and once per fork.
+ */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define STACK_AHEAD (64u << 10)	/* stack below the caller the phases may use */
+
+/* Write the stack below the caller: the phases' calls (a lazy binding saves
+ * the whole register file) find it present and private. */
+static __attribute__((noinline)) void touch_stack(void)
+{
+	volatile char buf[STACK_AHEAD];
+
+	for (size_t i = sizeof(buf); i >= 1024; i -= 1024)
+		buf[i - 1] = 0;
+	buf[0] = 0;
+}
+
+/* Fault [p, p + len) in (for writing: private); on kernels before
+ * MADV_POPULATE_* (5.14), by touching each page. */
+static void populate(char *p, size_t len, bool write, size_t psz)
+{
+	if (!len || !madvise(p, len, write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ) ||
+	    errno != EINVAL)
+		return;	/* done, or a range the kernel will not fill (best effort) */
+	for (size_t i = 0; i < len; i += psz) {
+		if (write)
+			__atomic_fetch_or((unsigned char *)p + i, 0, __ATOMIC_RELAXED);
+		else
+			(void)*(volatile char *)(p + i);
+	}
+}
+
+/* populate() the resident pages of [p, p + len): what is not there now is
+ * no copy-on-write page, and faulting it in would only cost memory. */
+static void populate_resident(char *p, size_t len, bool write, size_t psz)
+{
+	unsigned char vec[512];
+
+	while (len) {
+		size_t n = len / psz < sizeof(vec) ? len / psz : sizeof(vec), i = 0;
+
+		if (!n || mincore(p, n * psz, vec))
+			return;
+		while (i < n) {
+			size_t j = i;
+
+			while (j < n && (vec[j] & 1))
+				j++;
+			populate(p + i * psz, (j - i) * psz, write, psz);
+			i = j + 1;
+		}
+		p += n * psz;
+		len -= n * psz;
+	}
+}
+
+struct vma {
+	uintptr_t lo, hi;
+	char perm[5];
+	bool file;		/* backed by a file (an inode) */
+	bool object;		/* of a file that is also mapped executable */
+	const char *path;	/* "" for anonymous memory */
+};
+
+/* /proc/self/maps, parsed: *n entries, in address order; free(*buf) after. */
+static struct vma *read_maps(size_t *n, char **buf)
+{
+	size_t len = 0, cap = 16384, max = 0;
+	struct vma *v = NULL;
+	char *line, *save;
+	ssize_t got;
+	int fd;
+
+	*n = 0;
+	*buf = NULL;
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		char *b = realloc(*buf, cap + 1);
+
+		if (!b)
+			goto fail;
+		*buf = b;
+		got = read(fd, b + len, cap - len);
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+		if (len == cap)
+			cap *= 2;
+	}
+	close(fd);
+	fd = -1;
+	if (got < 0)
+		goto fail;
+	(*buf)[len] = '\0';
+	for (line = strtok_r(*buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long lo, hi, ino;
+		char perm[5];
+		int at = 0;
+
+		if (sscanf(line, "%lx-%lx %4s %*x %*x:%*x %lu %n", &lo, &hi, perm, &ino, &at) < 4 ||
+		    !at)
+			continue;
+		if (*n == max) {
+			struct vma *nv = realloc(v, (max = max ? 2 * max : 64) * sizeof(*v));
+
+			if (!nv)
+				goto fail;
+			v = nv;
+		}
+		v[*n] = (struct vma){ .lo = lo, .hi = hi, .file = ino != 0, .path = line + at };
+		memcpy(v[*n].perm, perm, sizeof(perm));
+		(*n)++;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (v[i].perm[2] != 'x' || !v[i].file)
+			continue;
+		for (size_t j = 0; j < *n; j++)
+			v[j].object |= v[j].file && !strcmp(v[j].path, v[i].path);
+	}
+	return v;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(v);
+	free(*buf);
+	*buf = NULL;
+	*n = 0;
+	return NULL;
+}
+
+/* populate_resident() [lo, hi) less the whole pages of the workload's own
+ * big buffers (the random order and a coordinator's region), never written
+ * in a phase by whoever pre-faults. */
+static void populate_except(const struct mt_workload *w, uintptr_t lo, uintptr_t hi,
+			    bool write, size_t psz)
+{
+	uintptr_t skip[2][2] = { { 0, 0 }, { 0, 0 } };
+
+	if (w->order) {
+		skip[0][0] = ((uintptr_t)w->order + psz - 1) & ~(uintptr_t)(psz - 1);
+		skip[0][1] = ((uintptr_t)(w->order + w->units)) & ~(uintptr_t)(psz - 1);
+	}
+	if (w->map) {
+		skip[1][0] = (uintptr_t)w->map;
+		skip[1][1] = ((uintptr_t)w->map + w->cfg.region + psz - 1) & ~(uintptr_t)(psz - 1);
+	}
+	if (skip[0][0] > skip[1][0]) {
+		uintptr_t a = skip[0][0], b = skip[0][1];
+
+		skip[0][0] = skip[1][0], skip[0][1] = skip[1][1];
+		skip[1][0] = a, skip[1][1] = b;
+	}
+	for (int k = 0; k < 2 && lo < hi; k++) {
+		if (skip[k][1] <= skip[k][0] || skip[k][1] <= lo || skip[k][0] >= hi)
+			continue;
+		if (skip[k][0] > lo)
+			populate_resident((char *)lo, skip[k][0] - lo, write, psz);
+		lo = skip[k][1];
+	}
+	if (lo < hi)
+		populate_resident((char *)lo, hi - lo, write, psz);
+}
+
+static void prefault_process(const struct mt_workload *w, bool coordinator)
+{
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE), n;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0), err = (uintptr_t)&errno;
+	char *buf;
+	struct vma *v;
+
+	touch_stack();
+	v = read_maps(&n, &buf);
+	for (size_t i = 0; i < n; i++) {
+		const struct vma *m = &v[i];
+		bool priv = m->perm[0] == 'r' && m->perm[3] == 'p';
+		bool wr = priv && m->perm[1] == 'w', mine;
+
+		if (coordinator) {
+			/* Its page tables survived the fork: only the writes fault. */
+			if (wr)
+				populate_except(w, m->lo, m->hi, true, psz);
+			continue;
+		}
+		/* The stack, errno, an object's data and the .bss after it. */
+		mine = (sp >= m->lo && sp < m->hi) || (err >= m->lo && err < m->hi) ||
+		       m->object || (!m->file && i && v[i - 1].hi == m->lo && v[i - 1].object &&
+				     v[i - 1].perm[1] == 'w' && strcmp(m->path, "[heap]"));
+		if (wr && mine)
+			populate_except(w, m->lo, m->hi, true, psz);
+		else if (priv && (m->object || !strcmp(m->path, "[vdso]")))
+			populate((char *)m->lo, m->hi - m->lo, false, psz);
+	}
+	free(v);
+	free(buf);
+	if (!coordinator) {
+		errno = 0;
+		populate((char *)w->ctl, w->ctl_len, true, psz);	/* shared: not inherited */
+	}
+}
+
 static void task_loop(struct mt_workload *w, struct task *t)
 {
 	bool proc = w->cfg.task_mode == MT_TASK_PROCESS;
 	struct rusage r0, r1;
 
+	/* Before the ready barrier: what the phases will touch (see above),
+	 * and the clock's code once. */
+	if (proc)
+		prefault_process(w, false);
+	else
+		touch_stack();
+	(void)now_ns();
 	bar_wait(&w->ctl->bar);	/* ready */
 	for (;;) {
 		enum op op;
@@ -573,17 +653,17 @@ static void task_loop(struct mt_workload *w, struct task *t)
 		}
 		bar_wait(&w->ctl->bar);	/* done */
 	}
-	if (w->private_regions && t->base) {	/* an error ended the iteration early */
-		munmap(t->base, w->cfg.region);
+	if (w->private_regions && t->base) {	/* an error ended an iteration early */
+		mt_region_unmap(&w->region, t->base);
 		t->base = NULL;
 	}
 }
 
-static struct mt_workload *thread_w;	/* the one workload whose tasks run */
-
 static void *thread_fn(void *arg)
 {
-	task_loop(thread_w, arg);
+	struct task *t = arg;
+
+	task_loop(t->w, t);
 	return NULL;
 }
 
@@ -607,11 +687,16 @@ static void unspawn(struct mt_workload *w, unsigned int started)
 	w->ctl->bar.n = w->n_tasks + 1;
 }
 
+/*
+ * Start the tasks; they wait for the first phase. They stay up for every
+ * iteration, except processes that share the coordinator's region: those
+ * must be forked after its mmap, and are reaped before its munmap.
+ */
 static int spawn(struct mt_workload *w)
 {
 	pid_t parent = getpid();
+	int ret;
 
-	thread_w = w;
 	w->tasks_dead = false;
 	w->ctl->bar.arrived = 0;
 	for (unsigned int i = 0; i < w->n_tasks; i++) {
@@ -619,9 +704,9 @@ static int spawn(struct mt_workload *w)
 
 		t->wrong = NULL;
 		t->err = 0;
+		t->w = w;
 		if (w->cfg.task_mode == MT_TASK_THREAD) {
-			int ret = pthread_create(&t->thread, NULL, thread_fn, t);
-
+			ret = pthread_create(&t->thread, NULL, thread_fn, t);
 			if (ret) {
 				unspawn(w, i);
 				return -ret;
@@ -631,8 +716,7 @@ static int spawn(struct mt_workload *w)
 		pid_t pid = fork();	/* t is shared: only the parent writes t->pid */
 
 		if (pid < 0) {
-			int ret = -errno;
-
+			ret = -errno;
 			unspawn(w, i);
 			return ret;
 		}
@@ -647,11 +731,28 @@ static int spawn(struct mt_workload *w)
 			_exit(0);
 		}
 	}
-	return coord_wait(w);	/* ready: their start-up faults are done */
+	ret = coord_wait(w);	/* ready: their start-up faults are done */
+	if (ret)
+		return ret;	/* one died: task_died() reaped them all */
+	w->tasks_up = true;
+	if (w->cfg.task_mode == MT_TASK_PROCESS) {
+		/* Its own copy-on-write faults, and a first look at the tasks
+		 * (the code that looks again every 100 ms in a phase). */
+		ret = task_died(w);
+		if (ret) {
+			w->tasks_up = false;
+			return ret;
+		}
+		prefault_process(w, true);
+	} else {
+		touch_stack();
+	}
+	return 0;
 }
 
 static void reap(struct mt_workload *w)
 {
+	w->tasks_up = false;
 	if (w->tasks_dead)
 		return;	/* task_died() reaped them */
 	w->ctl->op = OP_EXIT;
@@ -665,33 +766,6 @@ static void reap(struct mt_workload *w)
 		else
 			waitpid(t->pid, NULL, 0);
 	}
-}
-
-/* Drop the file's page cache (cold) and count what the kernel kept. */
-static void drop_cache(struct mt_workload *w)
-{
-	uint64_t len = w->cfg.region * (w->private_regions ? w->n_tasks : 1);
-	long psz = sysconf(_SC_PAGESIZE);
-	uint64_t pages = (len + (uint64_t)psz - 1) / (uint64_t)psz, kept = 0;
-	unsigned char *vec;
-	void *p;
-
-	fdatasync(w->file_fd);	/* dirty pages cannot be dropped */
-	posix_fadvise(w->file_fd, 0, 0, POSIX_FADV_DONTNEED);
-	p = mmap(NULL, len, PROT_READ, MAP_SHARED, w->file_fd, 0);
-	if (p == MAP_FAILED)
-		return;
-	vec = malloc(pages);
-	if (vec && !mincore(p, len, vec)) {
-		for (uint64_t i = 0; i < pages; i++)
-			kept += vec[i] & 1;
-		w->mapinfo.cache_checked = true;
-		w->mapinfo.cache_pages = pages;
-		if (kept > w->mapinfo.cache_resident)
-			w->mapinfo.cache_resident = kept;
-	}
-	free(vec);
-	munmap(p, len);
 }
 
 /* Which phases the spawned tasks take part in: all with private regions. */
@@ -718,9 +792,9 @@ static int run_phase(struct mt_workload *w, unsigned int ph, unsigned int iter,
 		if (phs->op == OP_MMAP || phs->op == OP_MUNMAP) {
 			t0 = now_ns();
 			if (phs->op == OP_MMAP)
-				err = map_region(w, 0, &w->map);
-			else if (munmap(w->map, w->cfg.region))
-				err = -errno;
+				err = mt_region_map(&w->region, 0, &w->map);
+			else
+				err = mt_region_unmap(&w->region, w->map);
 			t1 = now_ns();
 			if (phs->op == OP_MUNMAP)
 				w->map = NULL;
@@ -788,25 +862,21 @@ static int check_wrong(struct mt_workload *w, unsigned int ph, unsigned int iter
 int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time_ns,
 			mt_boundary_fn hook, void *arg, struct mt_mismatch *bad)
 {
-	bool tasks_up = false;
 	int err = 0;
 
 	if (w->cfg.backing == MT_BACKING_FILE && w->cfg.file_cold)
-		drop_cache(w);
+		mt_region_drop_cache(&w->region, &w->mapinfo);
 	for (unsigned int ph = 0; ph < w->n_phases; ph++) {
 		const struct phase *phs = &w->phases[ph];
 
-		/* Tasks start before their first phase and end after their last. */
-		if (w->spawned_tasks && !tasks_up && task_phase(w, phs->op)) {
+		/* Tasks start before their first phase, outside its window. */
+		if (w->spawned_tasks && !w->tasks_up && task_phase(w, phs->op)) {
 			err = spawn(w);
 			if (err)
 				break;
-			tasks_up = true;
 		}
-		if (tasks_up && !task_phase(w, phs->op)) {
+		if (w->respawn && w->tasks_up && !task_phase(w, phs->op))
 			reap(w);
-			tasks_up = false;
-		}
 		err = hook(arg, ph, false);
 		if (err)
 			break;
@@ -837,10 +907,12 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
 			w->mapinfo.cache_resident = kept;
 		}
 	}
-	if (tasks_up)
-		reap(w);	/* private regions are unmapped by their tasks on exit */
+	/* After an error, tasks are reaped (a private region is unmapped by its
+	 * task on exit); else they wait for the next iteration. */
+	if (w->tasks_up && (err || w->respawn))
+		reap(w);
 	if (w->map) {
-		munmap(w->map, w->cfg.region);
+		mt_region_unmap(&w->region, w->map);
 		w->map = NULL;
 	}
 	return err;

@@ -24,6 +24,15 @@
  * phase time runs from the release to that moment. With a shared region
  * the coordinator maps and unmaps, the tasks touch disjoint slices; with
  * private regions every task maps, touches and unmaps its own region.
+ *
+ * Tasks start before the first phase that needs them and stay for every
+ * iteration until mt_workload_destroy (or an iteration that fails);
+ * processes that share the coordinator's region are forked after its mmap
+ * and reaped before its munmap, every iteration. Before the first phase
+ * boundary after a fork, the tasks and the coordinator fault in what they
+ * will write or run in the phases (the copy-on-write pages fork leaves,
+ * a forked task's code and stack), so that counters inherited by the
+ * tasks see the workload's own faults in a phase and nothing else.
  */
 
 struct mt_workload;
@@ -50,7 +59,7 @@ struct mt_phase_tasks {
 
 /* 0, -EINVAL for an impossible config, -ENOMEM, or -errno making the file. */
 int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg);
-void mt_workload_destroy(struct mt_workload *w);	/* also removes the file */
+void mt_workload_destroy(struct mt_workload *w);	/* ends the tasks, removes the file */
 
 unsigned int mt_workload_phases(const struct mt_workload *w);
 const char *mt_workload_phase_name(const struct mt_workload *w, unsigned int phase);
@@ -61,10 +70,11 @@ const char *mt_workload_file(const struct mt_workload *w);
 
 /*
  * One iteration: every phase once. time_ns[phase] receives each phase's
- * wall time. Returns 0, a -errno of mmap/munmap, -EILSEQ on a verification
- * mismatch (details in *bad), -ECHILD when a forked task died (the others
- * are killed; mt_workload_failure says which), or the hook's own negative
- * return.
+ * wall time. Returns 0, a -errno of mmap/munmap or of starting the tasks
+ * (fork, pthread_create), -EILSEQ on a verification mismatch (details in
+ * *bad), -ECHILD when a forked task died (the others are killed;
+ * mt_workload_failure says which), or the hook's own negative return.
+ * After an error no task is left; the next iteration starts them again.
  */
 int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time_ns,
 			mt_boundary_fn hook, void *arg, struct mt_mismatch *bad);

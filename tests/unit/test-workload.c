@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The random order, the smaps reader and the cleanup registry. */
+/* The random order, the regions, the tasks' faults, the smaps reader and the
+ * cleanup registry. */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -14,11 +15,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <linux/perf_event.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "cli/cli.h"
 #include "model/config.h"
 #include "sys/cleanup.h"
 #include "sys/mapinfo.h"
+#include "workload/region.h"
 #include "workload/workload.h"
 
 /* The hook sees every phase open then close, in order, outside its timing. */
@@ -99,6 +105,328 @@ static void test_iterate_mismatch(void **state)
 	mt_workload_destroy(w);
 }
 
+static char dir[] = "/tmp/memtlb-unit-XXXXXX";
+
+/* Every backing maps, holds what was written, and the file is gone after. */
+static void test_region_backings(void **state)
+{
+	static const enum mt_backing backings[] = {
+		MT_BACKING_ANON, MT_BACKING_SHARED, MT_BACKING_MEMFD, MT_BACKING_SHM, MT_BACKING_FILE,
+	};
+	char path[PATH_MAX];
+
+	(void)state;
+	for (size_t b = 0; b < sizeof(backings) / sizeof(backings[0]); b++) {
+		struct mt_mapinfo mi = { 0 };
+		struct mt_config cfg;
+		struct mt_region r;
+		char *p[2];
+		struct stat st;
+
+		mt_config_init(&cfg);
+		cfg.region = 1 << 20;
+		cfg.pages = MT_PAGES_BASE;
+		cfg.backing = backings[b];
+		cfg.file_path = dir;
+		mt_region_init(&r, &cfg, 2);
+		assert_int_equal(mt_region_open(&r), 0);
+		assert_int_equal(mt_region_file(&r) != NULL, backings[b] == MT_BACKING_FILE);
+		if (mt_region_file(&r)) {
+			snprintf(path, sizeof(path), "%s", mt_region_file(&r));
+			assert_int_equal(stat(path, &st), 0);
+			assert_int_equal(st.st_size, 2 << 20);	/* a slice per mapping */
+		}
+		for (unsigned int i = 0; i < 2; i++) {
+			assert_int_equal(mt_region_map(&r, i, &p[i]), 0);
+			*(volatile uint64_t *)p[i] = 100 + i;
+			*(volatile uint64_t *)(p[i] + cfg.region - 8) = 200 + i;
+		}
+		for (unsigned int i = 0; i < 2; i++) {
+			assert_int_equal(*(volatile uint64_t *)p[i], 100 + i);
+			assert_int_equal(*(volatile uint64_t *)(p[i] + cfg.region - 8), 200 + i);
+			assert_int_equal(mt_region_unmap(&r, p[i]), 0);
+		}
+		mt_region_drop_cache(&r, &mi);
+		assert_int_equal(mi.cache_checked, backings[b] == MT_BACKING_FILE);
+		if (mi.cache_checked)
+			assert_int_equal(mi.cache_pages, (2u << 20) / sysconf(_SC_PAGESIZE));
+		mt_region_close(&r);
+		if (backings[b] == MT_BACKING_FILE)
+			assert_int_equal(stat(path, &st), -1);
+	}
+}
+
+/* The file of an existing path is never taken over (O_EXCL). */
+static void test_region_file_exists(void **state)
+{
+	struct mt_config cfg;
+	struct mt_region r;
+	char path[64];
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/mine", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	mt_config_init(&cfg);
+	cfg.region = 1 << 20;
+	cfg.backing = MT_BACKING_FILE;
+	cfg.file_path = path;
+	mt_region_init(&r, &cfg, 1);
+	assert_int_equal(mt_region_open(&r), -EEXIST);
+	assert_null(mt_region_file(&r));
+	mt_region_close(&r);
+	assert_int_equal(access(path, F_OK), 0);
+	unlink(path);
+}
+
+/*
+ * Minor faults of this process and, inherited, of its tasks: what memtlb
+ * counts. -1 where perf_event_open is refused (a container, a seccomp
+ * filter); user-only where perf_event_paranoid asks for it.
+ */
+static int fault_counter(void)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_PAGE_FAULTS_MIN, .inherit = 1, .exclude_hv = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+		a.exclude_kernel = 1;
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd;
+}
+
+#define FAULT_ITERS 3
+#define FAULT_PHASES 6
+
+/* Per phase and iteration: the counter (-1: none) and this thread's own faults. */
+struct fault_log {
+	int fd;
+	unsigned int iter;
+	uint64_t v0;
+	long ru0;
+	int64_t counted[FAULT_ITERS][FAULT_PHASES];
+	long own[FAULT_ITERS][FAULT_PHASES];
+};
+
+static uint64_t counter_value(int fd)
+{
+	uint64_t v = 0;
+
+	if (fd >= 0 && read(fd, &v, sizeof(v)) != sizeof(v))
+		v = 0;
+	return v;
+}
+
+/* Nested like memtlb's: the counter inside the thread's rusage. */
+static int fault_hook(void *arg, unsigned int phase, bool end)
+{
+	struct fault_log *f = arg;
+	struct rusage ru;
+	uint64_t v;
+
+	if (!end) {
+		getrusage(RUSAGE_THREAD, &ru);
+		f->ru0 = ru.ru_minflt;
+		f->v0 = counter_value(f->fd);
+		return 0;
+	}
+	v = counter_value(f->fd);
+	getrusage(RUSAGE_THREAD, &ru);
+	f->counted[f->iter][phase] = f->fd >= 0 ? (int64_t)(v - f->v0) : -1;
+	f->own[f->iter][phase] = ru.ru_minflt - f->ru0;
+	return 0;
+}
+
+/*
+ * Tasks, both kinds, private and shared regions: in every iteration (the
+ * first one too, with the tasks just started) the counted faults of a
+ * phase are the workload's own: one per block in write_0, none elsewhere;
+ * and the coordinator itself takes none.
+ */
+static void test_tasks_count_only_the_workload(void **state)
+{
+	static const struct {
+		enum mt_task_mode mode;
+		enum mt_task_region region;
+		enum mt_backing backing;
+	} runs[] = {
+		{ MT_TASK_PROCESS, MT_TASK_REGION_PRIVATE, MT_BACKING_ANON },
+		{ MT_TASK_PROCESS, MT_TASK_REGION_SHARED, MT_BACKING_SHARED },
+		{ MT_TASK_THREAD, MT_TASK_REGION_PRIVATE, MT_BACKING_ANON },
+		{ MT_TASK_THREAD, MT_TASK_REGION_SHARED, MT_BACKING_ANON },
+	};
+	int fd = fault_counter();
+
+	(void)state;
+	if (fd < 0)
+		print_message("# no perf_event_open (%s): the coordinator's own faults only\n",
+			      strerror(errno));
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		struct fault_log f = { .fd = fd };
+		struct mt_mismatch bad = { 0 };
+		uint64_t t[FAULT_PHASES];
+		struct mt_workload *w;
+		struct mt_config cfg;
+
+		mt_config_init(&cfg);
+		cfg.region = 4 << 20;
+		cfg.passes = 2;
+		cfg.pages = MT_PAGES_BASE;
+		cfg.backing = runs[r].backing;
+		cfg.tasks = 2;
+		cfg.task_mode = runs[r].mode;
+		cfg.task_region = runs[r].region;
+		assert_int_equal(mt_workload_create(&w, &cfg), 0);
+		assert_int_equal(mt_workload_phases(w), FAULT_PHASES);
+		for (f.iter = 0; f.iter < FAULT_ITERS; f.iter++)
+			assert_int_equal(mt_workload_iterate(w, f.iter, t, fault_hook, &f, &bad), 0);
+		for (unsigned int i = 0; i < FAULT_ITERS; i++) {
+			for (unsigned int p = 0; p < FAULT_PHASES; p++) {
+				const char *name = mt_workload_phase_name(w, p);
+				int64_t want = strcmp(name, "write_0") ? 0 : (int64_t)mt_workload_blocks(w);
+
+				if (f.counted[i][p] != (fd < 0 ? -1 : want) || f.own[i][p] != 0)
+					fail_msg("%s %s: iteration %u, %s: %lld faults counted (want "
+						 "%lld), %ld of the coordinator's own",
+						 mt_task_mode_name(cfg.task_mode),
+						 mt_task_region_name(cfg.task_region), i, name,
+						 (long long)f.counted[i][p], (long long)want, f.own[i][p]);
+			}
+		}
+		mt_workload_destroy(w);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* This thread's children, from /proc (0 if the kernel does not list them). */
+static size_t children(pid_t *pid, size_t max)
+{
+	FILE *fp = fopen("/proc/thread-self/children", "r");
+	size_t n = 0;
+	int v;
+
+	if (!fp)
+		return 0;
+	while (n < max && fscanf(fp, "%d", &v) == 1)
+		pid[n++] = v;
+	fclose(fp);
+	return n;
+}
+
+static int count_hook(void *arg, unsigned int phase, bool end)
+{
+	(void)phase;
+	(void)end;
+	++*(unsigned int *)arg;
+	return 0;
+}
+
+/*
+ * Forked tasks with private regions are forked once and serve every
+ * iteration (no fork, and no copy-on-write after it, per iteration); those
+ * sharing the coordinator's region are forked after its mmap and gone
+ * after each iteration. None is left after destroy.
+ */
+static void test_tasks_kept_for_the_run(void **state)
+{
+	struct mt_mismatch bad = { 0 };
+	pid_t first[4], now[4];
+	struct mt_workload *w;
+	struct mt_config cfg;
+	unsigned int calls = 0;
+	uint64_t t[FAULT_PHASES];
+	size_t n;
+
+	(void)state;
+	if (access("/proc/thread-self/children", R_OK))
+		skip();
+	mt_config_init(&cfg);
+	cfg.region = 1 << 20;
+	cfg.passes = 2;
+	cfg.tasks = 2;
+	cfg.task_mode = MT_TASK_PROCESS;
+	cfg.task_region = MT_TASK_REGION_PRIVATE;
+	assert_int_equal(mt_workload_create(&w, &cfg), 0);
+	assert_int_equal(mt_workload_iterate(w, 0, t, count_hook, &calls, &bad), 0);
+	n = children(first, 4);
+	assert_int_equal(n, 2);
+	for (unsigned int i = 1; i < 3; i++) {
+		assert_int_equal(mt_workload_iterate(w, i, t, count_hook, &calls, &bad), 0);
+		assert_int_equal(children(now, 4), 2);
+		assert_memory_equal(now, first, 2 * sizeof(*now));
+	}
+	mt_workload_destroy(w);
+	assert_int_equal(children(now, 4), 0);
+
+	cfg.backing = MT_BACKING_SHARED;
+	cfg.task_region = MT_TASK_REGION_SHARED;
+	assert_int_equal(mt_workload_create(&w, &cfg), 0);
+	assert_int_equal(mt_workload_iterate(w, 0, t, count_hook, &calls, &bad), 0);
+	assert_int_equal(children(now, 4), 0);
+	mt_workload_destroy(w);
+	assert_int_equal(calls, 4 * 2 * FAULT_PHASES);
+}
+
+struct kill_hook {
+	unsigned int iter;
+	bool killed;
+};
+
+/* At the start of write_0 of iteration 1, kill one of the tasks. */
+static int kill_hook(void *arg, unsigned int phase, bool end)
+{
+	struct kill_hook *k = arg;
+	pid_t pid[4];
+
+	if (k->iter == 1 && phase == 1 && !end && children(pid, 4) == 2) {
+		kill(pid[1], SIGKILL);
+		k->killed = true;
+	}
+	return 0;
+}
+
+/* A kept task that dies between iterations: -ECHILD, no task left; the
+ * next iteration starts new ones. */
+static void test_kept_task_dies(void **state)
+{
+	struct mt_mismatch bad = { 0 };
+	struct kill_hook k = { 0 };
+	struct mt_workload *w;
+	struct mt_config cfg;
+	uint64_t t[FAULT_PHASES];
+	pid_t pid[4];
+
+	(void)state;
+	if (access("/proc/thread-self/children", R_OK))
+		skip();
+	mt_config_init(&cfg);
+	cfg.region = 1 << 20;
+	cfg.passes = 2;
+	cfg.tasks = 2;
+	cfg.task_mode = MT_TASK_PROCESS;
+	cfg.task_region = MT_TASK_REGION_PRIVATE;
+	assert_int_equal(mt_workload_create(&w, &cfg), 0);
+	assert_int_equal(mt_workload_iterate(w, 0, t, kill_hook, &k, &bad), 0);
+	k.iter = 1;
+	assert_int_equal(mt_workload_iterate(w, 1, t, kill_hook, &k, &bad), -ECHILD);
+	assert_true(k.killed);
+	assert_non_null(mt_workload_failure(w));
+	assert_non_null(strstr(mt_workload_failure(w), "was killed by signal 9"));
+	assert_int_equal(children(pid, 4), 0);
+	k.iter = 2;
+	assert_int_equal(mt_workload_iterate(w, 2, t, kill_hook, &k, &bad), 0);
+	assert_int_equal(children(pid, 4), 2);
+	mt_workload_destroy(w);
+	assert_int_equal(children(pid, 4), 0);
+}
+
 static void test_shuffle_is_a_permutation(void **state)
 {
 	const uint64_t n = 100003, step = 4096;
@@ -156,8 +484,6 @@ static void test_mapinfo_self(void **state)
 	munmap(p, len);
 	assert_int_equal(mt_mapinfo_read(0, p, len, &mi), -ENOENT);
 }
-
-static char dir[] = "/tmp/memtlb-unit-XXXXXX";
 
 static void test_cleanup_unlink_and_restore(void **state)
 {
@@ -273,6 +599,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_iterate_phases),
 		cmocka_unit_test(test_iterate_mismatch),
+		cmocka_unit_test(test_region_backings),
+		cmocka_unit_test(test_region_file_exists),
+		cmocka_unit_test(test_tasks_count_only_the_workload),
+		cmocka_unit_test(test_tasks_kept_for_the_run),
+		cmocka_unit_test(test_kept_task_dies),
 		cmocka_unit_test(test_shuffle_is_a_permutation),
 		cmocka_unit_test(test_shuffle_seeded),
 		cmocka_unit_test(test_mapinfo_self),
