@@ -7,10 +7,10 @@
 # of its code, not the coordinator's own.
 . "$(dirname "$0")/lib.sh"
 
-# check WHAT WANT: in $out (JSON), minor-faults min == max == WANT in write_0
+# exact WANT: in $out (JSON), minor-faults min == max == WANT in write_0
 # over the iterations, and min == max == 0 in every other phase.
-check() {
-	if python3 - "$out" "$2" >"$work/py" 2>&1 <<'PY'; then ok; else
+exact() {
+	python3 - "$out" "$1" >"$work/py" 2>&1 <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 want = int(sys.argv[2])
@@ -25,7 +25,21 @@ for p in res["phases"]:
         bad.append(f'{p["name"]}: {c["min"]:g}..{c["max"]:g}, want {w}')
 assert not bad, "; ".join(bad)
 PY
-		fail "$1"; sed 's/^/  /' "$work/py" >&2; sed 's/^/  stderr: /' "$err" >&2
+}
+
+# check WHAT WANT ARGS...: run stat ARGS and expect exact counts. The kernel
+# may move a page of memtlb's (compaction, under another test's load) and
+# the next touch of it faults: one rerun tells that from memtlb's own.
+check() {
+	what=$1 want=$2
+	shift 2
+	run "$@"
+	expect_status 0 "$what: exit status"
+	exact "$want" && { ok; return; }
+	sed 's/^/  first run: /' "$work/py" >&2
+	run "$@"
+	if exact "$want"; then ok; else
+		fail "$what"; sed 's/^/  /' "$work/py" >&2; sed 's/^/  stderr: /' "$err" >&2
 	fi
 }
 
@@ -42,20 +56,16 @@ page=$(getconf PAGESIZE)
 blocks=$(( (64 << 20) / page ))	# per 64 MiB region: 16384 with 4 KiB pages
 for mode in process thread; do
 	# Two private regions: 2 x 16384 faults in write_0, in every iteration.
-	run stat --region 64m --backing anon --pages base --tasks 2 --task-mode $mode \
-		--task-region private -i 3 -e minor-faults --format json
-	expect_status 0 "$mode private"
 	check "$mode private: write_0 = 2 x $blocks faults in each iteration, other phases 0" \
-		$((2 * blocks))
+		$((2 * blocks)) stat --region 64m --backing anon --pages base --tasks 2 \
+		--task-mode $mode --task-region private -i 3 -e minor-faults --format json
 	# One region the tasks share (MAP_SHARED: processes inherit it).
-	run stat --region 64m --backing shared --pages base --tasks 2 --task-mode $mode \
-		--task-region shared -i 3 -e minor-faults --format json
-	expect_status 0 "$mode shared"
-	check "$mode shared: write_0 = $blocks faults in each iteration, other phases 0" $blocks
+	check "$mode shared: write_0 = $blocks faults in each iteration, other phases 0" \
+		$blocks stat --region 64m --backing shared --pages base --tasks 2 \
+		--task-mode $mode --task-region shared -i 3 -e minor-faults --format json
 done
 # A single forked task, and the random order (a buffer the tasks read).
-run stat --region 64m --backing anon --pages base --tasks 1 --task-mode process \
+check "process private random, 1 task: write_0 = $blocks, other phases 0" $blocks \
+	stat --region 64m --backing anon --pages base --tasks 1 --task-mode process \
 	--task-region private --access random -i 3 -e minor-faults --format json
-expect_status 0 "process private random"
-check "process private random, 1 task: write_0 = $blocks, other phases 0" $blocks
 finish
