@@ -423,6 +423,7 @@ static int coord_wait(struct mt_workload *w)
 #endif
 
 #define STACK_AHEAD (64u << 10)	/* stack below the caller the phases may use */
+#define SPARSE_MAX (1ull << 32)	/* larger private mappings: reservations, left alone */
 
 /* Write the stack below the caller: the phases' calls (a lazy binding saves
  * the whole register file) find it present and private. */
@@ -598,8 +599,13 @@ static void prefault_process(const struct mt_workload *w, bool coordinator)
 		bool wr = priv && m->perm[1] == 'w', mine;
 
 		if (coordinator) {
-			/* Its page tables survived the fork: only the writes fault. */
-			if (wr)
+			/*
+			 * Its page tables survived the fork: only the writes fault.
+			 * A mapping above SPARSE_MAX is a sparse reservation (a
+			 * sanitizer's shadow), not what the phases write: walking
+			 * it page by page would cost minutes.
+			 */
+			if (wr && m->hi - m->lo <= SPARSE_MAX)
 				populate_except(w, m->lo, m->hi, true, psz);
 			continue;
 		}
