@@ -15,6 +15,7 @@
 #include "model/range.h"
 #include "model/size.h"
 #include "sys/cleanup.h"
+#include "sys/journal.h"
 #include "sys/tunable.h"
 
 #define MAX_AXES (MT_PARAM_MAX - 1)
@@ -262,6 +263,15 @@ int mt_sweep_save_tunables(struct mt_sweep *sw, struct mt_msg *msg)
 
 		if (!ax->tunable)
 			continue;
+		/*
+		 * Serialised with every other memtlb that changes the machine
+		 * (the cli has normally taken it, saying it waits): the value
+		 * saved is then never another one's, nor one a dead one left.
+		 */
+		ret = mt_journal_lock(true, NULL, NULL, 0);
+		if (ret && ret != -EACCES && ret != -EPERM && ret != -EROFS)
+			return fail(msg, ret, NULL, "--vary: %s: the lock in /run/memtlb: %s",
+				    ax->key, strerror(-ret));
 		ret = mt_tunable_save(&ax->tun);
 		if (ret == -EACCES || ret == -EPERM || ret == -EROFS)
 			return fail(msg, ret, "kernel tunables are swept as root, on a writable /sys "

@@ -2,17 +2,23 @@
 /*
  * The registry of restore actions (see cleanup.h). Fixed slots, no malloc:
  * the signal handler walks them. A slot is filled with signals blocked and
- * published last, so the handler never sees half of one.
+ * published last, so the handler never sees half of one. A restore of a
+ * path already registered is the same action: its first saved value is the
+ * original (a sweep grows the pool at every point), so slots never run out
+ * on repeats. The restores are listed in the journal (journal.h) before the
+ * caller changes anything, and it is removed once they all ran.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sys/cleanup.h"
+#include "sys/journal.h"
 
 #define SLOTS 32
 
@@ -27,12 +33,33 @@ struct slot {
 static struct slot slots[SLOTS];
 static pid_t owner;
 static struct sigaction prev[NSIG];	/* what each signal did before init */
+static volatile sig_atomic_t restore_failed;
+
 /*
- * The signals that end memtlb: asked for (INT, TERM, HUP, QUIT), a closed
- * pipe on stdout (PIPE), and the faults a touch can take (BUS: a hugetlb
- * pool that ran dry; SEGV). The actions are plain syscalls, safe in all.
+ * The signals whose default action ends the process, which are all but
+ * these: SIGKILL and SIGSTOP cannot be caught, the stop signals stop and
+ * CHLD, URG, WINCH and CONT do not end anything. Everything else does,
+ * asked for (INT, TERM, HUP, QUIT, USR1, ...), from a limit (XCPU, XFSZ:
+ * ulimit -f), a fault (BUS: a hugetlb pool that ran dry; SEGV, ILL, FPE),
+ * abort() (ABRT) or a timer nobody armed (ALRM, VTALRM, PROF), and the
+ * real-time ones. The actions are plain syscalls, safe in all.
  */
-static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGBUS, SIGSEGV };
+static bool ends_process(int sig)
+{
+	switch (sig) {
+	case SIGKILL:
+	case SIGSTOP:
+	case SIGTSTP:
+	case SIGTTIN:
+	case SIGTTOU:
+	case SIGCHLD:
+	case SIGCONT:
+	case SIGURG:
+	case SIGWINCH:
+		return false;
+	}
+	return true;
+}
 
 static int act(struct slot *s)
 {
@@ -44,7 +71,7 @@ static int act(struct slot *s)
 			ret = -errno;
 		break;
 	case RESTORE:
-		fd = open(s->path, O_WRONLY | O_CLOEXEC);
+		fd = open(s->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 		if (fd < 0) {
 			ret = -errno;
 			break;
@@ -63,9 +90,15 @@ void mt_cleanup_run_all(void)
 {
 	if (getpid() != owner)
 		return;
-	for (int i = SLOTS - 1; i >= 0; i--)
-		if (slots[i].kind != FREE)
-			act(&slots[i]);
+	for (int i = SLOTS - 1; i >= 0; i--) {
+		bool restore = slots[i].kind == RESTORE;
+
+		if (slots[i].kind != FREE && act(&slots[i]) && restore)
+			restore_failed = 1;
+	}
+	/* A value that could not be written back stays in the journal. */
+	if (!restore_failed)
+		mt_journal_remove();
 }
 
 /*
@@ -106,23 +139,44 @@ int mt_cleanup_init(void)
 	if (owner == getpid())
 		return 0;
 	owner = getpid();
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	/* A second signal waits until the actions ran and the first one killed us. */
+	sigfillset(&sa.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction cur;
 
-		if (sigaction(sigs[i], NULL, &cur))
-			return -errno;
+		if (!ends_process(sig))
+			continue;
+		/* The C library keeps a few real-time signals for itself: EINVAL. */
+		if (sigaction(sig, NULL, &cur))
+			continue;
 		/* After a fork, ours is already there and prev is inherited. */
 		if (cur.sa_handler != on_signal)
-			prev[sigs[i]] = cur;
-		if (sigaction(sigs[i], &sa, NULL))
+			prev[sig] = cur;
+		if (sigaction(sig, &sa, NULL) && errno != EINVAL)
 			return -errno;
 	}
 	if (atexit(at_exit))
 		return -ENOMEM;
 	return 0;
+}
+
+/*
+ * The journal, from the pending restores (signals blocked by the caller):
+ * rewritten, or removed when none is left. 0 or -errno.
+ */
+static int journal_sync(void)
+{
+	struct mt_journal_entry e[SLOTS];
+	size_t n = 0;
+
+	for (int i = 0; i < SLOTS; i++)
+		if (slots[i].kind == RESTORE)
+			e[n++] = (struct mt_journal_entry){ slots[i].path, slots[i].value };
+	if (!n) {
+		mt_journal_remove();
+		return 0;
+	}
+	return mt_journal_write(e, n);
 }
 
 static int add(enum kind kind, const char *path, const char *value)
@@ -135,9 +189,21 @@ static int add(enum kind kind, const char *path, const char *value)
 	ret = mt_cleanup_init();
 	if (ret)
 		return ret;
+	/* Normally taken already, before the value was read (hugetlb.c, sweep.c). */
+	if (kind == RESTORE) {
+		ret = mt_journal_lock(true, NULL, NULL, 0);
+		if (ret)
+			return ret;
+	}
 	ret = -ENOSPC;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
+	for (i = 0; kind == RESTORE && i < SLOTS; i++) {
+		if (slots[i].kind == RESTORE && !strcmp(slots[i].path, path)) {
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			return i;
+		}
+	}
 	for (i = 0; i < SLOTS; i++) {
 		if (slots[i].kind != FREE)
 			continue;
@@ -146,6 +212,15 @@ static int add(enum kind kind, const char *path, const char *value)
 		slots[i].kind = kind;
 		ret = i;
 		break;
+	}
+	/* Written before the caller changes the value: SIGKILL may come next. */
+	if (ret >= 0 && kind == RESTORE) {
+		int err = journal_sync();
+
+		if (err) {
+			slots[ret].kind = FREE;
+			ret = err;
+		}
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
@@ -170,8 +245,16 @@ int mt_cleanup_run(int handle)
 		return -EINVAL;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (slots[handle].kind != FREE)
+	if (slots[handle].kind != FREE) {
+		bool restore = slots[handle].kind == RESTORE;
+
 		ret = act(&slots[handle]);
+		/* Done: out of the journal; failed: left in it for a later memtlb. */
+		if (restore && !ret)
+			journal_sync();
+		else if (restore)
+			restore_failed = 1;
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }

@@ -6,6 +6,7 @@
 
 #include "sys/cleanup.h"
 #include "sys/hugetlb.h"
+#include "sys/journal.h"
 #include "sys/sysinfo.h"
 
 static int read_num(uint64_t size_kb, const char *name, long *out)
@@ -51,6 +52,15 @@ int mt_hugetlb_reserve(uint64_t size_kb, long need, struct mt_hugepool_state *st
 
 	*handle = -1;
 	ret = mt_hugetlb_pool_read(size_kb, st);
+	if (ret || st->free >= need)
+		return ret;
+	/*
+	 * The lock before the size is saved: another memtlb's grown pool would
+	 * be taken for the original, and a dead one's journal is replayed first.
+	 */
+	ret = mt_journal_lock(true, NULL, NULL, 0);
+	if (!ret)
+		ret = mt_hugetlb_pool_read(size_kb, st);
 	if (ret || st->free >= need)
 		return ret;
 	mt_hugetlb_pool_file(size_kb, path, sizeof(path));

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_SYS_JOURNAL_H
+#define MEMTLB_SYS_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * What memtlb changed on the machine, kept where a later memtlb finds it
+ * when this one cannot restore it (SIGKILL, the OOM killer, a power cut of
+ * a VM): /run/memtlb/journal, under MEMTLB_SYSROOT when it is set. The
+ * cleanup registry (cleanup.h) writes it, atomically, before each change
+ * (a tunable set, a hugetlb pool grown) and removes it once every restore
+ * ran. One line a restore: "restore PATH VALUE", both %XX-escaped.
+ *
+ * The machine lock, /run/memtlb/lock (an OFD lock, flock-like), serialises the memtlb
+ * processes that change the machine: the second would save the first one's
+ * value as "the original", or shrink a pool under it. It is taken before
+ * the first value is saved and held until the process ends, after its
+ * restores ran (the registry runs them at exit, or in the fatal signal's
+ * handler, before the kernel drops the lock). The file holds the holder's
+ * pid, for the waiting line.
+ */
+
+/*
+ * Take the machine lock (idempotent in one process). wait: block until the
+ * holder is done; otherwise -EWOULDBLOCK with *holder set (0: unknown).
+ * Once it is held, a journal left by a process that died is replayed: each
+ * value written back, the journal removed; note (when note_len > 0)
+ * receives a line naming the pid and what was restored or could not be,
+ * "" when there was none (mt_journal_note has it later too). Returns 0
+ * or -errno (-EACCES: /run/memtlb not writable).
+ */
+int mt_journal_lock(bool wait, pid_t *holder, char *note, size_t note_len);
+
+/* The note of the last replay ("" when none), for a caller that did not ask. */
+const char *mt_journal_note(void);
+
+/* One restore the journal lists. */
+struct mt_journal_entry {
+	const char *path;
+	const char *value;
+};
+
+/* Replace the journal with these entries (n > 0): 0 or -errno. */
+int mt_journal_write(const struct mt_journal_entry *e, size_t n);
+
+/* Remove this process's journal; async-signal-safe (an unlink). */
+void mt_journal_remove(void);
+
+#endif
