@@ -2,7 +2,9 @@
 /* memtlb run's measurement: counters on a forked command, enabled by exec. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,79 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The command's pid while it runs, for the handler of SIGTERM and SIGHUP
+ * sent to memtlb alone (not its process group): passed on, so the command
+ * is not left running orphaned; memtlb then waits, reports and exits
+ * 128 + the signal. 0 outside a run, and in the child's copy.
+ */
+static volatile sig_atomic_t child_pid, got_sig;
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	got_sig = sig;
+	if (child_pid > 0)
+		kill((pid_t)child_pid, sig);
+	errno = saved;
+}
+
+/*
+ * execvp without its fallback: execvp runs a file the kernel refuses with
+ * ENOEXEC (a script without #!, a damaged binary) under /bin/sh, and no
+ * shell is ever used. PATH searched as execvp does: EACCES remembered and
+ * the search goes on, a missing file or directory skipped, any other error
+ * (ENOEXEC) is the answer. Returns the errno.
+ */
+static int exec_path(char *const argv[])
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char full[PATH_MAX];
+	bool denied = false;
+	size_t len;
+
+	if (strchr(argv[0], '/')) {
+		execv(argv[0], argv);
+		return errno;
+	}
+	if (!path)
+		path = "/usr/local/bin:/bin:/usr/bin";	/* glibc's default */
+	len = strlen(argv[0]);
+	for (p = path; ; p = end + 1) {
+		size_t dlen;
+
+		end = strchrnul(p, ':');
+		dlen = (size_t)(end - p);
+		/* An empty entry is the current directory. */
+		if (dlen + len + 2 <= sizeof(full)) {
+			memcpy(full, p, dlen);
+			if (!dlen)
+				full[dlen++] = '.';
+			full[dlen] = '/';
+			memcpy(full + dlen + 1, argv[0], len + 1);
+			execv(full, argv);
+			switch (errno) {
+			case EACCES:
+				denied = true;
+				/* fallthrough */
+			case ENOENT:
+			case ENOTDIR:
+			case ESTALE:
+			case ENODEV:
+			case ETIMEDOUT:
+			case ENAMETOOLONG:
+				break;
+			default:
+				return errno;
+			}
+		}
+		if (!*end)
+			break;
+	}
+	return denied ? EACCES : ENOENT;
+}
+
 /* The child: wait for the go byte (counters open), then exec; never returns. */
 static void child(char *const argv[], int go, int report)
 {
@@ -28,11 +103,12 @@ static void child(char *const argv[], int go, int report)
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	/* EOF instead of the byte: the parent gave up, do not run the command. */
 	if (read(go, &c, 1) != 1)
 		_exit(127);
-	execvp(argv[0], argv);
-	e = errno;
+	e = exec_path(argv);
 	if (write(report, &e, sizeof(e)) < 0)
 		_exit(127);
 	_exit(127);
@@ -75,6 +151,10 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 	}
 	if (pid == 0)
 		child(argv, go[0], rep[1]);
+	child_pid = pid;
+	/* A signal between the fork and the line above: the command gets it now. */
+	if (got_sig)
+		kill(pid, got_sig);
 	close(go[0]);
 	close(rep[1]);
 	go[0] = rep[1] = -1;
@@ -89,7 +169,9 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 	if (ret) {
 		close(go[1]);	/* EOF: the child exits without exec */
 		go[1] = -1;
-		waitpid(pid, &st, 0);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		child_pid = 0;
 		goto restore;
 	}
 	t0 = now_ns();
@@ -107,10 +189,12 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {
 			ret = -errno;
+			child_pid = 0;
 			goto restore;
 		}
 	}
 	t1 = now_ns();
+	child_pid = 0;
 	if (ret == -EPIPE) {
 		*status = status_code(st);
 		ret = -ECHILD;
@@ -151,17 +235,24 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 {
 	struct mt_samples *s = NULL;
 	struct mt_counts *counts;
+	struct sigaction sa = { .sa_handler = on_signal }, old_term, old_hup;
 	uint64_t *times;
 	int ret = 0;
 
 	memset(oc, 0, sizeof(*oc));
+	/* SA_RESTART: the waits go on; the runs stop after the one signalled. */
+	sa.sa_flags = SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	got_sig = 0;
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	times = calloc(repeats, sizeof(*times));
 	counts = calloc((size_t)repeats * (n_ev + 1), sizeof(*counts));
 	if (!times || !counts) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (unsigned int r = 0; r < repeats; r++) {
+	for (unsigned int r = 0; r < repeats && !got_sig; r++) {
 		memcpy(used, ev, n_ev * sizeof(*ev));
 		for (size_t i = 0; i < n_ev; i++) {
 			/*
@@ -179,6 +270,13 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 		if (oc->status)
 			break;
 	}
+	oc->signal = got_sig;
+	if (!oc->runs) {
+		/* Signalled before the first run started: nothing was measured. */
+		ret = -ECHILD;
+		oc->status = 128 + got_sig;
+		goto out;
+	}
 	ret = mt_samples_create(&s, 1, oc->runs, (unsigned int)n_ev);
 	if (ret)
 		goto out;
@@ -195,6 +293,10 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 				 used[e].err ? mt_event_reason(&used[e], hw_counters) : "");
 	}
 out:
+	if (!oc->signal)
+		oc->signal = got_sig;
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	mt_samples_destroy(s);
 	free(times);
 	free(counts);
