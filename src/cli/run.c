@@ -108,11 +108,21 @@ static int cmd_run(int argc, char *argv[])
 	ret = mt_measure_run(argv + optind, (unsigned int)repeats, ev, n_ev,
 			     rep->system.hw_counters, &res, &oc, used);
 	if (!ret && oc.exec_errno) {
-		if (oc.exec_errno == ENOENT)
+		if (oc.exec_errno == ENOENT) {
 			mt_err("run: %s: command not found", argv[optind]);
-		else
+		} else if (oc.exec_errno == ENOEXEC) {
+			/* execvp would have run it under /bin/sh: no shell is used. */
+			mt_err("run: %s: exec format error", argv[optind]);
+			mt_hint("not a binary for this machine, or a script without a #! line");
+		} else {
 			mt_err("run: %s: %s", argv[optind], strerror(oc.exec_errno));
+		}
 		ret = MT_EXIT_USAGE;
+		goto out;
+	}
+	if (ret == -ECHILD && oc.signal) {
+		mt_err("run: interrupted by %s before %s ran", strsignal(oc.signal), argv[optind]);
+		ret = 128 + oc.signal;
 		goto out;
 	}
 	if (ret == -ECHILD) {
@@ -138,7 +148,12 @@ static int cmd_run(int argc, char *argv[])
 		goto fail;
 	}
 	ret = mt_cli_report_emit(rep, &cfg);
-	if (oc.status) {
+	if (oc.signal) {
+		/* memtlb's own SIGTERM/SIGHUP, passed on: the runs done are reported. */
+		mt_err("run: interrupted by %s after %u of %lu runs; %s got it too", strsignal(oc.signal),
+		       oc.runs, repeats, argv[optind]);
+		ret = 128 + oc.signal;
+	} else if (oc.status) {
 		mt_err("run: %s: exit status %d (run %u of %lu)", argv[optind], oc.status, oc.runs,
 		       repeats);
 		ret = oc.status;
