@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/* sys: the cleanup registry under every fatal signal, its journal and the machine lock. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sys/cleanup.h"
+#include "sys/journal.h"
+
+/* Each case forks: the registry and the lock are per process. */
+static char root[64], tunable[128], journal[128];
+
+static void put(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(s, f);
+	fclose(f);
+}
+
+static bool holds(const char *path, const char *s)
+{
+	char buf[256] = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return !strcmp(buf, s);
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* The child's status: what a case checks in a child comes back as its exit code. */
+static int reap(pid_t pid)
+{
+	int st;
+
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+static int setup(void **state)
+{
+	char dir[192];
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/memtlb-sys.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/sys", root);
+	mkdir(dir, 0755);
+	snprintf(tunable, sizeof(tunable), "%s/sys/tunable", root);
+	snprintf(journal, sizeof(journal), "%s/run/memtlb/journal", root);
+	setenv("MEMTLB_SYSROOT", root, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd);
+}
+
+/*
+ * Every signal whose default action ends the process, not only INT, TERM,
+ * HUP, QUIT, PIPE, BUS and SEGV: the restore runs and memtlb dies of it.
+ */
+static void test_fatal_signals_restore(void **state)
+{
+	int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE,
+		       SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGSTKFLT,
+		       SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGPWR, SIGSYS, SIGIO,
+		       SIGRTMIN + 2, SIGRTMAX };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		int sig = sigs[i], st;
+		pid_t pid;
+
+		put(tunable, "orig");
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			struct rlimit none = { 0, 0 };
+
+			setrlimit(RLIMIT_CORE, &none);
+			/* A sanitizer's own fault handlers are not what is tested. */
+			signal(sig, SIG_DFL);
+			if (mt_cleanup_add_restore(tunable, "orig") < 0)
+				_exit(3);
+			put(tunable, "changed");
+			raise(sig);
+			_exit(4);
+		}
+		st = reap(pid);
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != sig)
+			fail_msg("signal %d (%s): status %#x, not killed by it", sig, strsignal(sig), st);
+		if (!holds(tunable, "orig"))
+			fail_msg("signal %d (%s): the value was not restored", sig, strsignal(sig));
+		if (exists(journal))
+			fail_msg("signal %d (%s): the journal was left", sig, strsignal(sig));
+	}
+}
+
+/* A sweep grows the pool at every point: one restore, the first value, however many. */
+static void test_same_path_once(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	put(tunable, "orig");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int first = mt_cleanup_add_restore(tunable, "orig");
+
+		for (int i = 1; i < 100; i++) {
+			char v[16];
+
+			snprintf(v, sizeof(v), "%d", i);
+			put(tunable, v);
+			if (mt_cleanup_add_restore(tunable, v) != first)
+				_exit(10);
+		}
+		/* Other restores still have room. */
+		for (int i = 0; i < 8; i++) {
+			char p[160];
+
+			snprintf(p, sizeof(p), "%s/sys/other%d", root, i);
+			put(p, "x");
+			if (mt_cleanup_add_restore(p, "x") < 0)
+				_exit(11);
+		}
+		exit(0);	/* the restores run at exit */
+	}
+	st = reap(pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_true(holds(tunable, "orig"));
+	assert_false(exists(journal));
+}
+
+/* The journal lists a restore before the change and is gone after it ran. */
+static void test_journal_written_removed(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	put(tunable, "orig");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		char line[512];
+		bool found = false;
+		FILE *f;
+		int h = mt_cleanup_add_restore(tunable, "orig");
+
+		if (h < 0)
+			_exit(20);
+		f = fopen(journal, "r");
+		if (!f)
+			_exit(21);
+		while (fgets(line, sizeof(line), f))
+			found |= strstr(line, "restore ") == line && strstr(line, tunable) &&
+				 strstr(line, " orig\n");
+		fclose(f);
+		if (!found)
+			_exit(22);
+		put(tunable, "changed");
+		if (mt_cleanup_run(h) || exists(journal))
+			_exit(23);
+		_exit(holds(tunable, "orig") ? 0 : 24);
+	}
+	st = reap(pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* SIGKILL: nothing runs; the journal says what to restore, and the next memtlb does. */
+static void test_journal_after_sigkill(void **state)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+	int st;
+
+	(void)state;
+	put(tunable, "orig\n");
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(ready[0]);
+		if (mt_cleanup_add_restore(tunable, "orig\n") < 0)
+			_exit(30);
+		put(tunable, "changed");
+		if (write(ready[1], "r", 1) != 1)
+			_exit(31);
+		pause();
+		_exit(32);
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	kill(pid, SIGKILL);
+	st = reap(pid);
+	assert_true(WIFSIGNALED(st));
+	assert_true(holds(tunable, "changed"));
+	assert_true(exists(journal));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		char note[512];
+
+		if (mt_journal_lock(false, NULL, note, sizeof(note)))
+			_exit(33);
+		if (!strstr(note, "restored") || !strstr(note, tunable))
+			_exit(34);
+		_exit(strcmp(note, mt_journal_note()) ? 35 : 0);
+	}
+	st = reap(pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	/* The exact bytes, newline included, and the journal removed. */
+	assert_true(holds(tunable, "orig\n"));
+	assert_false(exists(journal));
+}
+
+/* A second memtlb finds the lock held, and whose it is; free again once the first ends. */
+static void test_lock_held(void **state)
+{
+	int ready[2], done[2];
+	pid_t holder, pid, seen;
+	char c;
+	int st;
+
+	(void)state;
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(done), 0);
+	holder = fork();
+	assert_true(holder >= 0);
+	if (!holder) {
+		close(ready[0]);
+		close(done[1]);
+		if (mt_journal_lock(true, NULL, NULL, 0))
+			_exit(40);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(41);
+		_exit(read(done[0], &c, 1) < 0 ? 42 : 0);
+	}
+	close(ready[1]);
+	close(done[0]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (mt_journal_lock(false, &seen, NULL, 0) != -EWOULDBLOCK)
+			_exit(43);
+		_exit(seen == holder ? 0 : 44);
+	}
+	st = reap(pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	close(done[1]);
+	st = reap(holder);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(mt_journal_lock(false, &seen, NULL, 0) ? 45 : 0);
+	st = reap(pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	close(ready[0]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_fatal_signals_restore, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_same_path_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_journal_written_removed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_journal_after_sigkill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_held, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
