@@ -119,6 +119,58 @@ err="$work/err"
 expect_status 1 "child killed before exec"
 expect_grep 'ended before it could exec \(status 137\)' "$err" "says how the child ended"
 
+# No shell is ever used, not even execvp's fallback for a file the kernel
+# refuses (ENOEXEC): a script without #! and a damaged ELF header are exec
+# format errors (exit 2), and the script never runs.
+mkdir "$work/bin"
+printf 'touch "%s/ran"\n' "$work" >"$work/bin/no-shebang"
+printf '\177ELF\002\001\001garbage' >"$work/bin/bad-elf"
+chmod +x "$work/bin/no-shebang" "$work/bin/bad-elf"
+for f in "$work/bin/no-shebang" "$work/bin/bad-elf" no-shebang; do
+	PATH="$work/bin:$PATH" run run -e minor-faults -- "$f"
+	expect_status 2 "run $f: cannot run"
+	expect_grep "^memtlb: run: $f: exec format error$" "$err" "run $f: says exec format error"
+	if [ -e "$work/ran" ]; then fail "run $f: ran under a shell"; rm -f "$work/ran"; else ok; fi
+done
+# The PATH search still skips what cannot be executed, as execvp does.
+mkdir "$work/bin2"
+printf '#!/bin/sh\nexit 7\n' >"$work/bin2/seven"
+printf '#!/bin/sh\nexit 9\n' >"$work/bin/seven"
+chmod +x "$work/bin2/seven"
+PATH="$work/bin:$work/bin2:$PATH" run run -e minor-faults -- seven
+expect_status 7 "PATH: the non-executable one is skipped"
+
+# SIGTERM or SIGHUP to memtlb alone (not its process group): the command
+# gets it too instead of running on orphaned; memtlb waits for it, reports
+# the runs done, writes -o and exits 128 + the signal.
+for sig in TERM HUP; do
+	rm -f "$report"
+	"$MEMTLB" run -r 3 -e minor-faults -o "$report" -- sleep 30 >"$work/out" 2>"$work/err" &
+	mpid=$!
+	child=
+	for _ in $(seq 100); do
+		child=$(pgrep -P "$mpid" sleep | head -1)
+		[ -n "$child" ] && break
+		sleep 0.05
+	done
+	sleep 0.1
+	kill -s "$sig" "$mpid"
+	wait "$mpid"
+	status=$?
+	err="$work/err"
+	[ "$sig" = TERM ] && want=143 || want=129
+	expect_status $want "SIG$sig to memtlb run alone"
+	if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
+		fail "SIG$sig: the command was left running"; kill "$child"
+	else ok; fi
+	expect_grep "^memtlb: run: interrupted by .* after 1 of 3 runs" "$err" "SIG$sig: said"
+	if [ -e "$report" ]; then
+		in_range "$(json_get "$report" 'r["run"]["runs"]')" 1 1 "SIG$sig: -o has the run"
+	else
+		fail "SIG$sig: -o not written"
+	fi
+done
+
 run run --format csv -e minor-faults -- /bin/true
 expect_status 0 "csv"
 expect_grep '^0,command,minor-faults,count,' "$out" "csv row for the event"
