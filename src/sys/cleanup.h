@@ -4,9 +4,10 @@
 
 /*
  * Restore actions that must run however memtlb ends: at exit, on an error
- * path, and from a handler of SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
- * SIGBUS and SIGSEGV, which then re-raises the signal with its default
- * action (the shell sees 130, 143, ...). An action is data, not a callback, so
+ * path, and from a handler of every signal whose default action ends the
+ * process (all but KILL, STOP, the stop signals, CHLD, CONT, URG, WINCH),
+ * which then re-raises the signal with its default action (the shell sees
+ * 130, 143, 138, ...). An action is data, not a callback, so
  * the handler only makes async-signal-safe calls (unlink, open, write):
  *   - remove a file memtlb created (a --backing file),
  *   - write a saved value back into a /proc or /sys file (the hugetlb pool
@@ -24,10 +25,19 @@ int mt_cleanup_init(void);
 /* Register "unlink path at the end"; returns a handle >= 0 or -errno. */
 int mt_cleanup_add_unlink(const char *path);
 
-/* Register "write value into path at the end" (value: the old contents). */
+/*
+ * Register "write value into path at the end" (value: the old contents).
+ * It takes the machine lock first, and lists the restore in the journal
+ * (journal.h) before it returns: the caller changes path after. A path
+ * registered already keeps its first value and handle: that value is the
+ * original. Returns the handle >= 0 or -errno.
+ */
 int mt_cleanup_add_restore(const char *path, const char *value);
 
-/* Run one action now and forget it (the normal path); 0 or -errno. */
+/*
+ * Run one action now and forget it (the normal path); a restore leaves the
+ * journal, which is removed with the last one. 0 or -errno.
+ */
 int mt_cleanup_run(int handle);
 
 /* Run every pending action, last registered first. */
