@@ -136,17 +136,16 @@ static int write_back(const char *path, const char *value)
 	return ret;
 }
 
-static void add_note(size_t *off, const char *fmt, const char *a, const char *b)
+/* Appended to the note, a value cut at its first newline (nr_hugepages' "4\n"). */
+static void add_note(size_t *off, const char *what, const char *path, const char *value)
 {
 	char v[160];
-	size_t n;
 
-	snprintf(v, sizeof(v), "%s", b);
+	snprintf(v, sizeof(v), "%s", value);
 	v[strcspn(v, "\n")] = '\0';
-	if (*off >= sizeof(last_note))
-		return;
-	n = (size_t)snprintf(last_note + *off, sizeof(last_note) - *off, fmt, a, v);
-	*off += n;
+	if (*off < sizeof(last_note))
+		*off += (size_t)snprintf(last_note + *off, sizeof(last_note) - *off,
+					 " %s %s to '%s';", what, path, v);
 }
 
 /*
@@ -170,11 +169,8 @@ static void replay(const char *path)
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "pid %ld", &pid) == 1) {
-			char head[64];
-
-			snprintf(head, sizeof(head), "%ld", pid);
-			add_note(&off, "memtlb PID %s ended without restoring what it changed%s;",
-				 head, "");
+			off = (size_t)snprintf(last_note, sizeof(last_note), "memtlb PID %ld ended "
+					       "without restoring what it changed;", pid);
 			continue;
 		}
 		if (strncmp(line, "restore ", 8))
@@ -187,9 +183,9 @@ static void replay(const char *path)
 		unescape(sp);
 		if (write_back(line + 8, sp)) {
 			failed = 1;
-			add_note(&off, " could not restore %s to '%s';", line + 8, sp);
+			add_note(&off, "could not restore", line + 8, sp);
 		} else {
-			add_note(&off, " restored %s to '%s';", line + 8, sp);
+			add_note(&off, "restored", line + 8, sp);
 		}
 	}
 	fclose(f);
