@@ -59,7 +59,7 @@ static int exec_path(char *const argv[])
 		return errno;
 	}
 	if (!path)
-		path = "/usr/local/bin:/bin:/usr/bin";	/* glibc's default */
+		path = "/bin:/usr/bin";	/* glibc's default (confstr _CS_PATH) */
 	len = strlen(argv[0]);
 	for (p = path; ; p = end + 1) {
 		size_t dlen;
