@@ -242,8 +242,10 @@ int mt_region_open(struct mt_region *r)
 	if (r->file_cleanup < 0)
 		return r->file_cleanup;
 	ret = allocate(fd, r->cfg->region * r->slices, r->cfg);
-	if (ret)
+	if (ret) {
 		mt_region_close(r);	/* a full file system keeps no half file */
+		r->file_path[0] = '\0';
+	}
 	return ret;
 }
 
