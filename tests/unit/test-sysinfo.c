@@ -303,6 +303,30 @@ static void test_tunable_names(void **state)
 	assert_string_equal(a.path, want);
 }
 
+/* The cgroup fixture: 300 MiB at memtlb.slice (10 in use), "max" below it. */
+static void test_mem_limit(void **state)
+{
+	const char *data = getenv("MEMTLB_TEST_DATA");
+	struct mt_mem_limit lim;
+	char path[PATH_MAX];
+
+	(void)state;
+	if (!data)
+		skip();
+	snprintf(path, sizeof(path), "%s/sysroot-cgroup", data);
+	setenv("MEMTLB_SYSROOT", path, 1);
+	assert_int_equal(mt_sys_mem_limit(&lim), 0);
+	assert_int_equal(lim.max, 300 << 20);
+	assert_int_equal(lim.current, 10 << 20);
+	assert_int_equal(lim.available, 290 << 20);
+	assert_string_equal(lim.path, "/sys/fs/cgroup/memtlb.slice");
+	assert_int_equal(mt_sys_mem_available(), 23068672ll * 1024);
+	snprintf(path, sizeof(path), "%s/sysroot-pmu", data);
+	setenv("MEMTLB_SYSROOT", path, 1);
+	assert_int_equal(mt_sys_mem_limit(&lim), -ENOENT);	/* no /proc/self/cgroup */
+	unsetenv("MEMTLB_SYSROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +336,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tunable_choice, tun_setup, tun_teardown),
 		cmocka_unit_test_setup_teardown(test_tunable_exact, tun_setup, tun_teardown),
 		cmocka_unit_test_setup_teardown(test_tunable_names, tun_setup, tun_teardown),
+		cmocka_unit_test(test_mem_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
