@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Kernel tunables swept by memtlb sweep: save, set, restore. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -92,9 +93,7 @@ static bool choice_word(const char *buf, size_t len, const char **word, size_t *
 			continue;
 		}
 		for (s = i; i < len && buf[i] != ' '; i++)
-			if (!((buf[i] >= 'a' && buf[i] <= 'z') || (buf[i] >= 'A' && buf[i] <= 'Z') ||
-			      (buf[i] >= '0' && buf[i] <= '9') || buf[i] == '_' || buf[i] == '-' ||
-			      buf[i] == '+' || buf[i] == '[' || buf[i] == ']'))
+			if (!isalnum((unsigned char)buf[i]) && !strchr("_-+[]", buf[i]))
 				return false;
 		e = i;
 		if (buf[s] != '[') {

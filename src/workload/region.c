@@ -141,7 +141,9 @@ int mt_region_check(const struct mt_config *cfg, struct mt_msg *msg)
 		return bad_path(msg, "TMPDIR names an existing directory, or unset it",
 				"%s: %s: not a directory", from, bp);
 	if (!lstat(p, &st)) {
-		const char *what = S_ISLNK(st.st_mode) ? (stat(p, &st) ? "a dangling link" : "a link")
+		bool dangling = S_ISLNK(st.st_mode) && stat(p, &st);
+		const char *what = dangling ? "a dangling link"
+				   : S_ISLNK(st.st_mode) ? "a link"
 				   : S_ISFIFO(st.st_mode) ? "a FIFO"
 				   : S_ISREG(st.st_mode) ? "a file"
 				   : S_ISSOCK(st.st_mode) ? "a socket"

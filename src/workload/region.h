@@ -58,8 +58,9 @@ const char *mt_region_file(const struct mt_region *r);
 
 /*
  * mmap one region (slice of the file) with the configured backing and
- * pages (a shm or memfd object allocated first: -ENOSPC when full): THP aligned to the huge page size, MADV_HUGEPAGE/NOHUGEPAGE,
- * --populate. 0 with *out set, or -errno (-EINVAL for an unknown backing).
+ * pages (a shm or memfd object allocated first: -ENOSPC when full): THP
+ * aligned to the huge page size, MADV_HUGEPAGE/NOHUGEPAGE, --populate. 0
+ * with *out set, or -errno (-EINVAL for an unknown backing).
  */
 int mt_region_map(const struct mt_region *r, unsigned int slice, char **out);
 
