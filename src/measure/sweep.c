@@ -114,9 +114,27 @@ static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *
 		if (!strcmp(sw->axes[i].key, ax->key))
 			return fail(msg, -EINVAL, NULL, "--vary: %s: given twice", ax->key);
 	if (!strncmp(ax->key, "sysfs:", 6) || !strncmp(ax->key, "sysctl:", 7)) {
+		char mine[PATH_MAX], theirs[PATH_MAX];
+
 		ax->tunable = true;
 		if (mt_tunable_init(&ax->tun, ax->key, why, sizeof(why)))
 			return fail(msg, -EINVAL, NULL, "--vary: %s", why);
+		/*
+		 * sysctl:vm.swappiness and sysctl:vm/swappiness (or a sysfs path
+		 * through a link) are one file: two axes would both write it.
+		 */
+		if (!realpath(ax->tun.path, mine))
+			snprintf(mine, sizeof(mine), "%s", ax->tun.path);
+		for (size_t i = 0; i < sw->n_axes; i++) {
+			if (!sw->axes[i].tunable)
+				continue;
+			if (!realpath(sw->axes[i].tun.path, theirs))
+				snprintf(theirs, sizeof(theirs), "%s", sw->axes[i].tun.path);
+			if (!strcmp(mine, theirs))
+				return fail(msg, -EINVAL, "one --vary per tunable",
+					    "--vary: %s and %s are the same file (%s)",
+					    sw->axes[i].key, ax->key, ax->tun.path);
+		}
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(not_sweepable) / sizeof(*not_sweepable); i++)

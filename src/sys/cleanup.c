@@ -27,7 +27,7 @@ enum kind { FREE, UNLINK, RESTORE };
 struct slot {
 	volatile sig_atomic_t kind;
 	char path[PATH_MAX];
-	char value[128];
+	char value[4096];	/* a tunable's exact bytes, up to a page (tunable.h) */
 };
 
 static struct slot slots[SLOTS];

@@ -111,6 +111,75 @@ int64_t mt_sys_mem_available(void)
 	return (int64_t)strtoll(v, NULL, 10) * 1024;
 }
 
+/* memory.max or memory.current of a cgroup v2 directory: 0, -ENOENT, -ERANGE for "max". */
+static int read_cg(const char *dir, const char *name, int64_t *out)
+{
+	char rel[4096], line[64], *end;
+	long long v;
+	int ret;
+
+	snprintf(rel, sizeof(rel), "/sys/fs/cgroup%s/%s", dir, name);
+	ret = mt_sys_read_line(rel, line, sizeof(line));
+	if (ret)
+		return ret;
+	if (!strcmp(line, "max"))
+		return -ERANGE;
+	errno = 0;
+	v = strtoll(line, &end, 10);
+	if (end == line || *end || errno || v < 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int mt_sys_mem_limit(struct mt_mem_limit *lim)
+{
+	char full[4096], line[4096], dir[4096] = "";
+	bool found = false, limited = false;
+	FILE *f;
+
+	memset(lim, 0, sizeof(*lim));
+	f = fopen(mt_sys_path(full, sizeof(full), "/proc/self/cgroup"), "re");
+	if (!f)
+		return -errno;
+	/* cgroup v2's line is "0::/PATH" (beside v1's "N:ctrl:/PATH" on a hybrid). */
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::/", 4)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(dir, sizeof(dir), "%s", line + 3);
+			found = true;
+			break;
+		}
+	fclose(f);
+	if (!found || strstr(dir, "/.."))
+		return -ENOENT;
+	if (!strcmp(dir, "/"))
+		dir[0] = '\0';
+	/* Every ancestor's limit holds too: the tightest headroom on the way up. */
+	for (;;) {
+		int64_t max, cur = 0, room;
+		char *slash;
+
+		if (!read_cg(dir, "memory.max", &max)) {
+			read_cg(dir, "memory.current", &cur);
+			room = max > cur ? max - cur : 0;
+			if (!limited || room < lim->available) {
+				lim->available = room;
+				lim->max = max;
+				lim->current = cur;
+				snprintf(lim->path, sizeof(lim->path), "/sys/fs/cgroup%s",
+					 dir[0] ? dir : "/");
+			}
+			limited = true;
+		}
+		if (!dir[0])
+			break;
+		slash = strrchr(dir, '/');
+		*slash = '\0';
+	}
+	return limited ? 0 : -ENOENT;
+}
+
 /*
  * A CPU PMU driver registers a core PMU: "cpu" (x86), "cpu_core"/"cpu_atom"
  * (hybrid), "armv8_*"/"armv7_*", "cpum_cf" (s390); on POWER the core PMU

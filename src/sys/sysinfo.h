@@ -69,6 +69,22 @@ int mt_sysinfo_read(struct mt_sysinfo *si);
 /* MemAvailable from /proc/meminfo in bytes, or -errno. */
 int64_t mt_sys_mem_available(void);
 
+/* What this process's cgroup (v2) still lets it use, from the tightest level. */
+struct mt_mem_limit {
+	int64_t available;	/* memory.max - memory.current, bytes (0 when at or over) */
+	int64_t max;		/* that level's memory.max */
+	int64_t current;	/* its memory.current */
+	char path[512];		/* its directory: "/sys/fs/cgroup/user.slice/..." */
+};
+
+/*
+ * The cgroup's memory limit: /proc/self/cgroup's v2 path, then memory.max
+ * and memory.current of it and every ancestor under /sys/fs/cgroup (all
+ * under MEMTLB_SYSROOT). 0 with lim, -ENOENT where nothing limits (no
+ * cgroup v2, "max" all the way up), or -errno.
+ */
+int mt_sys_mem_limit(struct mt_mem_limit *lim);
+
 /* Path under the sysroot; returns buf. */
 const char *mt_sys_path(char *buf, size_t len, const char *path);
 

@@ -12,10 +12,18 @@
  * registers its restore with the cleanup registry (cleanup.h), which writes
  * it back however memtlb ends.
  */
+/* A value is at most a page, its NUL included. */
+#define MT_TUNABLE_MAX 4096
+
 struct mt_tunable {
 	char spec[128];		/* as given: "sysfs:/sys/kernel/mm/..." */
 	char path[PATH_MAX];	/* the file, sysroot included */
-	char saved[256];	/* the original value ("madvise" of "always [madvise] never") */
+	/*
+	 * The original value: the file's exact bytes, newlines and all, or
+	 * the chosen word of a THP-style choice ("madvise" of
+	 * "always [madvise] never").
+	 */
+	char saved[MT_TUNABLE_MAX];
 	bool have_saved;
 };
 
@@ -24,14 +32,19 @@ int mt_tunable_init(struct mt_tunable *t, const char *spec, char *msg, size_t ms
 
 /*
  * Read and keep the current value, and check it can be written: 0,
- * -ENOENT (no such tunable), -EACCES (no privilege, or read-only), -errno.
+ * -ENOENT (no such tunable), -EACCES (no privilege, or read-only), -EFBIG
+ * (a page or more), -errno.
  */
 int mt_tunable_save(struct mt_tunable *t);
 
 /* Write a value: 0 or -errno (EINVAL: the kernel refused the value). */
 int mt_tunable_set(struct mt_tunable *t, const char *value);
 
-/* The value now in effect (bracketed choice for THP-style files): 0 or -errno. */
+/*
+ * The value now in effect, as mt_tunable_save keeps it (the bracketed word
+ * of a THP-style choice, else the exact bytes): 0, -ENAMETOOLONG (buf too
+ * small), or -errno.
+ */
 int mt_tunable_read(const struct mt_tunable *t, char *buf, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 #include "sys/hugetlb.h"
 #include "sys/sysinfo.h"
 #include "workload/check.h"
+#include "workload/region.h"
 
 static int fail(struct mt_msg *msg, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -88,19 +89,72 @@ static int check_options(const struct mt_config *cfg, struct mt_msg *msg)
 	return 0;
 }
 
+/*
+ * What the run takes beyond what is already set aside: the regions (not
+ * hugetlb's, which come from the pool) and the random order's offsets, one
+ * 64-bit word per block.
+ */
+static uint64_t memory_use(const struct mt_config *cfg, uint64_t *order)
+{
+	*order = cfg->access == MT_ACCESS_RANDOM ? cfg->region / cfg->block * sizeof(uint64_t) : 0;
+	return (cfg->pages == MT_PAGES_HUGETLB ? 0 : cfg->region * mt_config_regions(cfg)) +
+	       *order;
+}
+
+/* --reserve: the bytes of huge pages the pool will be grown by. */
+static uint64_t pool_growth(const struct mt_config *cfg)
+{
+	struct mt_hugepool_state st;
+	long need;
+
+	if (!cfg->reserve || cfg->pages != MT_PAGES_HUGETLB || !cfg->huge_size ||
+	    mt_hugetlb_pool_read(cfg->huge_size >> 10, &st))
+		return 0;
+	need = (long)(cfg->region / cfg->huge_size * mt_config_regions(cfg));
+	return need > st.free ? (uint64_t)(need - st.free) * cfg->huge_size : 0;
+}
+
 static int check_memory(const struct mt_config *cfg, struct mt_msg *msg)
 {
+	const char *hint = "a smaller region, or --force to run anyway";
 	int64_t avail = mt_sys_mem_available();
-	uint64_t total = cfg->region * mt_config_regions(cfg);
-	char want[32], have[32];
+	uint64_t order, use = memory_use(cfg, &order), grow = pool_growth(cfg);
+	char want[32], have[32], extra[64] = "", max[32], cur[32];
+	struct mt_mem_limit cg;
 
-	if (avail < 0 || total <= (uint64_t)avail || cfg->force ||
-	    cfg->pages == MT_PAGES_HUGETLB)
+	if (cfg->force)
 		return 0;
-	mt_size_format(total, want, sizeof(want));
-	mt_size_format((uint64_t)avail, have, sizeof(have));
-	return fail(msg, "a smaller region, or --force to run anyway",
-		    "--region: %s is more than MemAvailable (%s)", want, have);
+	if (order) {
+		mt_size_format(order, want, sizeof(want));
+		snprintf(extra, sizeof(extra), " with the random order (%s)", want);
+	}
+	/* Growing the pool takes the machine's memory: refused before it is written. */
+	if (grow && avail >= 0 && grow + use > (uint64_t)avail) {
+		mt_size_format(grow, want, sizeof(want));
+		mt_size_format((uint64_t)avail, have, sizeof(have));
+		return fail(msg, hint, "--reserve: %s of new huge pages%s is more than "
+			    "MemAvailable (%s)", want, extra, have);
+	}
+	mt_size_format(use, want, sizeof(want));
+	if (use && avail >= 0 && use > (uint64_t)avail) {
+		mt_size_format((uint64_t)avail, have, sizeof(have));
+		return fail(msg, hint, "--region: %s%s is more than MemAvailable (%s)",
+			    cfg->pages == MT_PAGES_HUGETLB ? "the random order" : want,
+			    cfg->pages == MT_PAGES_HUGETLB ? "" : extra, have);
+	}
+	/*
+	 * A cgroup's memory.max ends the run with the OOM killer, its backing
+	 * file left behind. Huge pages are the hugetlb controller's, not in it.
+	 */
+	if (use && !mt_sys_mem_limit(&cg) && use > (uint64_t)cg.available) {
+		mt_size_format((uint64_t)cg.available, have, sizeof(have));
+		mt_size_format((uint64_t)cg.max, max, sizeof(max));
+		mt_size_format((uint64_t)cg.current, cur, sizeof(cur));
+		return fail(msg, hint, "--region: %s%s is more than the cgroup leaves (%s: "
+			    "memory.max %s, %s in use): %.80s", want, extra, have, max, cur,
+			    cg.path);
+	}
+	return 0;
 }
 
 int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg)
@@ -111,6 +165,8 @@ int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg)
 	ret = check_sizes(cfg, msg);
 	if (!ret)
 		ret = check_options(cfg, msg);
+	if (!ret)
+		ret = mt_region_check(cfg, msg);
 	if (!ret)
 		ret = check_memory(cfg, msg);
 	return ret;
@@ -152,6 +208,9 @@ int mt_workload_pool(const struct mt_config *cfg, struct mt_msg *msg)
 	long need;
 
 	msg->text[0] = msg->hint[0] = '\0';
+	ret = mt_region_space(cfg, (unsigned int)mt_config_regions(cfg), msg);
+	if (ret)
+		return ret;
 	if (cfg->pages != MT_PAGES_HUGETLB || !cfg->huge_size)
 		return 0;
 	need = (long)(cfg->region / cfg->huge_size * mt_config_regions(cfg));

@@ -12,7 +12,13 @@
  * that changes the machine (mt_workload_pool).
  */
 
-/* Options that contradict each other or the machine: 0, or -EINVAL with msg. */
+/*
+ * Options that contradict each other or the machine: the --backing file
+ * path (mt_region_check), and the memory the run takes (the regions, the
+ * random order's offsets, a --reserve's new huge pages) against the tighter
+ * of MemAvailable and the cgroup's memory.max - memory.current, unless
+ * --force. 0, or -EINVAL with msg.
+ */
 int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg);
 
 /* Runs, but not as asked (THP on a shmem backing with shmem THP off): true with msg. */
@@ -22,7 +28,8 @@ bool mt_workload_caveat(const struct mt_config *cfg, struct mt_msg *msg);
  * hugetlb pages come from a pool: short of free pages the run would die of
  * SIGBUS in the middle. 0 when the pool has them (grown first with
  * cfg->reserve, restored at exit); -ENOSPC short, -ENOENT no pool of that
- * size, or -errno growing it, with msg.
+ * size, or -errno growing it, with msg. First the room for a file or shm
+ * backing on its file system (mt_region_space): -ENOSPC with msg.
  */
 int mt_workload_pool(const struct mt_config *cfg, struct mt_msg *msg);
 

@@ -5,16 +5,23 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <linux/magic.h>
 #include <linux/memfd.h>
 #include <linux/mman.h>
+#include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "model/size.h"
 #include "sys/cleanup.h"
 #include "workload/region.h"
 
@@ -36,16 +43,181 @@ void mt_region_init(struct mt_region *r, const struct mt_config *cfg, unsigned i
 	r->file_path[0] = '\0';
 }
 
+/* Where the file goes: --backing file:PATH, else $TMPDIR, else /tmp. */
+static const char *backing_target(const struct mt_config *cfg, const char **from)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (cfg->file_path) {
+		*from = "--backing file";
+		return cfg->file_path;
+	}
+	*from = tmp && *tmp ? "TMPDIR" : "/tmp";
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+static int bad_path(struct mt_msg *msg, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad_path(struct mt_msg *msg, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg->text, sizeof(msg->text), fmt, ap);
+	va_end(ap);
+	snprintf(msg->hint, sizeof(msg->hint), "%s", hint ? hint : "");
+	return -EINVAL;
+}
+
+/* /proc, /sys and their kin hold no data file: creating one fails or worse. */
+static bool pseudo_fs(const char *dir)
+{
+	static const long magic[] = { PROC_SUPER_MAGIC, SYSFS_MAGIC, CGROUP_SUPER_MAGIC,
+				      CGROUP2_SUPER_MAGIC, DEBUGFS_MAGIC, TRACEFS_MAGIC,
+				      SECURITYFS_MAGIC, DEVPTS_SUPER_MAGIC, BPF_FS_MAGIC };
+	struct statfs fs;
+
+	if (statfs(dir, &fs))
+		return false;
+	for (size_t i = 0; i < sizeof(magic) / sizeof(*magic); i++)
+		if ((long)fs.f_type == magic[i])
+			return true;
+	return false;
+}
+
+/* A path fit for one line: a long one keeps its head and its tail. */
+static const char *brief(const char *p, char *buf, size_t len)
+{
+	size_t n = strlen(p);
+
+	if (n < 100 || len < 100)
+		return p;
+	snprintf(buf, len, "%.45s...%s", p, p + n - 45);
+	return buf;
+}
+
+/* A directory the file can be created in; 0 or -EINVAL with msg. */
+static int check_dir(const char *from, const char *path, const char *dir, struct mt_msg *msg)
+{
+	char b[128];
+	struct stat st;
+
+	path = brief(path, b, sizeof(b));
+	if (stat(dir, &st))
+		return bad_path(msg, NULL, "%s: %s: no directory to create it in (%s)", from,
+				path, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return bad_path(msg, NULL, "%s: %s: a part of the path is not a directory", from,
+				path);
+	if (pseudo_fs(dir))
+		return bad_path(msg, "a directory on a disk or tmpfs (/tmp, /dev/shm)",
+				"%s: %s: not a file system for data (/proc, /sys, ...)", from,
+				path);
+	if (access(dir, W_OK | X_OK))
+		return bad_path(msg, NULL, "%s: %s: cannot create a file there: %s", from, path,
+				strerror(errno));
+	return 0;
+}
+
+int mt_region_check(const struct mt_config *cfg, struct mt_msg *msg)
+{
+	const char *from, *p = backing_target(cfg, &from), *bp;
+	char dir[PATH_MAX], b[128];
+	struct stat st;
+
+	if (cfg->backing != MT_BACKING_FILE)
+		return 0;
+	bp = brief(p, b, sizeof(b));
+	if (!*p)
+		return bad_path(msg, "--backing file:PATH, a new file or a directory",
+				"--backing file: no path");
+	if (strlen(p) + sizeof("/memtlb-XXXXXX") > PATH_MAX)
+		return bad_path(msg, NULL, "%s: %s: too long (%zu bytes)", from, bp, strlen(p));
+	if (!stat(p, &st) && S_ISDIR(st.st_mode))
+		return check_dir(from, p, p, msg);
+	/* TMPDIR names a directory: never a file name (mkstemp's callers agree). */
+	if (strcmp(from, "--backing file"))
+		return bad_path(msg, "TMPDIR names an existing directory, or unset it",
+				"%s: %s: not a directory", from, bp);
+	if (!lstat(p, &st)) {
+		bool dangling = S_ISLNK(st.st_mode) && stat(p, &st);
+		const char *what = dangling ? "a dangling link"
+				   : S_ISLNK(st.st_mode) ? "a link"
+				   : S_ISFIFO(st.st_mode) ? "a FIFO"
+				   : S_ISREG(st.st_mode) ? "a file"
+				   : S_ISSOCK(st.st_mode) ? "a socket"
+				   : "a device";
+
+		return bad_path(msg, "memtlb creates its file: a new name, or a directory to "
+				"create it in", "%s: %s: exists (%s)", from, bp, what);
+	}
+	if (errno != ENOENT)
+		return bad_path(msg, NULL, "%s: %s: %s", from, bp, strerror(errno));
+	snprintf(dir, sizeof(dir), "%s", p);
+	return check_dir(from, p, dirname(dir), msg);
+}
+
+int mt_region_space(const struct mt_config *cfg, unsigned int slices, struct mt_msg *msg)
+{
+	const char *from, *p = backing_target(cfg, &from);
+	uint64_t need = cfg->region * (slices ? slices : 1), have;
+	char dir[PATH_MAX], a[32], b[32], bd[128];
+	struct statvfs vfs;
+	struct stat st;
+
+	msg->text[0] = msg->hint[0] = '\0';
+	if (cfg->backing == MT_BACKING_SHM)
+		p = "/dev/shm";
+	else if (cfg->backing != MT_BACKING_FILE)
+		return 0;	/* memfd: the internal shm mount has no size limit of its own */
+	snprintf(dir, sizeof(dir), "%s", p);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		dirname(dir);
+	if (statvfs(dir, &vfs) || !vfs.f_frsize)
+		return 0;	/* not known: fallocate will tell */
+	have = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (need <= have)
+		return 0;
+	mt_size_format(need, a, sizeof(a));
+	mt_size_format(have, b, sizeof(b));
+	snprintf(msg->text, sizeof(msg->text), "--backing %s: %s: %s needed, %s free",
+		 mt_backing_name(cfg->backing), brief(dir, bd, sizeof(bd)), a, b);
+	snprintf(msg->hint, sizeof(msg->hint), "a smaller region, or --backing file:DIR on a "
+		 "file system with room");
+	return -ENOSPC;
+}
+
+/*
+ * The backing's blocks up front: a file system that runs out in the middle
+ * of a touch would end memtlb with SIGBUS. Not for THP on tmpfs (shm,
+ * memfd, a file in /dev/shm): shmem allocates at fallocate time without the
+ * mapping's MADV_HUGEPAGE, so under shmem_enabled=advise every page would
+ * be a base page; the size was checked before the run (mt_region_space).
+ * 0 or -errno (-ENOSPC: full).
+ */
+static int allocate(int fd, uint64_t len, const struct mt_config *c)
+{
+	struct statfs fs;
+	int ret;
+
+	if (c->pages == MT_PAGES_THP && !fstatfs(fd, &fs) && fs.f_type == TMPFS_MAGIC)
+		return ftruncate(fd, (off_t)len) ? -errno : 0;
+	ret = posix_fallocate(fd, 0, (off_t)len);
+	/* glibc emulates it where the file system lacks it; a few refuse even that. */
+	if (ret == EOPNOTSUPP || ret == EINVAL)
+		ret = ftruncate(fd, (off_t)len) ? errno : 0;
+	return -ret;
+}
+
 int mt_region_open(struct mt_region *r)
 {
-	const char *p = r->cfg->file_path, *tmp = getenv("TMPDIR");
+	const char *from, *p = backing_target(r->cfg, &from);
 	struct stat st;
-	int fd;
+	int fd, ret;
 
 	if (r->cfg->backing != MT_BACKING_FILE)
 		return 0;
-	if (!p)
-		p = tmp && *tmp ? tmp : "/tmp";
 	if (!stat(p, &st) && S_ISDIR(st.st_mode)) {
 		if (snprintf(r->file_path, sizeof(r->file_path), "%s/memtlb-XXXXXX", p) >=
 		    (int)sizeof(r->file_path)) {
@@ -53,6 +225,8 @@ int mt_region_open(struct mt_region *r)
 			return -ENAMETOOLONG;
 		}
 		fd = mkostemp(r->file_path, O_CLOEXEC);	/* O_EXCL, mode 0600 */
+	} else if (!r->cfg->file_path) {
+		return -ENOTDIR;	/* a TMPDIR that is no directory: never a file name */
 	} else {
 		if (snprintf(r->file_path, sizeof(r->file_path), "%s", p) >=
 		    (int)sizeof(r->file_path)) {
@@ -67,9 +241,14 @@ int mt_region_open(struct mt_region *r)
 	}
 	r->file_cleanup = mt_cleanup_add_unlink(r->file_path);
 	r->file_fd = fd;
-	if (r->file_cleanup < 0 || ftruncate(fd, (off_t)(r->cfg->region * r->slices)))
-		return r->file_cleanup < 0 ? r->file_cleanup : -errno;
-	return 0;
+	if (r->file_cleanup < 0)
+		return r->file_cleanup;
+	ret = allocate(fd, r->cfg->region * r->slices, r->cfg);
+	if (ret) {
+		mt_region_close(r);	/* a full file system keeps no half file */
+		r->file_path[0] = '\0';
+	}
+	return ret;
 }
 
 void mt_region_close(struct mt_region *r)
@@ -93,7 +272,7 @@ static int object_fd(const struct mt_config *c)
 	static atomic_uint seq;
 	unsigned int flags = MFD_CLOEXEC;
 	char name[64];
-	int fd;
+	int fd, ret;
 
 	if (c->backing == MT_BACKING_MEMFD) {
 		if (c->pages == MT_PAGES_HUGETLB)
@@ -107,9 +286,8 @@ static int object_fd(const struct mt_config *c)
 	}
 	if (fd < 0)
 		return -errno;
-	if (ftruncate(fd, (off_t)c->region)) {
-		int ret = -errno;
-
+	ret = allocate(fd, c->region, c);
+	if (ret) {
 		close(fd);
 		return ret;
 	}

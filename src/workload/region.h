@@ -26,9 +26,27 @@ struct mt_region {
 void mt_region_init(struct mt_region *r, const struct mt_config *cfg, unsigned int slices);
 
 /*
+ * For --backing file, before the run: the path (file:PATH, else $TMPDIR,
+ * else /tmp) is a directory memtlb can create a file in, or a new name in
+ * one; not an existing file, link, FIFO or device, not under /proc or /sys,
+ * not too long, and a TMPDIR is a directory. 0 (also without a file
+ * backing), or -EINVAL with msg naming the path.
+ */
+int mt_region_check(const struct mt_config *cfg, struct mt_msg *msg);
+
+/*
+ * Room for the backing on its file system (--backing file: its directory;
+ * shm: /dev/shm): slices regions of cfg->region. 0 (also when not known),
+ * or -ENOSPC with msg naming the directory.
+ */
+int mt_region_space(const struct mt_config *cfg, unsigned int slices, struct mt_msg *msg);
+
+/*
  * For --backing file: create the file (in the directory given, O_EXCL,
- * mode 0600, removed however memtlb ends) and size it. 0 (also without a
- * file backing), -ENAMETOOLONG, or -errno.
+ * mode 0600, removed however memtlb ends) and allocate its blocks
+ * (posix_fallocate: a full file system is -ENOSPC now, not SIGBUS in a
+ * touch; the file is removed then). 0 (also without a file backing),
+ * -ENAMETOOLONG, -ENOTDIR (TMPDIR is no directory), -ENOSPC or -errno.
  */
 int mt_region_open(struct mt_region *r);
 
@@ -40,8 +58,9 @@ const char *mt_region_file(const struct mt_region *r);
 
 /*
  * mmap one region (slice of the file) with the configured backing and
- * pages: THP aligned to the huge page size, MADV_HUGEPAGE/NOHUGEPAGE,
- * --populate. 0 with *out set, or -errno (-EINVAL for an unknown backing).
+ * pages (a shm or memfd object allocated first: -ENOSPC when full): THP
+ * aligned to the huge page size, MADV_HUGEPAGE/NOHUGEPAGE, --populate. 0
+ * with *out set, or -errno (-EINVAL for an unknown backing).
  */
 int mt_region_map(const struct mt_region *r, unsigned int slice, char **out);
 

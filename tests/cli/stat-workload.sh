@@ -129,10 +129,11 @@ status=$?
 [ $status -eq 130 ] && ok || fail "file: SIGINT: exit $status"
 [ -z "$(ls -A "$work/files")" ] && ok || fail "file: left behind after SIGINT"
 
-# an existing file is never overwritten (O_EXCL)
+# an existing file is never overwritten (O_EXCL), and is bad input, said first
 echo keep >"$work/files/mine"
 run stat --region 1m --backing "file:$work/files/mine" -i 1 -p 1 -e $EV
-expect_status 1 "file: existing"
+expect_status 2 "file: existing"
+expect_grep "$work/files/mine: exists" "$err" "file: existing: names the path"
 [ "$(cat "$work/files/mine")" = keep ] && ok || fail "file: existing file changed"
 rm -f "$work/files/mine"
 

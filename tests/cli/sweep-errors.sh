@@ -23,6 +23,14 @@ usage_case_o "sysfs outside /sys" sweep --region 16m --vary sysfs:/etc/passwd=x
 usage_case_o "sysfs dot-dot" sweep --region 16m --vary sysfs:/sys/../etc/passwd=x
 usage_case_o "sysctl bad name" sweep --region 16m --vary sysctl:../../etc/passwd=x
 usage_case_o "missing sysctl" sweep --region 16m --vary sysctl:vm.no_such_knob=1
+# One file under two names: both axes would write it (a fixture, nothing real).
+MEMTLB_SYSROOT="$MEMTLB_TEST_DATA/sysroot-pmu" usage_case_o "one sysctl, two spellings" \
+	sweep --region 16m --vary sysctl:vm.percpu_pagelist_high_fraction=0,8 \
+	--vary sysctl:vm/percpu_pagelist_high_fraction=0
+expect_grep 'the same file' "$err" "one sysctl, two spellings: said why"
+MEMTLB_SYSROOT="$MEMTLB_TEST_DATA/sysroot-pmu" usage_case_o "one sysfs file, two spellings" \
+	sweep --region 16m --vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never \
+	--vary sysfs:/sys/kernel//mm/transparent_hugepage/enabled/=always
 usage_case_o "block above a point's region" sweep --region 4k..16k:4k --block 8k
 usage_case_o "no such phase" sweep --region 16m..32m:16m -p 2 --phase read_4
 usage_case_o "knee ratio 1" sweep --region 16m --knee-ratio 1

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The random order, the regions, the tasks' faults, the smaps reader and the
  * cleanup registry. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -179,6 +181,49 @@ static void test_region_file_exists(void **state)
 	mt_region_close(&r);
 	assert_int_equal(access(path, F_OK), 0);
 	unlink(path);
+}
+
+/*
+ * A full file system is -ENOSPC when the file is made, and no file is
+ * left (it was SIGBUS at the first touch past the end of the room).
+ */
+static void test_region_file_full(void **state)
+{
+	struct mt_config cfg;
+	struct mt_region r;
+	struct dirent *de;
+	char mnt[64];
+	int left = 0, ret;
+	bool named;
+	DIR *dh;
+
+	(void)state;
+	snprintf(mnt, sizeof(mnt), "%s/full", dir);
+	assert_int_equal(mkdir(mnt, 0700), 0);
+	if (mount("memtlb-unit", mnt, "tmpfs", 0, "size=1m")) {
+		rmdir(mnt);
+		skip();
+	}
+	mt_config_init(&cfg);
+	cfg.region = 4 << 20;
+	cfg.pages = MT_PAGES_BASE;
+	cfg.backing = MT_BACKING_FILE;
+	cfg.file_path = mnt;
+	mt_region_init(&r, &cfg, 1);
+	ret = mt_region_open(&r);
+	named = mt_region_file(&r) != NULL;
+	mt_region_close(&r);
+	dh = opendir(mnt);
+	while (dh && (de = readdir(dh)))
+		left += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (dh)
+		closedir(dh);
+	/* Unmounted before any assert: a failure leaves no mount behind. */
+	assert_int_equal(umount(mnt), 0);
+	assert_int_equal(ret, -ENOSPC);
+	assert_false(named);
+	assert_int_equal(left, 0);
+	assert_int_equal(rmdir(mnt), 0);
 }
 
 /*
@@ -601,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_iterate_mismatch),
 		cmocka_unit_test(test_region_backings),
 		cmocka_unit_test(test_region_file_exists),
+		cmocka_unit_test(test_region_file_full),
 		cmocka_unit_test(test_tasks_count_only_the_workload),
 		cmocka_unit_test(test_tasks_kept_for_the_run),
 		cmocka_unit_test(test_kept_task_dies),

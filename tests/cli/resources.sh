@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# What a run needs of the machine, checked before it starts: the backing
+# file's path, room on its file system, and memory (MemAvailable, a
+# cgroup's memory.max, a --reserve) in fixture sysroots and a small tmpfs.
+. "$(dirname "$0")/lib.sh"
+
+EV=minor-faults
+mnt="$work/tmpfs"
+trap 'umount "$mnt" 2>/dev/null; rm -rf "$work"' EXIT
+
+# expect_path_error WHAT PATH ARGS...: exit 2, one line naming PATH, nothing left
+expect_path_error() {
+	what=$1 path=$2
+	shift 2
+	usage_case "$what" stat -i 1 -p 1 -e $EV "$@"
+	expect_grep "$path" "$err" "$what: names the path"
+}
+
+# 1. Backing-file paths: usage errors, said before the run, naming the path.
+mkdir "$work/d"
+: >"$work/d/taken"
+ln -s "$work/d/nothing" "$work/d/dangling"
+mkfifo "$work/d/fifo"
+long=$(printf '%0300d' 0)
+expect_path_error "backing in a missing directory" "$work/d/none/x" \
+	--region 1m --backing "file:$work/d/none/x"
+[ ! -e "$work/d/none" ] && ok || fail "missing directory: created"
+expect_path_error "backing over an existing file" "$work/d/taken" \
+	--region 1m --backing "file:$work/d/taken"
+expect_grep 'exists \(a file\)' "$err" "existing file: said so"
+expect_path_error "backing over a dangling link" "$work/d/dangling" \
+	--region 1m --backing "file:$work/d/dangling"
+expect_grep 'dangling link' "$err" "dangling link: said so"
+[ ! -e "$work/d/nothing" ] && ok || fail "dangling link: its target was created"
+expect_path_error "backing over a FIFO" "$work/d/fifo" \
+	--region 1m --backing "file:$work/d/fifo"
+expect_grep 'FIFO' "$err" "FIFO: said so"
+expect_path_error "backing in /proc" "/proc" --region 1m --backing file:/proc
+expect_path_error "backing file in /proc" "/proc/memtlb" --region 1m --backing file:/proc/memtlb
+expect_path_error "backing name too long" "File name too long" \
+	--region 1m --backing "file:$work/d/$long"
+TMPDIR="$work/d/gone" expect_path_error "TMPDIR missing" "TMPDIR: $work/d/gone" \
+	--region 1m --backing file
+[ ! -e "$work/d/gone" ] && ok || fail "TMPDIR missing: used as a file name"
+if [ "$(ls "$work/d" | wc -l)" -eq 3 ]; then ok; else
+	fail "path errors left files"; ls "$work/d" >&2; fi
+
+# 2. A full file system: said with the path, exit 1, no file left (not SIGBUS).
+mkdir "$mnt"
+if mount -t tmpfs -o size=8m memtlb-test "$mnt" 2>/dev/null; then
+	run stat -i 1 -p 1 -e $EV --region 64m --backing "file:$mnt"
+	expect_status 1 "backing on a full tmpfs"
+	expect_one_error_line "backing on a full tmpfs"
+	expect_grep "$mnt: 64.0 MiB needed" "$err" "full tmpfs: the path and the size"
+	run stat -i 1 -p 1 -e $EV --region 64m --backing "file:$mnt/name"
+	expect_status 1 "named backing on a full tmpfs"
+	expect_grep "$mnt" "$err" "named backing on a full tmpfs: the path"
+	run stat -i 1 -p 1 -e $EV --region 2m --tasks 8 --task-region private \
+		--backing "file:$mnt"
+	expect_status 1 "private task regions beyond the tmpfs"
+	run stat -i 1 -p 1 -e $EV --region 4m --backing "file:$mnt"
+	expect_status 0 "backing that fits the tmpfs"
+	if [ -z "$(ls -A "$mnt")" ]; then ok; else fail "tmpfs: files left"; ls -l "$mnt" >&2; fi
+	umount "$mnt"
+else
+	echo "full file system: skipped: cannot mount a tmpfs"
+fi
+
+# 3. Memory: a fixture with 22 GiB available and a 300 MiB cgroup (10 in use).
+cp -r "$MEMTLB_TEST_DATA/sysroot-cgroup" "$work/root"
+pool="$work/root/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+mem() { MEMTLB_SYSROOT="$work/root" run stat -i 1 -p 1 -e $EV "$@"; }
+mem --region 768m
+expect_status 2 "region above the cgroup's memory.max"
+expect_one_error_line "region above the cgroup's memory.max"
+expect_grep 'cgroup leaves \(290.0 MiB: memory.max 300.0 MiB' "$err" "cgroup: the figures"
+expect_grep '/sys/fs/cgroup/memtlb.slice' "$err" "cgroup: the tighter level"
+mem --region 200m --access random --block 8
+expect_status 2 "random order's offsets counted"
+expect_grep 'with the random order \(200.0 MiB\)' "$err" "random order: the figures"
+mem --pages hugetlb --reserve --region 40g
+expect_status 2 "reservation above MemAvailable"
+expect_grep '^memtlb: --reserve: 40.0 GiB of new huge pages is more than MemAvailable \(22.0' \
+	"$err" "reservation: the figures"
+if [ "$(cat "$pool")" = 0 ]; then ok; else
+	fail "reservation: the pool was written: $(cat "$pool")"; fi
+mem --region 200m --access random --block 8 --force
+expect_status 0 "--force passes the guard"
+mem --region 64m
+expect_status 0 "region inside the cgroup"
+echo max >"$work/root/sys/fs/cgroup/memtlb.slice/memory.max"
+mem --region 768m
+expect_status 0 "no cgroup limit"
+printf '0::/\n' >"$work/root/proc/self/cgroup"
+echo 104857600 >"$work/root/sys/fs/cgroup/memory.max"
+mem --region 128m
+expect_status 2 "a limit at the namespace's root"
+
+finish
