@@ -126,8 +126,9 @@ static int cmd_run(int argc, char *argv[])
 		goto out;
 	}
 	if (ret == -ECHILD) {
+		/* A signal (^C to the group) ended it: its status, as a command's. */
 		mt_err("run: %s: ended before it could exec (status %d)", argv[optind], oc.status);
-		ret = MT_EXIT_FAILURE;
+		ret = oc.status > 128 ? oc.status : MT_EXIT_FAILURE;
 		goto out;
 	}
 	if (ret)
