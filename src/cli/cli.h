@@ -107,6 +107,15 @@ int mt_cli_usage(const struct mt_msg *msg);
 /* Checks across options and the machine, before anything runs. */
 int mt_cli_config_check(const struct mt_config *cfg);
 
+/*
+ * A command that changes the machine (tunables, --reserve) takes the
+ * machine lock first: another memtlb changing it is waited for (said
+ * once), and what a dead one left changed is restored and said before
+ * anything is saved. A lock that cannot be had (no /run/memtlb for this
+ * user) is left to the change itself, which says why it is impossible.
+ */
+void mt_cli_machine_lock(void);
+
 /* -o FILE's directory must be writable: 0, or MT_EXIT_USAGE (printed). */
 int mt_cli_output_check(const char *path);
 

@@ -19,6 +19,7 @@
 #include "model/size.h"
 #include "report/json.h"
 #include "report/table.h"
+#include "sys/journal.h"
 #include "workload/check.h"
 
 int mt_cli_size_opt(const char *opt, const char *arg, uint64_t *out)
@@ -153,6 +154,28 @@ static void warn_once(const struct mt_msg *msg)
 	mt_warn("%s", msg->text);
 }
 
+void mt_cli_machine_lock(void)
+{
+	char note[1024];
+	pid_t holder;
+	int ret;
+
+	ret = mt_journal_lock(false, &holder, note, sizeof(note));
+	if (ret == -EWOULDBLOCK) {
+		if (holder > 0)
+			fprintf(stderr, "memtlb: waiting for memtlb PID %ld (it changes kernel "
+				"tunables or hugetlb pools)\n", (long)holder);
+		else
+			fprintf(stderr, "memtlb: waiting for another memtlb (it changes kernel "
+				"tunables or hugetlb pools)\n");
+		ret = mt_journal_lock(true, &holder, note, sizeof(note));
+	}
+	if (!ret && note[0]) {
+		mt_warn("%s", note);
+		mt_hint("that memtlb was killed (SIGKILL, the OOM killer) before it could restore");
+	}
+}
+
 int mt_cli_config_check(const struct mt_config *cfg)
 {
 	struct mt_msg msg;
@@ -164,6 +187,8 @@ int mt_cli_config_check(const struct mt_config *cfg)
 		return mt_cli_usage(&msg);
 	if (mt_workload_caveat(cfg, &msg))
 		warn_once(&msg);
+	if (cfg->reserve)
+		mt_cli_machine_lock();
 	ret = mt_workload_pool(cfg, &msg);
 	if (ret) {
 		mt_err("%s", msg.text);

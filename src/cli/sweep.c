@@ -19,7 +19,6 @@
 #include "report/json.h"
 #include "report/sweep.h"
 #include "stats/knee.h"
-#include "sys/journal.h"
 #include "sys/sysinfo.h"
 
 enum {
@@ -129,37 +128,6 @@ static int from_file(struct sweep_cmd *sc)
 	return ret;
 }
 
-/*
- * A sweep that changes the machine (tunables, --reserve) takes the machine
- * lock first: another memtlb changing it waits (said once), and what a
- * dead one left changed is restored (and said) before anything is saved.
- * A lock that cannot be had (no /run/memtlb for this user) is left to the
- * save, which says why the change itself is impossible.
- */
-static void take_lock(const struct sweep_cmd *sc)
-{
-	char note[1024];
-	pid_t holder;
-	int ret;
-
-	if (!sc->tunables && !sc->base.reserve)
-		return;
-	ret = mt_journal_lock(false, &holder, note, sizeof(note));
-	if (ret == -EWOULDBLOCK) {
-		if (holder > 0)
-			fprintf(stderr, "memtlb: waiting for memtlb PID %ld (it changes kernel "
-				"tunables or hugetlb pools)\n", (long)holder);
-		else
-			fprintf(stderr, "memtlb: waiting for another memtlb (it changes kernel "
-				"tunables or hugetlb pools)\n");
-		ret = mt_journal_lock(true, &holder, note, sizeof(note));
-	}
-	if (!ret && note[0]) {
-		mt_warn("%s", note);
-		mt_hint("that memtlb was killed (SIGKILL, the OOM killer) before it could restore");
-	}
-}
-
 /* Every point checked before the first runs: sizes, memory, phase. */
 static int check_points(struct sweep_cmd *sc)
 {
@@ -209,7 +177,8 @@ static int run_sweep(struct sweep_cmd *sc)
 	int64_t mem;
 	int ret;
 
-	take_lock(sc);
+	if (sc->tunables)
+		mt_cli_machine_lock();
 	ret = check_points(sc);
 	if (ret)
 		return ret;
