@@ -75,4 +75,18 @@ expect_status 2 "replay: a FIFO"
 MEMTLB_BACKEND=replay:$r/big.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
 expect_status 2 "replay: over the size cap"
 
+
+# --- option values ----------------------------------------------------------
+
+# a factor just above 1: refused by its count of points, at once
+usage_case "region of 10^10 points" stat --region 1..16t:x1.0000000011 -i 1
+# seeds: digits only, and what the report's signed integer holds
+for seed in ' -1' '-1' '+1' ' 1' 18446744073709551615 9223372036854775808; do
+	usage_case "seed '$seed'" stat --region 1m -i 1 --seed "$seed"
+done
+MEMTLB_BACKEND=replay:$good brun stat --region 1m -i 1 -p 1 -e minor-faults \
+	--seed 9223372036854775807 --format json
+expect_status 0 "seed 2^63-1"
+expect_grep '"seed": 9223372036854775807' "$out" "seed 2^63-1 recorded as given"
+
 finish
