@@ -37,7 +37,7 @@ int mt_backend_perf_create(struct mt_backend **out);
 
 /*
  * MEMTLB_BACKEND=replay:FILE: FILE must be a regular file of at most
- * MT_REPLAY_FILE_MAX bytes. Returns 0, -EINVAL for a file that is not a
+ * MT_REPLAY_FILE_MAX bytes or a FIFO (read to the same cap). Returns 0, -EINVAL for a file that is not a
  * valid replay file (format in memtlb-stat(1)), -ENOMEM, or open's -errno.
  */
 int mt_backend_replay_create(struct mt_backend **out, const char *path);

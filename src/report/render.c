@@ -22,14 +22,22 @@ static void html_esc(FILE *f, const char *s)
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		default:
+			/* XML 1.0 has no control characters but tab and line ends */
+			if (((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f)
+				fprintf(f, "\\x%02x", (unsigned char)*s);
+			else
+				fputc(*s, f);
 		}
 	}
 }
 
 /* Markdown cells: a pipe would split the cell. */
-static void md_esc(FILE *f, const char *s)
+static void md_esc(FILE *f, const char *raw)
 {
+	char safe[MT_SAFE_MAX];
+	const char *s = mt_cell_safe(safe, sizeof(safe), raw);
+
 	for (; *s; s++) {
 		if (*s == '|')
 			fputc('\\', f);
@@ -38,8 +46,11 @@ static void md_esc(FILE *f, const char *s)
 }
 
 /* Markdown prose: nothing in a note may start a list or emphasis. */
-static void md_text(FILE *f, const char *s)
+static void md_text(FILE *f, const char *raw)
 {
+	char safe[MT_SAFE_MAX];
+	const char *s = mt_cell_safe(safe, sizeof(safe), raw);
+
 	for (; *s; s++) {
 		if (strchr("\\`*_[]<>|#", *s))
 			fputc('\\', f);
@@ -49,9 +60,12 @@ static void md_text(FILE *f, const char *s)
 
 static void heading(FILE *f, enum mt_render_format fmt, int level, const char *title)
 {
+	char safe[MT_SAFE_MAX];
+
 	switch (fmt) {
 	case MT_RENDER_TEXT:
-		fprintf(f, "\n%s %s\n", level == 1 ? "==" : "--", title);
+		fprintf(f, "\n%s %s\n", level == 1 ? "==" : "--",
+			mt_cell_safe(safe, sizeof(safe), title));
 		break;
 	case MT_RENDER_MARKDOWN:
 		fprintf(f, "\n%s ", level == 1 ? "##" : "###");
@@ -68,12 +82,15 @@ static void heading(FILE *f, enum mt_render_format fmt, int level, const char *t
 
 static void note(FILE *f, enum mt_render_format fmt, const char *text)
 {
+	char safe[MT_SAFE_MAX];
+
 	if (fmt == MT_RENDER_HTML) {
 		fputs("<p>", f);
 		html_esc(f, text);
 		fputs("</p>\n", f);
 	} else {
-		fprintf(f, "%s%s\n", fmt == MT_RENDER_MARKDOWN ? "\n" : "", text);
+		fprintf(f, "%s%s\n", fmt == MT_RENDER_MARKDOWN ? "\n" : "",
+			mt_cell_safe(safe, sizeof(safe), text));
 	}
 }
 
@@ -474,7 +491,10 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		html_esc(f, title);
 		fputs("</h1>\n", f);
 	} else {
-		fprintf(f, "%smemtlb report: %s\n", fmt == MT_RENDER_MARKDOWN ? "# " : "", title);
+		char safe[MT_SAFE_MAX];
+
+		fprintf(f, "%smemtlb report: %s\n", fmt == MT_RENDER_MARKDOWN ? "# " : "",
+			mt_cell_safe(safe, sizeof(safe), title));
 	}
 	heading(f, fmt, 1, "System");
 	ret = facts(f, fmt, reps, files, n, true);

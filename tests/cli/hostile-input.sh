@@ -67,9 +67,12 @@ expect_status 2 "replay: /dev/zero"
 ln -s /dev/zero "$r/zero.txt"
 MEMTLB_BACKEND=replay:$r/zero.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
 expect_status 2 "replay: a link to /dev/zero"
+# a FIFO is read (run.sh holds memtlb with one), but an endless writer is cut off
 mkfifo "$r/fifo.txt"
+(yes '# endless' >"$r/fifo.txt" 2>/dev/null &)
 MEMTLB_BACKEND=replay:$r/fifo.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
-expect_status 2 "replay: a FIFO"
+expect_status 2 "replay: a FIFO that never ends"
+timeout 1 cat "$r/fifo.txt" >/dev/null 2>&1	# a writer left waiting, if any
 # over the size cap (1 MiB): a comment line that long is no recording
 { cat "$good"; head -c 1100000 /dev/zero | tr '\0' '#'; echo; } >"$r/big.txt"
 MEMTLB_BACKEND=replay:$r/big.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
