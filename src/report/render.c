@@ -4,6 +4,7 @@
  * in XHTML the plots, drawn by gnuplot and inlined as SVG so that the file
  * needs nothing else (no network, no side files).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,17 +295,35 @@ static const char *read_phase(const struct mt_report *rep)
 	return ph ? ph : "read_0";
 }
 
-/* gnuplot single-quoted string: a quote is doubled. */
-static void gp_str(FILE *f, const char *s)
+/*
+ * A gnuplot single-quoted string: nothing in it is interpreted but '' (a
+ * quote), so a title from a file name or a report is text, never code.
+ * Control bytes are escaped (mt_cell_safe): the SVG goes into XHTML.
+ */
+static void gp_str(FILE *f, const char *raw)
 {
+	char safe[MT_SAFE_MAX];
+	const char *s = mt_cell_safe(safe, sizeof(safe), raw);
+
 	fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '\'')
 			fputc('\'', f);
-		if (*s != '\n')
-			fputc(*s, f);
+		fputc(*s, f);
 	}
 	fputc('\'', f);
+}
+
+/*
+ * A label in the datablock: a double-quoted gnuplot datum of letters,
+ * digits and ._- only, so a line is never "EOD" and no quote ends it.
+ */
+static void gp_datum(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc(isalnum((unsigned char)*s) || strchr("._-", *s) ? *s : '_', f);
+	fputc('"', f);
 }
 
 static const char gp_head[] =
@@ -322,13 +341,13 @@ static void plot_phases(FILE *script, FILE *data, const struct mt_report *const 
 		"set style histogram errorbars gap 1 lw 1\nset style fill solid 0.6 border -1\n"
 		"plot ", gp_head);
 	for (unsigned int i = 0; i < n; i++) {
-		fprintf(script, "%s%s using %u:%u%s title ", i ? ", " : "", i ? "''" : "DATAFILE",
+		fprintf(script, "%s%s using %u:%u%s title ", i ? ", " : "", i ? "''" : "$data",
 			2 * i + 2, 2 * i + 3, i ? "" : ":xtic(1)");
 		gp_str(script, files[i]);
 	}
 	fputc('\n', script);
 	for (unsigned int p = 0; p < r0->n_phases; p++) {
-		fprintf(data, "%s", r0->phases[p].name);
+		gp_datum(data, r0->phases[p].name);
 		for (unsigned int i = 0; i < n; i++) {
 			const struct mt_phase_stat *ps = reps[i]->n_results
 				? mt_result_phase(reps[i]->results[0], r0->phases[p].name) : NULL;
@@ -357,7 +376,7 @@ static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *
 		char title[512];
 
 		snprintf(title, sizeof(title), "%s (%s)", files[i], ph);
-		fprintf(script, "%sDATAFILE index %u using 1:2:3 with yerrorlines pt 7 title ",
+		fprintf(script, "%s$data index %u using 1:2:3 with yerrorlines pt 7 title ",
 			i ? ", " : "", i);
 		gp_str(script, title);
 		for (size_t k = 0; k < reps[i]->n_results; k++) {

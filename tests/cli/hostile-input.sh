@@ -92,4 +92,150 @@ MEMTLB_BACKEND=replay:$good brun stat --region 1m -i 1 -p 1 -e minor-faults \
 expect_status 0 "seed 2^63-1"
 expect_grep '"seed": 9223372036854775807' "$out" "seed 2^63-1 recorded as given"
 
+# --- shared reports ---------------------------------------------------------
+
+base="$MEMTLB_TEST_DATA/compare/base.json"
+h="$work/hostile"
+mkdir -p "$h"
+python3 - "$base" "$h" <<'PY'
+import copy, json, sys
+base, d = json.load(open(sys.argv[1])), sys.argv[2]
+esc = "\x1b]0;owned\x07\x1b[2J\x9b31m"
+# escapes in every string a reader shows: kernel, host, cpu, phase, event, params
+r = copy.deepcopy(base)
+r["system"].update(kernel="6.1" + esc, host="h" + esc, cpu="c" + esc, machine="m" + esc)
+res = r["results"][0]
+res["params"]["tag"] = "p" + esc
+ev = res["events"][0]["name"]
+res["events"][0]["name"] = ev + esc
+for ph in res["phases"]:
+    if ev in ph["counters"]:
+        ph["counters"][ev + esc] = ph["counters"].pop(ev)
+res["phases"][0]["name"] = "mmap" + esc
+json.dump(r, open(f"{d}/escapes.json", "w"))
+# quotes, commas and line ends in names: CSV must keep its rows
+r = copy.deepcopy(base)
+res = r["results"][0]
+ev = res["events"][0]["name"]
+odd = 'x,"y"\nz'
+res["events"][0]["name"] = odd
+for ph in res["phases"]:
+    if ev in ph["counters"]:
+        ph["counters"][odd] = ph["counters"].pop(ev)
+    ph["name"] = ph["name"] + ',"q"'
+json.dump(r, open(f"{d}/csv.json", "w"))
+# 70 events: a table wider than any fixed array of 64 columns
+r = copy.deepcopy(base)
+res = r["results"][0]
+tmpl = res["events"][0]
+res["events"] = [dict(tmpl, name=f"ev{i:02d}") for i in range(70)]
+for ph in res["phases"]:
+    c = next(iter(ph["counters"].values()))
+    ph["counters"] = {f"ev{i:02d}": c for i in range(70)}
+json.dump(r, open(f"{d}/wide.json", "w"))
+PY
+
+# no control byte of a report reaches the terminal, in any command that shows it
+no_controls() {	# FILE WHAT
+	if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177\233]')" "$1" ||
+	   grep -q "$(printf '\302\233')" "$1"; then
+		fail "$2: a control byte reached the output"
+		od -c "$1" | grep -m3 '033' >&2
+	else ok; fi
+}
+for fmt in text markdown; do
+	brun report "$h/escapes.json" --format "$fmt"
+	expect_status 0 "report $fmt of escapes"
+	no_controls "$out" "report $fmt"
+	expect_grep '6\.1\\x1b\]0;owned' "$out" "report $fmt: the escape shown as \\x1b"
+done
+brun compare "$base" "$h/escapes.json"
+expect_status 0 "compare with escapes"
+no_controls "$out" "compare text"
+brun compare "$base" "$h/escapes.json" --format markdown
+no_controls "$out" "compare markdown"
+brun compare "$h/escapes.json" "$h/escapes.json" --format csv
+no_controls "$out" "compare csv"
+brun sweep --from "$h/escapes.json"
+no_controls "$out" "sweep --from"
+if command -v xmllint >/dev/null; then
+	brun report "$h/escapes.json" --format html
+	if xmllint --noout "$out" 2>"$work/xml.err"; then ok; else
+		fail "report html with control bytes is not XML"; head -3 "$work/xml.err" >&2; fi
+else
+	brun report "$h/escapes.json" --format html
+	no_controls "$out" "report html"
+fi
+
+# CSV: every row has the header's number of fields, parsed as RFC 4180
+csv_rows_ok() {	# FILE WHAT
+	if python3 - "$1" <<'PY'; then ok; else fail "$2: CSV rows broken"; sed 's/^/  /' "$1" | head >&2; fi
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert len(rows) > 1, rows
+assert all(len(r) == len(rows[0]) for r in rows), [r for r in rows if len(r) != len(rows[0])]
+assert any('x,"y"' in f for r in rows for f in r) or any(',"q"' in f for r in rows for f in r)
+PY
+}
+brun compare "$h/csv.json" "$h/csv.json" --format csv
+expect_status 0 "compare csv of odd names"
+csv_rows_ok "$out" "compare csv"
+brun stat --from "$h/csv.json" --format csv 2>/dev/null
+brun sweep --from "$h/csv.json" --format csv
+expect_status 0 "sweep --from csv of odd names"
+csv_rows_ok "$out" "sweep csv"
+
+# wide tables: 70 events, and 64 inputs side by side
+brun report "$h/wide.json"
+expect_status 0 "report of 70 events"
+expect_grep 'ev69' "$out" "the 70th event shown"
+if [ "$(wc -c <"$out")" -lt 1000000 ]; then ok; else fail "report of 70 events: $(wc -c <"$out") bytes"; fi
+set --
+for i in $(seq 64); do cp "$base" "$h/in$i.json"; set -- "$@" "$h/in$i.json"; done
+brun report "$@"
+expect_status 0 "report of 64 inputs"
+expect_grep 'in64\.json' "$out" "the 64th input shown"
+brun report "$@" --format markdown
+expect_status 0 "markdown report of 64 inputs"
+
+# --- gnuplot ----------------------------------------------------------------
+
+if command -v gnuplot >/dev/null; then
+	# a file name with the old placeholder, and one that is gnuplot code
+	g="$work/gp"
+	mkdir -p "$g"
+	cp "$MEMTLB_TEST_DATA/compare/sweep.json" "$g/a DATAFILE b.json"
+	brun report "$g/a DATAFILE b.json" --format html
+	expect_status 0 "report of 'a DATAFILE b.json'"
+	if [ "$(grep -c '<svg' "$out")" -ge 2 ]; then ok; else
+		fail "'a DATAFILE b.json': plots lost"; fi
+	# run in $g: what a name makes gnuplot create would land here
+	MEMTLB=$(cd "$(dirname "$MEMTLB")" && pwd)/$(basename "$MEMTLB")
+	evil="x' . system('touch PWNED') . 'y
+set output 'PWNED2'
+.json"
+	cp "$MEMTLB_TEST_DATA/compare/sweep.json" "$g/$evil"
+	tdir="t'; system('touch PWNED3'); '"
+	mkdir -p "$g/$tdir"
+	cd "$g" || exit 1
+	TMPDIR="$g/$tdir" brun report "$evil" --format html
+	cd - >/dev/null || exit 1
+	expect_status 0 "report of a file name that is gnuplot code"
+	if ls "$g"/PWNED* >/dev/null 2>&1; then fail "gnuplot ran code from a file name"; else ok; fi
+	if [ "$(grep -c '<svg' "$out")" -ge 2 ]; then ok; else fail "code-like name: plots lost"; fi
+	if xmllint --noout "$out" 2>/dev/null; then ok; else fail "code-like name: not XML"; fi
+	# no data file at all: an interrupt cannot leave one behind
+	cat >"$g/gp.sh" <<EOS
+#!/bin/sh
+ls -A "\$TMPDIR" >>"$g/seen"
+exec gnuplot
+EOS
+	chmod +x "$g/gp.sh"
+	MEMTLB_GNUPLOT="$g/gp.sh" TMPDIR="$g/tmp" brun report "$MEMTLB_TEST_DATA/compare/sweep.json" --format html
+	mkdir -p "$g/tmp"
+	MEMTLB_GNUPLOT="$g/gp.sh" TMPDIR="$g/tmp" brun report "$MEMTLB_TEST_DATA/compare/sweep.json" --format html
+	expect_status 0 "report with a gnuplot that looks at TMPDIR"
+	if [ -s "$g/seen" ]; then fail "a plot file in TMPDIR while gnuplot ran"; cat "$g/seen" >&2; else ok; fi
+fi
+
 finish
