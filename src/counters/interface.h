@@ -37,8 +37,9 @@ int mt_backend_perf_create(struct mt_backend **out);
 
 /*
  * MEMTLB_BACKEND=replay:FILE: FILE must be a regular file of at most
- * MT_REPLAY_FILE_MAX bytes or a FIFO (read to the same cap). Returns 0, -EINVAL for a file that is not a
- * valid replay file (format in memtlb-stat(1)), -ENOMEM, or open's -errno.
+ * MT_REPLAY_FILE_MAX bytes or a FIFO (read to the same cap). Returns 0,
+ * -EINVAL for a file that is not a valid replay file (format in
+ * memtlb-stat(1)), -ENOMEM, or stat's or open's -errno.
  */
 int mt_backend_replay_create(struct mt_backend **out, const char *path);
 /* The same parse on a stream (the fuzz target's entry): 0, -EINVAL, -ENOMEM, -EIO. */

@@ -120,8 +120,8 @@ static void compare_cpuid(FILE *f, const struct mt_probe_result *r, const struct
 		l1->entries, a);
 	if (l2) {
 		mt_size_format((uint64_t)l2->entries * page, b, sizeof(b));
-		fprintf(f, ", L2 %s TLB %u entries (%s)", mt_cell_safe(type, sizeof(type), l2->type),
-			l2->entries, b);
+		fprintf(f, ", L2 %s TLB %u entries (%s)",
+			mt_cell_safe(type, sizeof(type), l2->type), l2->entries, b);
 	}
 	fprintf(f, " for %s pages\n", huge ? "2 MiB" : "4 KiB");
 }

@@ -165,8 +165,9 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	/* What --vary changes is in each series' title, not in this header. */
 	if (varied(rep, "iterations") || varied(rep, "passes") || varied(rep, "backing"))
 		fprintf(f, "memtlb %s: %s per region, %zu point%s\n",
-			mt_cell_safe(cmd, sizeof(cmd), rep->command), mt_cell_safe(ph, sizeof(ph), phase),
-			rep->n_results, rep->n_results == 1 ? "" : "s");
+			mt_cell_safe(cmd, sizeof(cmd), rep->command),
+			mt_cell_safe(ph, sizeof(ph), phase), rep->n_results,
+			rep->n_results == 1 ? "" : "s");
 	else
 		fprintf(f, "memtlb %s: %s per region, %lu iteration%s x %lu pass%s (%s), "
 			"%zu point%s\n", mt_cell_safe(cmd, sizeof(cmd), rep->command),
@@ -272,8 +273,10 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 			const struct mt_phase_stat *ps = mt_result_phase(r, phase);
 			const struct mt_knee *kn = knee_at(&c, k);
 
-			fprintf(f, "%u,%s,%llu,%s,%.6g,%.6g,%.6g,", s, mt_cell_csv(qt, sizeof(qt), title, true),
-				(unsigned long long)r->region, mt_cell_csv(qp, sizeof(qp), phase, false), ps->time_ns.mean,
+			fprintf(f, "%u,%s,%llu,%s,%.6g,%.6g,%.6g,", s,
+				mt_cell_csv(qt, sizeof(qt), title, true),
+				(unsigned long long)r->region,
+				mt_cell_csv(qp, sizeof(qp), phase, false), ps->time_ns.mean,
 				ps->time_ns.cv, c.y[k]);
 			if (mt_phase_has(ps, MT_DERIVED_FAULTS_PER_BLOCK))
 				fprintf(f, "%.6g", ps->derived[MT_DERIVED_FAULTS_PER_BLOCK]);

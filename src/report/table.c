@@ -295,7 +295,8 @@ int mt_report_print_csv(FILE *f, const struct mt_report *rep)
 						    cs->running, "ok");
 				else
 					fprintf(f, "%s,%s,count,,,,,%s\n", qp,
-						mt_cell_csv(qe, sizeof(qe), r->events[e].name, false),
+						mt_cell_csv(qe, sizeof(qe), r->events[e].name,
+							    false),
 						mt_cell_state(cs->state));
 			}
 			for (int d = 0; d < MT_DERIVED_MAX; d++) {
