@@ -21,17 +21,27 @@
  * DELTA is VAL or VAL/ENA/RUN (ns). Reads alternate begin/end of an
  * interval; the deltas are applied at each end read, cycling through the
  * list, so a list of one iteration's phases replays every iteration.
+ * Counts are decimal digits (no sign), at most 2^64-1; RUN is at most ENA.
+ * Each event has one line; CRLF line ends are accepted, a lone CR is not.
  * Events not in the file fail to open with ENOENT. A read between enable
  * and disable fails with EBUSY: reads belong outside the counted windows.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "counters/interface.h"
+
+/* far above any real file: a bound on memory, not a format rule */
+#define REPLAY_EVENTS_MAX	4096
+#define REPLAY_DELTAS_MAX	65536
+#define REPLAY_COUNTERS_MAX	1024
 
 struct replay_event {
 	char name[MT_EVENT_NAME_MAX];
@@ -63,29 +73,58 @@ static const struct {
 	{ "EPERM", EPERM }, { "EINVAL", EINVAL }, { "ENODEV", ENODEV }, { "EMFILE", EMFILE },
 };
 
-static int parse_delta(const char *tok, struct mt_counts *d)
+/*
+ * A count: decimal digits only. sscanf's %u took "-1" as 2^64-1 and an
+ * overflow as UINT64_MAX without a word; both are refused.
+ */
+static int parse_u64(const char *s, const char **end, uint64_t *v)
 {
-	int consumed = 0;
+	uint64_t x = 0;
 
-	d->ena = d->run = 1000000;
-	if (sscanf(tok, "%" SCNu64 "/%" SCNu64 "/%" SCNu64 "%n", &d->val, &d->ena, &d->run,
-		   &consumed) == 3 && !tok[consumed])
-		return 0;
-	consumed = 0;
-	if (sscanf(tok, "%" SCNu64 "%n", &d->val, &consumed) == 1 && !tok[consumed])
-		return 0;
-	return -EINVAL;
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned int d = (unsigned int)(*s - '0');
+
+		if (x > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		x = x * 10 + d;
+	}
+	*end = s;
+	*v = x;
+	return 0;
 }
 
+static int parse_delta(const char *tok, struct mt_counts *d)
+{
+	const char *p = tok;
+
+	d->ena = d->run = 1000000;
+	if (parse_u64(p, &p, &d->val))
+		return -EINVAL;
+	if (!*p)
+		return 0;
+	if (*p != '/' || parse_u64(p + 1, &p, &d->ena) || *p != '/' ||
+	    parse_u64(p + 1, &p, &d->run) || *p)
+		return -EINVAL;
+	/* the kernel never runs a counter longer than it is enabled */
+	return d->run > d->ena ? -EINVAL : 0;
+}
+
+/* re is zeroed first, so whatever fails, destroy frees only what was set */
 static int parse_line(char *line, struct replay_event *re)
 {
 	char *colon, *tok, *save = NULL;
 
+	memset(re, 0, sizeof(*re));
 	colon = strchr(line, ':');
 	if (!colon || colon == line || (size_t)(colon - line) >= sizeof(re->name))
 		return -EINVAL;
-	memset(re, 0, sizeof(*re));
 	memcpy(re->name, line, colon - line);
+	for (size_t i = strlen(re->name); i > 0 && isspace((unsigned char)re->name[i - 1]); i--)
+		re->name[i - 1] = '\0';
+	if (!re->name[0] || strpbrk(re->name, " \t"))
+		return -EINVAL;
 	tok = strtok_r(colon + 1, " \t", &save);
 	if (!tok)
 		return -EINVAL;
@@ -94,15 +133,18 @@ static int parse_line(char *line, struct replay_event *re)
 		for (size_t i = 0; tok && i < sizeof(errnames) / sizeof(errnames[0]); i++)
 			if (!strcmp(tok, errnames[i].name))
 				re->err = -errnames[i].err;
-		return re->err ? 0 : -EINVAL;
+		return re->err && !strtok_r(NULL, " \t", &save) ? 0 : -EINVAL;
 	}
 	if (!strcmp(tok, "notcounted")) {
 		re->notcounted = 1;
-		return 0;
+		return strtok_r(NULL, " \t", &save) ? -EINVAL : 0;
 	}
 	for (; tok; tok = strtok_r(NULL, " \t", &save)) {
-		struct mt_counts *grown = realloc(re->deltas, (re->n_deltas + 1) * sizeof(*grown));
+		struct mt_counts *grown;
 
+		if (re->n_deltas >= REPLAY_DELTAS_MAX)
+			return -EINVAL;
+		grown = realloc(re->deltas, (re->n_deltas + 1) * sizeof(*grown));
 		if (!grown)
 			return -ENOMEM;
 		re->deltas = grown;
@@ -112,43 +154,75 @@ static int parse_line(char *line, struct replay_event *re)
 	return 0;
 }
 
-static int load(struct replay_backend *rb, const char *path)
+static int parse_limit(const char *s, unsigned int *out)
+{
+	const char *end;
+	uint64_t k;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (parse_u64(s, &end, &k))
+		return -EINVAL;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (k == 0 || k > REPLAY_COUNTERS_MAX || *end)
+		return -EINVAL;
+	*out = (unsigned int)k;
+	return 0;
+}
+
+static int load(struct replay_backend *rb, FILE *f)
 {
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, total = 0;
+	ssize_t len;
 	int ret = 0;
-	FILE *f;
 
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		char *s = line, *hash = strchr(line, '#');
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *s = line, *hash;
 		struct replay_event *grown;
 
+		total += (size_t)len;
+		if (total > MT_REPLAY_FILE_MAX) {
+			ret = -EINVAL;
+			break;
+		}
+		/* a NUL hides the rest of the line from every string function */
+		if (memchr(line, '\0', (size_t)len)) {
+			ret = -EINVAL;
+			break;
+		}
+		/* CRLF is one line end; a lone CR would hide the lines after it */
+		if (len >= 1 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len >= 1 && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (strchr(line, '\r')) {
+			ret = -EINVAL;
+			break;
+		}
+		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
-		s[strcspn(s, "\r\n")] = '\0';
 		while (isspace((unsigned char)*s))
 			s++;
 		if (!*s)
 			continue;
-		if (!strncmp(s, "pmu-counters:", 13) || !strncmp(s, "pmu-counters-free:", 18)) {
-			bool free_ = s[12] == '-';
-			char *end;
-			long k = strtol(s + (free_ ? 18 : 13), &end, 10);
-
-			while (isspace((unsigned char)*end))
-				end++;
-			if (k <= 0 || *end) {
-				ret = -EINVAL;
+		if (!strncmp(s, "pmu-counters:", 13)) {
+			ret = parse_limit(s + 13, &rb->pmu_counters);
+			if (ret)
 				break;
-			}
-			if (free_)
-				rb->pmu_free = (unsigned int)k;
-			else
-				rb->pmu_counters = (unsigned int)k;
 			continue;
+		}
+		if (!strncmp(s, "pmu-counters-free:", 18)) {
+			ret = parse_limit(s + 18, &rb->pmu_free);
+			if (ret)
+				break;
+			continue;
+		}
+		if (rb->n_rec >= REPLAY_EVENTS_MAX) {
+			ret = -EINVAL;
+			break;
 		}
 		grown = realloc(rb->rec, (rb->n_rec + 1) * sizeof(*grown));
 		if (!grown) {
@@ -160,9 +234,18 @@ static int load(struct replay_backend *rb, const char *path)
 		rb->n_rec++;
 		if (ret)
 			break;
+		/* two lines for one event: which one counts would be a guess */
+		for (size_t r = 0; r + 1 < rb->n_rec; r++)
+			if (!strcmp(rb->rec[r].name, rb->rec[rb->n_rec - 1].name)) {
+				ret = -EINVAL;
+				break;
+			}
+		if (ret)
+			break;
 	}
+	if (!ret && ferror(f))
+		ret = -EIO;
 	free(line);
-	fclose(f);
 	return ret;
 }
 
@@ -270,20 +353,62 @@ static const struct mt_backend_ops replay_ops = {
 	.destroy = replay_destroy,
 };
 
-int mt_backend_replay_create(struct mt_backend **out, const char *path)
+static struct replay_backend *replay_alloc(void)
 {
-	struct replay_backend *rb;
+	struct replay_backend *rb = calloc(1, sizeof(*rb));
+
+	if (rb)
+		rb->base.ops = &replay_ops;
+	return rb;
+}
+
+int mt_backend_replay_parse(struct mt_backend **out, FILE *f)
+{
+	struct replay_backend *rb = replay_alloc();
 	int ret;
 
-	rb = calloc(1, sizeof(*rb));
 	if (!rb)
 		return -ENOMEM;
-	rb->base.ops = &replay_ops;
-	ret = load(rb, path);
+	ret = load(rb, f);
 	if (ret) {
 		replay_destroy(&rb->base);
 		return ret;
 	}
 	*out = &rb->base;
 	return 0;
+}
+
+/*
+ * A regular file of at most MT_REPLAY_FILE_MAX bytes: /dev/zero never
+ * ended, a directory read as empty and a FIFO waited for a writer. The file
+ * is checked before it is opened (stat): open itself could block on a
+ * device or a FIFO; and again after (fstat), the same file still.
+ */
+int mt_backend_replay_create(struct mt_backend **out, const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd, ret;
+
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_size > MT_REPLAY_FILE_MAX)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	/* the same file still: not swapped for a device between stat and open */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MT_REPLAY_FILE_MAX) {
+		close(fd);
+		return -EINVAL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	ret = mt_backend_replay_parse(out, f);
+	fclose(f);
+	return ret;
 }

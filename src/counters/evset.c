@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +14,9 @@
 
 #include "counters/evset.h"
 #include "model/metrics.h"
+
+/* An events file is a few dozen lines; a bound keeps a huge one out of memory. */
+#define EVSET_FILE_MAX (1 << 20)
 
 static int is_dir(const char *path)
 {
@@ -223,11 +227,35 @@ static int parse_stream(struct parser *p, FILE *f, const char *path)
 	p->line = 0;
 	p->set = NULL;
 	p->sec = NULL;
-	while (!ret && getline(&line, &cap, f) > 0) {
+	size_t total = 0;
+	ssize_t len;
+
+	while (!ret && (len = getline(&line, &cap, f)) > 0) {
 		char *s = line, *kw;
 
 		p->line++;
-		s[strcspn(s, "\r\n")] = '\0';
+		total += (size_t)len;
+		if (total > EVSET_FILE_MAX) {
+			ret = perr(p, "larger than %d bytes", EVSET_FILE_MAX);
+			break;
+		}
+		if (memchr(line, '\0', (size_t)len)) {
+			ret = perr(p, "NUL byte");
+			break;
+		}
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		/*
+		 * Descriptions and meanings reach the terminal (memtlb list):
+		 * a control byte there is an escape sequence, not text.
+		 */
+		for (ssize_t i = 0; !ret && i < len; i++)
+			if (((unsigned char)line[i] < 0x20 && line[i] != '\t') || line[i] == 0x7f)
+				ret = perr(p, "control character 0x%02x", (unsigned char)line[i]);
+		if (ret)
+			break;
 		s += strspn(s, " \t");
 		if (!*s || *s == '#')
 			continue;
@@ -257,9 +285,33 @@ static int parse_file(struct parser *p, const char *path)
 	FILE *f;
 	int ret;
 
-	f = fopen(path, "re");
+	struct stat st;
+	int fd;
+
+	/*
+	 * Regular files only, opened without blocking: a FIFO named x.events
+	 * waited for a writer and a link to /dev/zero never ended, hanging
+	 * memtlb list and every --events command.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(p->msg, p->len, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > EVSET_FILE_MAX) {
+		bool reg = !fstat(fd, &st) && S_ISREG(st.st_mode);
+
+		ret = reg ? -EFBIG : -EINVAL;
+		snprintf(p->msg, p->len, "%s: %s", path,
+			 reg ? "larger than 1 MiB" : "not a regular file");
+		close(fd);
+		return ret;
+	}
+	f = fdopen(fd, "r");
 	if (!f) {
 		ret = -errno;
+		close(fd);
 		snprintf(p->msg, p->len, "%s: %s", path, strerror(-ret));
 		return ret;
 	}

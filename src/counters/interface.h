@@ -9,6 +9,7 @@
  * handle backend.h creates and counters.h reads.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "counters/resolve.h"
@@ -31,6 +32,17 @@ struct mt_backend {
 };
 
 int mt_backend_perf_create(struct mt_backend **out);
+/* A replay file's size cap: a recording is a few lines; /dev/zero is not one. */
+#define MT_REPLAY_FILE_MAX	(1 << 20)
+
+/*
+ * MEMTLB_BACKEND=replay:FILE: FILE must be a regular file of at most
+ * MT_REPLAY_FILE_MAX bytes or a FIFO (read to the same cap). Returns 0,
+ * -EINVAL for a file that is not a valid replay file (format in
+ * memtlb-stat(1)), -ENOMEM, or stat's or open's -errno.
+ */
 int mt_backend_replay_create(struct mt_backend **out, const char *path);
+/* The same parse on a stream (the fuzz target's entry): 0, -EINVAL, -ENOMEM, -EIO. */
+int mt_backend_replay_parse(struct mt_backend **out, FILE *f);
 
 #endif

@@ -5,7 +5,9 @@
  * values and the report loader all go through it, so a value means the same
  * thing wherever it comes from.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,12 +209,20 @@ static int set_access(struct mt_config *cfg, const char *value, struct mt_msg *m
 
 static int set_seed(struct mt_config *cfg, const char *value, struct mt_msg *msg)
 {
+	unsigned long long v;
 	char *end;
 
-	errno = 0;
-	cfg->seed = strtoull(value, &end, 0);
-	if (errno || end == value || *end || *value == '-')
+	/* strtoull skips spaces and takes a sign: " -1" was 2^64-1 */
+	if (!isdigit((unsigned char)value[0]))
 		return fail(msg, NULL, "%s: not a whole number", value);
+	errno = 0;
+	v = strtoull(value, &end, 0);
+	if (errno || end == value || *end)
+		return fail(msg, NULL, "%s: not a whole number", value);
+	/* the report stores a JSON integer, a signed 64-bit number */
+	if (v > INT64_MAX)
+		return fail(msg, NULL, "%s: larger than 2^63-1 (9223372036854775807)", value);
+	cfg->seed = v;
 	return 0;
 }
 

@@ -11,6 +11,46 @@
 #include <string.h>
 
 #include "report/cells.h"
+#include "stats/compare.h"
+
+const char *mt_cell_safe(char *buf, size_t len, const char *s)
+{
+	/* one escaper for warnings and cells: stats' (C0, DEL, C1 as \xNN) */
+	mt_compare_escape(buf, len, s ? s : "");
+	return buf;
+}
+
+const char *mt_cell_csv(char *buf, size_t len, const char *s, bool always)
+{
+	char safe[MT_SAFE_MAX];
+	size_t n = 0;
+	bool quote;
+
+	if (!len)
+		return buf;
+	mt_cell_safe(safe, sizeof(safe), s);
+	/* RFC 4180: a field with a quote, comma or line end is quoted, "" inside */
+	quote = always || strpbrk(safe, "\",\r\n") || safe[0] == ' ' ||
+		(safe[0] && safe[strlen(safe) - 1] == ' ');
+	if (quote && n + 1 < len)
+		buf[n++] = '"';
+	for (const char *p = safe; *p && n + 3 < len; p++) {
+		if (*p == '"')
+			buf[n++] = '"';
+		buf[n++] = *p;
+	}
+	if (quote && n + 1 < len)
+		buf[n++] = '"';
+	buf[n] = '\0';
+	return buf;
+}
+
+void mt_csv_field(FILE *f, const char *s, bool always)
+{
+	char buf[2 * MT_SAFE_MAX + 3];
+
+	fputs(mt_cell_csv(buf, sizeof(buf), s, always), f);
+}
 
 void mt_report_number(char *buf, size_t len, double v)
 {
@@ -141,6 +181,26 @@ static int append(struct mt_table *t, char ***list, size_t *n, const char *fmt, 
 		return t->err;
 	if (vasprintf(&s, fmt, ap) < 0)
 		return t->err = -ENOMEM;
+	/*
+	 * Every cell and note is shown as text somewhere: a control byte
+	 * from a shared report (an event, a phase, a host) is escaped here,
+	 * once, for the terminal, markdown and XHTML alike.
+	 */
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)) {
+			size_t sz = 4 * strlen(s) + 1;
+			char *safe = malloc(sz);
+
+			if (!safe) {
+				free(s);
+				return t->err = -ENOMEM;
+			}
+			mt_cell_safe(safe, sz, s);
+			free(s);
+			s = safe;
+			break;
+		}
+	}
 	grown = realloc(*list, (*n + 1) * sizeof(*grown));
 	if (!grown) {
 		free(s);

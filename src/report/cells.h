@@ -17,6 +17,27 @@
  * marks in both. Escaping for a format is the printer's job.
  */
 
+/* Room for a string from a report (a kernel, an event, a phase), escaped. */
+#define MT_SAFE_MAX 1024
+
+/*
+ * s for a terminal, markdown or XHTML: control bytes (C0, DEL, UTF-8's C1)
+ * written as \xNN, so a shared report cannot send escape sequences or make
+ * XML invalid; at most len - 1 bytes. Returns buf. Table cells and notes
+ * get it in mt_table_add and mt_table_note; direct printers call it.
+ */
+const char *mt_cell_safe(char *buf, size_t len, const char *s);
+
+/*
+ * s as one CSV field (RFC 4180): mt_cell_safe, then in double quotes, each
+ * quote doubled, when it has a quote, comma or a space at either end, or
+ * always (columns that were always quoted stay so). Returns buf;
+ * 2 * MT_SAFE_MAX + 3 bytes hold any field.
+ */
+const char *mt_cell_csv(char *buf, size_t len, const char *s, bool always);
+/* mt_cell_csv written to f. */
+void mt_csv_field(FILE *f, const char *s, bool always);
+
 /* Room for any cell below. */
 #define MT_CELL_MAX 64
 

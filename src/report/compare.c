@@ -58,9 +58,12 @@ static void change_cell(char *buf, size_t len, const struct mt_cmp_side *s, bool
 static void side_label(char *buf, size_t len, const struct mt_comparison *cmp, unsigned int i)
 {
 	const struct mt_sysinfo *si = &cmp->reps[i]->system;
+	char raw[MT_SAFE_MAX];
 
-	snprintf(buf, len, "%s on %s (%s)", si->kernel[0] ? si->kernel : "(unknown kernel)",
+	/* kernel and host come from the files: escaped for the terminal */
+	snprintf(raw, sizeof(raw), "%s on %s (%s)", si->kernel[0] ? si->kernel : "(unknown kernel)",
 		 si->host[0] ? si->host : "(unknown host)", cmp->files[i]);
+	mt_cell_safe(buf, len, raw);
 }
 
 static void print_text(FILE *f, const struct mt_comparison *cmp, bool md)
@@ -68,6 +71,8 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md)
 	const char *sep = md ? " | " : "  ";
 	const char *last_point = NULL;
 	char a[320], b[64];
+
+	char safe[MT_SAFE_MAX], ph[MT_SAFE_MAX], met[MT_SAFE_MAX];
 
 	for (unsigned int i = 0; i < cmp->n_inputs; i++) {
 		side_label(a, sizeof(a), cmp, i);
@@ -80,7 +85,8 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md)
 	for (size_t k = 0; k < cmp->n_warnings; k++)
 		fprintf(f, "%swarning: %s\n", md ? "> " : "", cmp->warnings[k]);
 	for (size_t k = 0; k < cmp->n_lonely; k++)
-		fprintf(f, "%spoint %s\n", md ? "> " : "", cmp->lonely[k]);
+		fprintf(f, "%spoint %s\n", md ? "> " : "",
+			mt_cell_safe(safe, sizeof(safe), cmp->lonely[k]));
 	if (cmp->n_warnings || cmp->n_lonely)
 		fputc('\n', f);
 
@@ -92,7 +98,8 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md)
 				fputc('\n', f);
 			last_point = r->point;
 			if (md) {
-				fprintf(f, "#### %s\n\n| base", r->point);
+				fprintf(f, "#### %s\n\n| base",
+					mt_cell_safe(safe, sizeof(safe), r->point));
 				for (unsigned int i = 1; i < cmp->n_inputs; i++)
 					fprintf(f, " | %%change | new[%u]", i);
 				fprintf(f, " | metric |\n|---:");
@@ -100,7 +107,8 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md)
 					fprintf(f, "|---:|---:");
 				fprintf(f, "|:---|\n");
 			} else {
-				fprintf(f, "%s\n%*s", r->point, VALW, "base");
+				fprintf(f, "%s\n%*s", mt_cell_safe(safe, sizeof(safe), r->point),
+					VALW, "base");
 				for (unsigned int i = 1; i < cmp->n_inputs; i++)
 					fprintf(f, "  %12s  %*s%u]", "%change", VALW - 2, "new[", i);
 				fprintf(f, "  metric\n");
@@ -119,7 +127,8 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md)
 			else
 				fprintf(f, "%s%12s%s%*s", sep, a, sep, VALW, b);
 		}
-		fprintf(f, "%s%s.%s%s\n", sep, r->phase, r->metric, md ? " |" : "");
+		fprintf(f, "%s%s.%s%s\n", sep, mt_cell_safe(ph, sizeof(ph), r->phase),
+			mt_cell_safe(met, sizeof(met), r->metric), md ? " |" : "");
 	}
 	fputc('\n', f);
 	for (int fam = 0; fam < MT_FAMILY_MAX; fam++) {
@@ -147,9 +156,13 @@ static void print_csv(FILE *f, const struct mt_comparison *cmp)
 		for (unsigned int i = 1; i < cmp->n_inputs; i++) {
 			const struct mt_cmp_side *n = &r->side[i];
 
-			/* Raw PMU event names can hold commas: names are quoted. */
-			fprintf(f, "\"%s\",%s,\"%s\",%s,%u,", r->point, r->phase, r->metric,
-				mt_family_name(r->family), i);
+			/* names and points from the files: RFC 4180 fields */
+			mt_csv_field(f, r->point, true);
+			fputc(',', f);
+			mt_csv_field(f, r->phase, false);
+			fputc(',', f);
+			mt_csv_field(f, r->metric, true);
+			fprintf(f, ",%s,%u,", mt_family_name(r->family), i);
 			if (b->state == MT_SIDE_OK)
 				fprintf(f, "%.6g,%.4g,%zu,ok,", b->s.mean, b->s.cv, b->s.n);
 			else

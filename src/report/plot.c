@@ -61,55 +61,43 @@ static int read_all(int fd, char **out)
 	return 0;
 }
 
-/* "set ... DATAFILE ..." with the temp file's name put in, quoted for gnuplot. */
-static char *expand(const char *script, const char *path)
+/*
+ * The data as a datablock before the script: no temp file (none is left
+ * behind by an interrupt, none is named through TMPDIR) and nothing of the
+ * data is ever substituted into the script. A line "EOD" would end the
+ * block early and run what follows as code: refused.
+ */
+static char *with_datablock(const char *script, const char *data)
 {
-	size_t n = 0, plen = strlen(path) + 2;
-	const char *p;
-	char *out, *o;
+	static const char head[] = "$data << EOD\n", tail[] = "EOD\n";
+	size_t dlen = strlen(data);
+	char *out;
 
-	for (p = script; (p = strstr(p, "DATAFILE")); p += 8)
-		n++;
-	out = malloc(strlen(script) + n * plen + 1);
+	for (const char *l = data; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+		if (!strncmp(l, "EOD", 3) && (l[3] == '\n' || l[3] == '\r' || !l[3]))
+			return NULL;
+	out = malloc(sizeof(head) + dlen + 1 + sizeof(tail) + strlen(script));
 	if (!out)
 		return NULL;
-	for (o = out, p = script; *p;) {
-		if (!strncmp(p, "DATAFILE", 8)) {
-			o += sprintf(o, "'%s'", path);
-			p += 8;
-		} else {
-			*o++ = *p++;
-		}
-	}
-	*o = '\0';
+	sprintf(out, "%s%s%s%s%s", head, data, dlen && data[dlen - 1] != '\n' ? "\n" : "", tail,
+		script);
 	return out;
 }
 
 int mt_plot_svg(const char *script, const char *data, char **svg)
 {
 	const char *prog = getenv("MEMTLB_GNUPLOT");
-	const char *tmpdir = getenv("TMPDIR");
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, fd, status, ret = 0;
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, status, ret = 0;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	char path[4096], *full = NULL;
+	char *full;
 	pid_t pid;
 
 	*svg = NULL;
 	if (!prog || !*prog)
 		prog = "gnuplot";
-	/* The name goes into a quoted gnuplot string: no quotes in it. */
-	snprintf(path, sizeof(path), "%s/memtlb-plot-XXXXXX",
-		 tmpdir && *tmpdir && !strchr(tmpdir, '\'') ? tmpdir : "/tmp");
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = write_all(fd, data, strlen(data));
-	close(fd);
-	full = ret ? NULL : expand(script, path);
-	if (!full) {
-		ret = ret ? ret : -ENOMEM;
-		goto out;
-	}
+	full = with_datablock(script, data);
+	if (!full)
+		return -EINVAL;
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
 		ret = -errno;
 		goto out;
@@ -153,7 +141,6 @@ out:
 		if (out[i] >= 0)
 			close(out[i]);
 	}
-	unlink(path);
 	free(full);
 	if (ret) {
 		free(*svg);

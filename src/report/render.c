@@ -4,6 +4,7 @@
  * in XHTML the plots, drawn by gnuplot and inlined as SVG so that the file
  * needs nothing else (no network, no side files).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,14 +23,22 @@ static void html_esc(FILE *f, const char *s)
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		default:
+			/* XML 1.0 has no control characters but tab and line ends */
+			if (((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f)
+				fprintf(f, "\\x%02x", (unsigned char)*s);
+			else
+				fputc(*s, f);
 		}
 	}
 }
 
 /* Markdown cells: a pipe would split the cell. */
-static void md_esc(FILE *f, const char *s)
+static void md_esc(FILE *f, const char *raw)
 {
+	char safe[MT_SAFE_MAX];
+	const char *s = mt_cell_safe(safe, sizeof(safe), raw);
+
 	for (; *s; s++) {
 		if (*s == '|')
 			fputc('\\', f);
@@ -38,8 +47,11 @@ static void md_esc(FILE *f, const char *s)
 }
 
 /* Markdown prose: nothing in a note may start a list or emphasis. */
-static void md_text(FILE *f, const char *s)
+static void md_text(FILE *f, const char *raw)
 {
+	char safe[MT_SAFE_MAX];
+	const char *s = mt_cell_safe(safe, sizeof(safe), raw);
+
 	for (; *s; s++) {
 		if (strchr("\\`*_[]<>|#", *s))
 			fputc('\\', f);
@@ -49,9 +61,12 @@ static void md_text(FILE *f, const char *s)
 
 static void heading(FILE *f, enum mt_render_format fmt, int level, const char *title)
 {
+	char safe[MT_SAFE_MAX];
+
 	switch (fmt) {
 	case MT_RENDER_TEXT:
-		fprintf(f, "\n%s %s\n", level == 1 ? "==" : "--", title);
+		fprintf(f, "\n%s %s\n", level == 1 ? "==" : "--",
+			mt_cell_safe(safe, sizeof(safe), title));
 		break;
 	case MT_RENDER_MARKDOWN:
 		fprintf(f, "\n%s ", level == 1 ? "##" : "###");
@@ -68,12 +83,15 @@ static void heading(FILE *f, enum mt_render_format fmt, int level, const char *t
 
 static void note(FILE *f, enum mt_render_format fmt, const char *text)
 {
+	char safe[MT_SAFE_MAX];
+
 	if (fmt == MT_RENDER_HTML) {
 		fputs("<p>", f);
 		html_esc(f, text);
 		fputs("</p>\n", f);
 	} else {
-		fprintf(f, "%s%s\n", fmt == MT_RENDER_MARKDOWN ? "\n" : "", text);
+		fprintf(f, "%s%s\n", fmt == MT_RENDER_MARKDOWN ? "\n" : "",
+			mt_cell_safe(safe, sizeof(safe), text));
 	}
 }
 
@@ -277,17 +295,35 @@ static const char *read_phase(const struct mt_report *rep)
 	return ph ? ph : "read_0";
 }
 
-/* gnuplot single-quoted string: a quote is doubled. */
-static void gp_str(FILE *f, const char *s)
+/*
+ * A gnuplot single-quoted string: nothing in it is interpreted but '' (a
+ * quote), so a title from a file name or a report is text, never code.
+ * Control bytes are escaped (mt_cell_safe): the SVG goes into XHTML.
+ */
+static void gp_str(FILE *f, const char *raw)
 {
+	char safe[MT_SAFE_MAX];
+	const char *s = mt_cell_safe(safe, sizeof(safe), raw);
+
 	fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '\'')
 			fputc('\'', f);
-		if (*s != '\n')
-			fputc(*s, f);
+		fputc(*s, f);
 	}
 	fputc('\'', f);
+}
+
+/*
+ * A label in the datablock: a double-quoted gnuplot datum of letters,
+ * digits and ._- only, so a line is never "EOD" and no quote ends it.
+ */
+static void gp_datum(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc(isalnum((unsigned char)*s) || strchr("._-", *s) ? *s : '_', f);
+	fputc('"', f);
 }
 
 static const char gp_head[] =
@@ -305,13 +341,13 @@ static void plot_phases(FILE *script, FILE *data, const struct mt_report *const 
 		"set style histogram errorbars gap 1 lw 1\nset style fill solid 0.6 border -1\n"
 		"plot ", gp_head);
 	for (unsigned int i = 0; i < n; i++) {
-		fprintf(script, "%s%s using %u:%u%s title ", i ? ", " : "", i ? "''" : "DATAFILE",
+		fprintf(script, "%s%s using %u:%u%s title ", i ? ", " : "", i ? "''" : "$data",
 			2 * i + 2, 2 * i + 3, i ? "" : ":xtic(1)");
 		gp_str(script, files[i]);
 	}
 	fputc('\n', script);
 	for (unsigned int p = 0; p < r0->n_phases; p++) {
-		fprintf(data, "%s", r0->phases[p].name);
+		gp_datum(data, r0->phases[p].name);
 		for (unsigned int i = 0; i < n; i++) {
 			const struct mt_phase_stat *ps = reps[i]->n_results
 				? mt_result_phase(reps[i]->results[0], r0->phases[p].name) : NULL;
@@ -340,7 +376,7 @@ static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *
 		char title[512];
 
 		snprintf(title, sizeof(title), "%s (%s)", files[i], ph);
-		fprintf(script, "%sDATAFILE index %u using 1:2:3 with yerrorlines pt 7 title ",
+		fprintf(script, "%s$data index %u using 1:2:3 with yerrorlines pt 7 title ",
 			i ? ", " : "", i);
 		gp_str(script, title);
 		for (size_t k = 0; k < reps[i]->n_results; k++) {
@@ -474,7 +510,10 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		html_esc(f, title);
 		fputs("</h1>\n", f);
 	} else {
-		fprintf(f, "%smemtlb report: %s\n", fmt == MT_RENDER_MARKDOWN ? "# " : "", title);
+		char safe[MT_SAFE_MAX];
+
+		fprintf(f, "%smemtlb report: %s\n", fmt == MT_RENDER_MARKDOWN ? "# " : "",
+			mt_cell_safe(safe, sizeof(safe), title));
 	}
 	heading(f, fmt, 1, "System");
 	ret = facts(f, fmt, reps, files, n, true);

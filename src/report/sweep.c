@@ -12,6 +12,7 @@
 
 #include "model/report.h"
 #include "model/size.h"
+#include "report/cells.h"
 #include "stats/knee.h"
 
 static bool varied(const struct mt_report *rep, const char *key)
@@ -23,19 +24,21 @@ static bool varied(const struct mt_report *rep, const char *key)
 	return false;
 }
 
+/* The --vary parameters come from the report file: escaped (mt_cell_safe). */
 static void series_title(char *buf, size_t len, const struct mt_result *r)
 {
-	char blk[32];
+	char blk[32], raw[MT_SAFE_MAX];
 	size_t n;
 
 	mt_size_format_short(r->block, blk, sizeof(blk));
-	n = (size_t)snprintf(buf, len, "block=%s", blk);
-	for (unsigned int i = 0; i < r->n_vary && n < len; i++) {
+	n = (size_t)snprintf(raw, sizeof(raw), "block=%s", blk);
+	for (unsigned int i = 0; i < r->n_vary && n < sizeof(raw); i++) {
 		if (!strcmp(r->vary[i].key, "block"))
 			continue;
-		n += (size_t)snprintf(buf + n, len - n, " %s=%s", r->vary[i].key,
+		n += (size_t)snprintf(raw + n, sizeof(raw) - n, " %s=%s", r->vary[i].key,
 				      r->vary[i].value);
 	}
+	mt_cell_safe(buf, len, raw);
 }
 
 struct curve {
@@ -143,6 +146,8 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	struct mt_knee_opts def;
 	unsigned int *series;
 	size_t n_series;
+	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
+	char ph[MT_SAFE_MAX];
 	int ret = 0;
 
 	/* A report without a read pass has no default phase: nothing to show. */
@@ -159,16 +164,22 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	n_series = mt_knee_series(rep->results, rep->n_results, series);
 	/* What --vary changes is in each series' title, not in this header. */
 	if (varied(rep, "iterations") || varied(rep, "passes") || varied(rep, "backing"))
-		fprintf(f, "memtlb %s: %s per region, %zu point%s\n", rep->command, phase,
-			rep->n_results, rep->n_results == 1 ? "" : "s");
+		fprintf(f, "memtlb %s: %s per region, %zu point%s\n",
+			mt_cell_safe(cmd, sizeof(cmd), rep->command),
+			mt_cell_safe(ph, sizeof(ph), phase), rep->n_results,
+			rep->n_results == 1 ? "" : "s");
 	else
 		fprintf(f, "memtlb %s: %s per region, %lu iteration%s x %lu pass%s (%s), "
-			"%zu point%s\n", rep->command, phase, cfg->iterations,
+			"%zu point%s\n", mt_cell_safe(cmd, sizeof(cmd), rep->command),
+			mt_cell_safe(ph, sizeof(ph), phase), cfg->iterations,
 			cfg->iterations == 1 ? "" : "s", cfg->passes, cfg->passes == 1 ? "" : "es",
 			mt_backing_name(cfg->backing), rep->n_results,
 			rep->n_results == 1 ? "" : "s");
-	fprintf(f, "kernel %s on %s, counters: %s%s\n", rep->system.kernel,
-		rep->system.cpu[0] ? rep->system.cpu : rep->system.machine, rep->backend,
+	fprintf(f, "kernel %s on %s, counters: %s%s\n",
+		mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
+		mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
+			     rep->system.machine),
+		mt_cell_safe(be, sizeof(be), rep->backend),
 		rep->user_only ? " (user space only)" : "");
 	for (unsigned int s = 0; s < n_series; s++) {
 		bool faults = false, misses = false;
@@ -246,7 +257,7 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 	fprintf(f, "series,params,region,phase,mean_ns,cv,ns_per_block,faults_per_block,"
 		   "misses_per_block,knee_step\n");
 	for (unsigned int s = 0; s < n_series; s++) {
-		char title[512];
+		char title[512], qt[2 * MT_SAFE_MAX + 3], qp[2 * MT_SAFE_MAX + 3];
 		struct curve c;
 
 		ret = curve_get(rep, series, s, phase, ko, &c);
@@ -262,8 +273,10 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 			const struct mt_phase_stat *ps = mt_result_phase(r, phase);
 			const struct mt_knee *kn = knee_at(&c, k);
 
-			fprintf(f, "%u,\"%s\",%llu,%s,%.6g,%.6g,%.6g,", s, title,
-				(unsigned long long)r->region, phase, ps->time_ns.mean,
+			fprintf(f, "%u,%s,%llu,%s,%.6g,%.6g,%.6g,", s,
+				mt_cell_csv(qt, sizeof(qt), title, true),
+				(unsigned long long)r->region,
+				mt_cell_csv(qp, sizeof(qp), phase, false), ps->time_ns.mean,
 				ps->time_ns.cv, c.y[k]);
 			if (mt_phase_has(ps, MT_DERIVED_FAULTS_PER_BLOCK))
 				fprintf(f, "%.6g", ps->derived[MT_DERIVED_FAULTS_PER_BLOCK]);

@@ -59,14 +59,19 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose)
 	struct mt_table *notes;
 	int ret;
 
-	fprintf(f, "memtlb run: %s: %u run%s", rep->command_line, rep->runs,
-		rep->runs == 1 ? "" : "s");
+	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
+
+	fprintf(f, "memtlb run: %s: %u run%s", mt_cell_safe(cmd, sizeof(cmd), rep->command_line),
+		rep->runs, rep->runs == 1 ? "" : "s");
 	if (rep->exit_status)
 		fprintf(f, " (FAILED: exit status %d; stopped after it)", rep->exit_status);
 	if (rep->event_set[0])
-		fprintf(f, ", event set %s", rep->event_set);
-	fprintf(f, "\nkernel %s on %s, counters: %s%s\n\n", rep->system.kernel,
-		rep->system.cpu[0] ? rep->system.cpu : rep->system.machine, rep->backend,
+		fprintf(f, ", event set %s", mt_cell_safe(cmd, sizeof(cmd), rep->event_set));
+	fprintf(f, "\nkernel %s on %s, counters: %s%s\n\n",
+		mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
+		mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
+			     rep->system.machine),
+		mt_cell_safe(be, sizeof(be), rep->backend),
 		rep->user_only ? " (user space only)" : "");
 	if (!r || !r->n_phases)
 		return ferror(f) ? -EIO : 0;
@@ -185,7 +190,8 @@ static void print_mapping(FILE *f, const struct mt_result *r)
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
-	char region[32], block[32];
+	char region[32], block[32], kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX];
+	char cmd[MT_SAFE_MAX];
 	int ret = 0;
 
 	if (!strcmp(rep->command, "run"))
@@ -194,7 +200,8 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	mt_size_format(c->region, region, sizeof(region));
 	mt_size_format(c->block, block, sizeof(block));
 	fprintf(f, "memtlb %s: region %s (%s), block %s, %lu iteration%s x %lu pass%s\n",
-		rep->command, region, mt_backing_name(c->backing), block, c->iterations,
+		mt_cell_safe(cmd, sizeof(cmd), rep->command), region, mt_backing_name(c->backing),
+		block, c->iterations,
 		c->iterations == 1 ? "" : "s", c->passes, c->passes == 1 ? "" : "es");
 	fprintf(f, "pages %s, access %s", mt_pages_name(c->pages), mt_access_name(c->access));
 	if (c->access == MT_ACCESS_STRIDE) {
@@ -214,8 +221,11 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 			c->tasks > 1 ? "s" : "", mt_task_region_name(c->task_region),
 			c->task_region == MT_TASK_REGION_PRIVATE ? "s" : "");
 	fputc('\n', f);
-	fprintf(f, "kernel %s on %s, counters: %s%s\n", rep->system.kernel,
-		rep->system.cpu[0] ? rep->system.cpu : rep->system.machine, rep->backend,
+	fprintf(f, "kernel %s on %s, counters: %s%s\n",
+		mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
+		mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
+			     rep->system.machine),
+		mt_cell_safe(be, sizeof(be), rep->backend),
 		rep->user_only ? " (user space only)" : "");
 	for (size_t i = 0; i < rep->n_results; i++)
 		print_mapping(f, rep->results[i]);
@@ -233,9 +243,14 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* phases and event names come from report files: RFC 4180 fields */
 static void csv_summary(FILE *f, const char *phase, const char *metric, const char *unit,
 			const struct mt_summary *s, double running, const char *status)
 {
+	char qp[2 * MT_SAFE_MAX + 3], qm[2 * MT_SAFE_MAX + 3];
+
+	phase = mt_cell_csv(qp, sizeof(qp), phase, false);
+	metric = mt_cell_csv(qm, sizeof(qm), metric, false);
 	if (s->n > 1)
 		fprintf(f, "%s,%s,%s,%.6g,%.6g,%.6g,%.4f,%s\n", phase, metric, unit, s->mean,
 			s->stddev, s->cv, running, status);
@@ -266,7 +281,9 @@ int mt_report_print_csv(FILE *f, const struct mt_report *rep)
 				(unsigned long long)m->cache_resident);
 		for (unsigned int p = 0; p < r->n_phases; p++) {
 			const struct mt_phase_stat *ps = &r->phases[p];
+			char qp[2 * MT_SAFE_MAX + 3], qe[2 * MT_SAFE_MAX + 3];
 
+			mt_cell_csv(qp, sizeof(qp), ps->name, false);
 			fprintf(f, "%zu,", i);
 			csv_summary(f, ps->name, "time", "ns", &ps->time_ns, 1.0, "ok");
 			for (unsigned int e = 0; e < r->n_events; e++) {
@@ -277,13 +294,15 @@ int mt_report_print_csv(FILE *f, const struct mt_report *rep)
 					csv_summary(f, ps->name, r->events[e].name, "count", &cs->s,
 						    cs->running, "ok");
 				else
-					fprintf(f, "%s,%s,count,,,,,%s\n", ps->name, r->events[e].name,
+					fprintf(f, "%s,%s,count,,,,,%s\n", qp,
+						mt_cell_csv(qe, sizeof(qe), r->events[e].name,
+							    false),
 						mt_cell_state(cs->state));
 			}
 			for (int d = 0; d < MT_DERIVED_MAX; d++) {
 				if (!mt_phase_has(ps, d))
 					continue;
-				fprintf(f, "%zu,%s,%s,%s,%.6g,,,,derived\n", i, ps->name,
+				fprintf(f, "%zu,%s,%s,%s,%.6g,,,,derived\n", i, qp,
 					mt_derived_name(d), mt_derived_unit(d), ps->derived[d]);
 			}
 			for (unsigned int x = 0; x < r->n_extras; x++) {

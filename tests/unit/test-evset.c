@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -84,6 +85,70 @@ static void test_parse_errors(void **state)
 	expect_error("set a\npmu skl icl\nevent x - y\npmu icl\n", ":4: pmu icl: already has a section");
 	expect_error("set a\npmu any\nevent x - y\nset a\n", ":4: set a: defined twice");
 	expect_error("set a\npmu any\nevent =x - y\n", ":3: event =x: ALIAS=EVENT expected");
+}
+
+/* Control bytes reach the terminal through memtlb list: refused with a line. */
+static void test_control_characters(void **state)
+{
+	(void)state;
+	expect_error("set a\ndescription x\033]0;owned\007\npmu any\nevent x - y\n",
+		     ":2: control character 0x1b");
+	expect_error("set a\npmu any\nevent x - y\033[2J\n", ":3: control character 0x1b");
+	expect_error("set a\rpmu any\revent x - y\n", ":1: control character 0x0d");
+	/* CRLF is still a line end */
+	clear_dir();
+	write_file("crlf.events", "set a\r\npmu any\r\nevent x - y\r\n");
+	{
+		struct mt_evsets *s = NULL;
+		char msg[512];
+
+		assert_int_equal(mt_evsets_load(&s, tmpdir, msg, sizeof(msg)), 0);
+		assert_non_null(mt_evsets_find(s, "a"));
+		mt_evsets_destroy(s);
+	}
+}
+
+/* expect_not_loaded NAME: the directory with NAME in it is refused at once */
+static void expect_refused(const char *name, const char *want)
+{
+	struct mt_evsets *s = NULL;
+	char msg[512];
+
+	alarm(10);	/* a hang is the failure: it used to read forever */
+	assert_int_not_equal(mt_evsets_load(&s, tmpdir, msg, sizeof(msg)), 0);
+	alarm(0);
+	if (!strstr(msg, name) || !strstr(msg, want))
+		fail_msg("'%s' does not name %s and say '%s'", msg, name, want);
+}
+
+static void test_not_regular(void **state)
+{
+	char path[4200];
+
+	(void)state;
+	clear_dir();
+	snprintf(path, sizeof(path), "%s/x.events", tmpdir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	expect_refused("x.events", "not a regular file");
+	clear_dir();
+	assert_int_equal(symlink("/dev/zero", path), 0);
+	expect_refused("x.events", "not a regular file");
+	clear_dir();
+	assert_int_equal(mkdir(path, 0700), 0);
+	expect_refused("x.events", "not a regular file");
+	assert_int_equal(rmdir(path), 0);
+	/* over the cap: a regular file of 2 MiB of comments */
+	{
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fputs("set a\npmu any\nevent x - y\n", f);
+		for (int i = 0; i < 2 * 1024; i++)
+			fprintf(f, "#%01022d\n", 0);
+		fclose(f);
+	}
+	expect_refused("x.events", "larger than 1 MiB");
+	clear_dir();
 }
 
 static void test_parse_ok(void **state)
@@ -327,6 +392,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_control_characters),
+		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_shipped_sets_resolve),
 		cmocka_unit_test(test_expected_encodings),
 		cmocka_unit_test(test_roles_from_set),

@@ -100,6 +100,8 @@ static void test_errors(void **state)
 	assert_int_equal(parse_err("4k..4t:4k"), -E2BIG);	/* a billion points */
 	assert_int_equal(parse_err("4k..4g:4k"), -E2BIG);	/* a million */
 	assert_int_equal(parse_err("8..1t:x1.0001"), -E2BIG);
+	/* 10^10 steps: refused by the count, not after walking them */
+	assert_int_equal(parse_err("1..16t:x1.0000000011"), -E2BIG);
 }
 
 int main(void)

@@ -398,6 +398,29 @@ static int fill_interrupted(FILE *f, void *arg)
 	return seen_signal ? -EINTR : fill_text(f, arg);
 }
 
+/* The one escaper and the one CSV quoter every printer uses. */
+static void test_safe_and_csv(void **state)
+{
+	char buf[2 * MT_SAFE_MAX + 3];
+	struct mt_table *t;
+
+	(void)state;
+	assert_string_equal(mt_cell_safe(buf, sizeof(buf), "6.1\x1b]0;x\x07"), "6.1\\x1b]0;x\\x07");
+	assert_string_equal(mt_cell_safe(buf, sizeof(buf), "a\xc2\x9b" "1m\x7f"),
+			    "a\\xc2\\x9b1m\\x7f");
+	assert_string_equal(mt_cell_safe(buf, sizeof(buf), "caf\xc3\xa9"), "caf\xc3\xa9");
+	assert_string_equal(mt_cell_csv(buf, sizeof(buf), "plain", false), "plain");
+	assert_string_equal(mt_cell_csv(buf, sizeof(buf), "plain", true), "\"plain\"");
+	assert_string_equal(mt_cell_csv(buf, sizeof(buf), "a,\"b\"", false), "\"a,\"\"b\"\"\"");
+	assert_string_equal(mt_cell_csv(buf, sizeof(buf), "x\ny", false), "x\\x0ay");
+	assert_string_equal(mt_cell_csv(buf, sizeof(buf), " lead", false), "\" lead\"");
+	/* a cell with an escape is stored escaped: every format shows it so */
+	assert_int_equal(mt_table_create(&t, 1), 0);
+	assert_int_equal(mt_table_add(t, "%s", "ev\x1b[2J"), 0);
+	assert_string_equal(mt_table_cell(t, 0, 0), "ev\\x1b[2J");
+	mt_table_destroy(t);
+}
+
 static void test_atomic_writer(void **state)
 {
 	struct sigaction sa = { .sa_handler = on_sigint }, old;
@@ -446,6 +469,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_phase_table),
+		cmocka_unit_test(test_safe_and_csv),
 		cmocka_unit_test(test_write_failure_leaves_nothing),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_atomic_writer),

@@ -1,0 +1,241 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Inputs an adversary shapes: replay files, event sets, shared reports and
+# their file names, option values. Each is refused with one line (exit 2) or
+# shown harmlessly; none hangs, reads without end or crashes.
+. "$(dirname "$0")/lib.sh"
+
+good="$MEMTLB_TEST_DATA/replay/tlb.txt"
+r="$work/replay"
+mkdir -p "$r"
+
+# bounded: CMD... under a 20 s limit; a hang is a failure, not a stuck test
+bounded() {
+	timeout 20 "$@"
+}
+
+# brun ARGS...: run under the limit
+brun() {
+	out="$work/out" err="$work/err"
+	bounded "$MEMTLB" "$@" >"$out" 2>"$err"
+	status=$?
+}
+
+# --- replay files -----------------------------------------------------------
+
+# replay_bad NAME CONTENT: a replay file that is refused before the run
+replay_bad() {
+	printf "$2" >"$r/$1.txt"
+	MEMTLB_BACKEND=replay:$r/$1.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+	expect_status 2 "replay $1"
+	expect_grep 'not a valid replay file' "$err" "replay $1 named as invalid"
+}
+replay_bad no-colon 'minor-faults 1 2 3\n'
+replay_bad empty-name ': 1 2 3\n'
+replay_bad long-name "$(head -c 200 /dev/zero | tr '\0' a): 1\n"
+replay_bad name-192 "$(head -c 192 /dev/zero | tr '\0' a): 1\n"
+replay_bad negative 'minor-faults: -1 0 0 0\n'
+replay_bad negative-ena 'minor-faults: 1/-5/1\n'
+replay_bad overflow 'minor-faults: 18446744073709551616\n'
+replay_bad overflow-run 'minor-faults: 1/10/99999999999999999999999\n'
+replay_bad run-over-ena 'minor-faults: 1/1000/2000\n'
+replay_bad plus 'minor-faults: +1\n'
+replay_bad duplicate 'minor-faults: 1\nminor-faults: 2\n'
+replay_bad lone-cr 'cycles: 1\rminor-faults: 1\r'
+replay_bad nul 'minor-faults: 1\000 2\n'
+replay_bad counters-huge 'pmu-counters: 99999999999999999999\nminor-faults: 1\n'
+replay_bad counters-negative 'pmu-counters: -1\nminor-faults: 1\n'
+replay_bad unsupported-extra 'minor-faults: unsupported EACCES 7\n'
+
+# CRLF is a line end like LF: every line is kept
+printf 'minor-faults: 0 256 0 0\r\ncycles: 1 2 3 4\r\n' >"$r/crlf.txt"
+MEMTLB_BACKEND=replay:$r/crlf.txt brun stat --region 1m -i 1 -p 1 -e minor-faults,cycles
+expect_status 0 "replay with CRLF"
+expect_grep '^write_0 .* 256 ' "$out" "CRLF: minor-faults kept"
+if grep -q 'not supported' "$out"; then fail "CRLF: a line was lost"; else ok; fi
+# the largest count is still a count
+printf 'minor-faults: 18446744073709551615 0 0 0\n' >"$r/max.txt"
+MEMTLB_BACKEND=replay:$r/max.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 0 "replay 2^64-1"
+
+# not regular files: a directory, a device that never ends, a FIFO
+MEMTLB_BACKEND=replay:$r brun stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 2 "replay: a directory"
+expect_grep 'not a valid replay file' "$err" "replay directory named"
+MEMTLB_BACKEND=replay:/dev/zero brun stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 2 "replay: /dev/zero"
+ln -s /dev/zero "$r/zero.txt"
+MEMTLB_BACKEND=replay:$r/zero.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 2 "replay: a link to /dev/zero"
+# a FIFO is refused unread, however much its writer would send
+mkfifo "$r/fifo.txt"
+(yes '# endless' >"$r/fifo.txt" 2>/dev/null &)
+MEMTLB_BACKEND=replay:$r/fifo.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 2 "replay: a FIFO"
+timeout 1 cat "$r/fifo.txt" >/dev/null 2>&1	# the writer left waiting
+# over the size cap (1 MiB): a comment line that long is no recording
+{ cat "$good"; head -c 1100000 /dev/zero | tr '\0' '#'; echo; } >"$r/big.txt"
+MEMTLB_BACKEND=replay:$r/big.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 2 "replay: over the size cap"
+
+
+# --- option values ----------------------------------------------------------
+
+# a factor just above 1: refused by its count of points, at once
+usage_case "region of 10^10 points" stat --region 1..16t:x1.0000000011 -i 1
+# seeds: digits only, and what the report's signed integer holds
+for seed in ' -1' '-1' '+1' ' 1' 18446744073709551615 9223372036854775808; do
+	usage_case "seed '$seed'" stat --region 1m -i 1 --seed "$seed"
+done
+MEMTLB_BACKEND=replay:$good brun stat --region 1m -i 1 -p 1 -e minor-faults \
+	--seed 9223372036854775807 --format json
+expect_status 0 "seed 2^63-1"
+expect_grep '"seed": 9223372036854775807' "$out" "seed 2^63-1 recorded as given"
+
+# --- shared reports ---------------------------------------------------------
+
+base="$MEMTLB_TEST_DATA/compare/base.json"
+h="$work/hostile"
+mkdir -p "$h"
+python3 - "$base" "$h" <<'PY'
+import copy, json, sys
+base, d = json.load(open(sys.argv[1])), sys.argv[2]
+esc = "\x1b]0;owned\x07\x1b[2J\x9b31m"
+# escapes in every string a reader shows: kernel, host, cpu, phase, event, params
+r = copy.deepcopy(base)
+r["system"].update(kernel="6.1" + esc, host="h" + esc, cpu="c" + esc, machine="m" + esc)
+res = r["results"][0]
+res["params"]["tag"] = "p" + esc
+ev = res["events"][0]["name"]
+res["events"][0]["name"] = ev + esc
+for ph in res["phases"]:
+    if ev in ph["counters"]:
+        ph["counters"][ev + esc] = ph["counters"].pop(ev)
+res["phases"][0]["name"] = "mmap" + esc
+json.dump(r, open(f"{d}/escapes.json", "w"))
+# quotes, commas and line ends in names: CSV must keep its rows
+r = copy.deepcopy(base)
+res = r["results"][0]
+ev = res["events"][0]["name"]
+odd = 'x,"y"\nz'
+res["events"][0]["name"] = odd
+for ph in res["phases"]:
+    if ev in ph["counters"]:
+        ph["counters"][odd] = ph["counters"].pop(ev)
+    ph["name"] = ph["name"] + ',"q"'
+json.dump(r, open(f"{d}/csv.json", "w"))
+# 70 events: a table wider than any fixed array of 64 columns
+r = copy.deepcopy(base)
+res = r["results"][0]
+tmpl = res["events"][0]
+res["events"] = [dict(tmpl, name=f"ev{i:02d}") for i in range(70)]
+for ph in res["phases"]:
+    c = next(iter(ph["counters"].values()))
+    ph["counters"] = {f"ev{i:02d}": c for i in range(70)}
+json.dump(r, open(f"{d}/wide.json", "w"))
+PY
+
+# no control byte of a report reaches the terminal, in any command that shows it
+no_controls() {	# FILE WHAT
+	if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177\233]')" "$1" ||
+	   grep -q "$(printf '\302\233')" "$1"; then
+		fail "$2: a control byte reached the output"
+		od -c "$1" | grep -m3 '033' >&2
+	else ok; fi
+}
+for fmt in text markdown; do
+	brun report "$h/escapes.json" --format "$fmt"
+	expect_status 0 "report $fmt of escapes"
+	no_controls "$out" "report $fmt"
+	expect_grep '6\.1\\x1b\]0;owned' "$out" "report $fmt: the escape shown as \\x1b"
+done
+brun compare "$base" "$h/escapes.json"
+expect_status 0 "compare with escapes"
+no_controls "$out" "compare text"
+brun compare "$base" "$h/escapes.json" --format markdown
+no_controls "$out" "compare markdown"
+brun compare "$h/escapes.json" "$h/escapes.json" --format csv
+no_controls "$out" "compare csv"
+brun sweep --from "$h/escapes.json"
+no_controls "$out" "sweep --from"
+if command -v xmllint >/dev/null; then
+	brun report "$h/escapes.json" --format html
+	if xmllint --noout "$out" 2>"$work/xml.err"; then ok; else
+		fail "report html with control bytes is not XML"; head -3 "$work/xml.err" >&2; fi
+else
+	brun report "$h/escapes.json" --format html
+	no_controls "$out" "report html"
+fi
+
+# CSV: every row has the header's number of fields, parsed as RFC 4180
+csv_rows_ok() {	# FILE WHAT
+	if python3 - "$1" <<'PY'; then ok; else fail "$2: CSV rows broken"; sed 's/^/  /' "$1" | head >&2; fi
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert len(rows) > 1, rows
+assert all(len(r) == len(rows[0]) for r in rows), [r for r in rows if len(r) != len(rows[0])]
+assert any('x,"y"' in f for r in rows for f in r) or any(',"q"' in f for r in rows for f in r)
+PY
+}
+brun compare "$h/csv.json" "$h/csv.json" --format csv
+expect_status 0 "compare csv of odd names"
+csv_rows_ok "$out" "compare csv"
+brun stat --from "$h/csv.json" --format csv 2>/dev/null
+brun sweep --from "$h/csv.json" --format csv
+expect_status 0 "sweep --from csv of odd names"
+csv_rows_ok "$out" "sweep csv"
+
+# wide tables: 70 events, and 64 inputs side by side
+brun report "$h/wide.json"
+expect_status 0 "report of 70 events"
+expect_grep 'ev69' "$out" "the 70th event shown"
+if [ "$(wc -c <"$out")" -lt 1000000 ]; then ok; else fail "report of 70 events: $(wc -c <"$out") bytes"; fi
+set --
+for i in $(seq 64); do cp "$base" "$h/in$i.json"; set -- "$@" "$h/in$i.json"; done
+brun report "$@"
+expect_status 0 "report of 64 inputs"
+expect_grep 'in64\.json' "$out" "the 64th input shown"
+brun report "$@" --format markdown
+expect_status 0 "markdown report of 64 inputs"
+
+# --- gnuplot ----------------------------------------------------------------
+
+if command -v gnuplot >/dev/null; then
+	# a file name with the old placeholder, and one that is gnuplot code
+	g="$work/gp"
+	mkdir -p "$g"
+	cp "$MEMTLB_TEST_DATA/compare/sweep.json" "$g/a DATAFILE b.json"
+	brun report "$g/a DATAFILE b.json" --format html
+	expect_status 0 "report of 'a DATAFILE b.json'"
+	if [ "$(grep -c '<svg' "$out")" -ge 2 ]; then ok; else
+		fail "'a DATAFILE b.json': plots lost"; fi
+	# run in $g: what a name makes gnuplot create would land here
+	MEMTLB=$(cd "$(dirname "$MEMTLB")" && pwd)/$(basename "$MEMTLB")
+	evil="x' . system('touch PWNED') . 'y
+set output 'PWNED2'
+.json"
+	cp "$MEMTLB_TEST_DATA/compare/sweep.json" "$g/$evil"
+	tdir="t'; system('touch PWNED3'); '"
+	mkdir -p "$g/$tdir"
+	cd "$g" || exit 1
+	TMPDIR="$g/$tdir" brun report "$evil" --format html
+	cd - >/dev/null || exit 1
+	expect_status 0 "report of a file name that is gnuplot code"
+	if ls "$g"/PWNED* >/dev/null 2>&1; then fail "gnuplot ran code from a file name"; else ok; fi
+	if [ "$(grep -c '<svg' "$out")" -ge 2 ]; then ok; else fail "code-like name: plots lost"; fi
+	if xmllint --noout "$out" 2>/dev/null; then ok; else fail "code-like name: not XML"; fi
+	# no data file at all: an interrupt cannot leave one behind
+	cat >"$g/gp.sh" <<EOS
+#!/bin/sh
+ls -A "\$TMPDIR" >>"$g/seen"
+exec gnuplot
+EOS
+	chmod +x "$g/gp.sh"
+	MEMTLB_GNUPLOT="$g/gp.sh" TMPDIR="$g/tmp" brun report "$MEMTLB_TEST_DATA/compare/sweep.json" --format html
+	mkdir -p "$g/tmp"
+	MEMTLB_GNUPLOT="$g/gp.sh" TMPDIR="$g/tmp" brun report "$MEMTLB_TEST_DATA/compare/sweep.json" --format html
+	expect_status 0 "report with a gnuplot that looks at TMPDIR"
+	if [ -s "$g/seen" ]; then fail "a plot file in TMPDIR while gnuplot ran"; cat "$g/seen" >&2; else ok; fi
+fi
+
+finish
