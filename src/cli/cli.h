@@ -107,7 +107,7 @@ int mt_cli_usage(const struct mt_msg *msg);
 /* Checks across options and the machine, before anything runs. */
 int mt_cli_config_check(const struct mt_config *cfg);
 
-/* -o FILE's directory must be writable: 0, or MT_EXIT_USAGE (printed). */
+/* -o FILE checked as far as it can be before the run: 0, or MT_EXIT_USAGE (printed). */
 int mt_cli_output_check(const char *path);
 
 /* getopt's '?' and ':' as one line on stderr; returns MT_EXIT_USAGE. */

@@ -19,6 +19,7 @@
 #include "model/size.h"
 #include "report/json.h"
 #include "report/table.h"
+#include "sys/file.h"
 #include "workload/check.h"
 
 int mt_cli_size_opt(const char *opt, const char *arg, uint64_t *out)
@@ -124,14 +125,16 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 	return MT_EXIT_USAGE;
 }
 
-/* -o is checked up front: a long run must not fail at its very end. */
+/*
+ * -o is checked up front: a long run must not fail at its very end. The
+ * name, the directory, what is there now: all that can be known before.
+ */
 int mt_cli_output_check(const char *path)
 {
-	char dir[PATH_MAX];
+	char msg[256];
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (access(dirname(dir), W_OK | X_OK)) {
-		mt_err("-o: %s: %s", path, strerror(errno));
+	if (mt_file_output_check(path, msg, sizeof(msg))) {
+		mt_err("-o: %s: %s", path, msg);
 		return MT_EXIT_USAGE;
 	}
 	return 0;
@@ -259,6 +262,20 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
 		mt_hint("sysctl kernel.perf_event_paranoid=1 (or run as root) counts the "
 			"kernel too");
 	}
+	/*
+	 * The file first: a reader that closes stdout early (| head -1) ends
+	 * memtlb with SIGPIPE, and the measurement must be kept by then.
+	 */
+	if (cfg->output) {
+		/* -o - is the report file on stdout: it takes the place of --format's. */
+		ret = mt_report_write(rep, cfg->output);
+		if (!ret && !strcmp(cfg->output, "-"))
+			return MT_EXIT_OK;
+		if (ret) {
+			mt_err("-o: %s: %s", cfg->output, strerror(-ret));
+			return MT_EXIT_FAILURE;
+		}
+	}
 	switch (cfg->format) {
 	case MT_FORMAT_TABLE:
 		ret = mt_report_print_table(stdout, rep, cfg->verbose);
@@ -274,13 +291,6 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
 	if (ret) {
 		mt_err("stdout: %s", strerror(-ret));
 		return MT_EXIT_FAILURE;
-	}
-	if (cfg->output) {
-		ret = mt_report_write(rep, cfg->output);
-		if (ret) {
-			mt_err("-o: %s: %s", cfg->output, strerror(-ret));
-			return MT_EXIT_FAILURE;
-		}
 	}
 	return MT_EXIT_OK;
 }
