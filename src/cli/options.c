@@ -140,6 +140,21 @@ int mt_cli_output_check(const char *path)
 	return 0;
 }
 
+/* A JSON report memtlb could not read back is refused before the run. */
+int mt_cli_report_size_check(const struct mt_config *cfg, size_t points)
+{
+	char msg[256];
+
+	if (!cfg->output && cfg->format != MT_FORMAT_JSON)
+		return 0;
+	if (mt_report_size_check(cfg, points, msg, sizeof(msg))) {
+		mt_err("%s: %s", cfg->output ? "-o" : "--format json", msg);
+		mt_hint("fewer --iterations or --passes%s", points > 1 ? ", or fewer points" : "");
+		return MT_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* A caveat said once, however many points of a sweep share it. */
 static void warn_once(const struct mt_msg *msg)
 {
@@ -162,6 +177,8 @@ int mt_cli_config_check(const struct mt_config *cfg)
 	int ret;
 
 	if (cfg->output && mt_cli_output_check(cfg->output))
+		return MT_EXIT_USAGE;
+	if (mt_cli_report_size_check(cfg, 1))
 		return MT_EXIT_USAGE;
 	if (mt_workload_check(cfg, &msg))
 		return mt_cli_usage(&msg);

@@ -179,6 +179,8 @@ static int run_sweep(struct sweep_cmd *sc)
 	int ret;
 
 	ret = check_points(sc);
+	if (!ret)
+		ret = mt_cli_report_size_check(&sc->base, n);
 	if (ret)
 		return ret;
 	ret = mt_cli_resolve_events(&sc->base, &ev, &n_ev);

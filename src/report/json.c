@@ -487,6 +487,40 @@ int mt_report_write(const struct mt_report *rep, const char *path)
 	return ret;
 }
 
+/*
+ * A report's size from its config, an upper bound: a time sample is a line
+ * of 14 spaces, at most 12 digits (a phase of 1000 s) and ",\n"; a phase,
+ * a point and the system have fixed parts, counters a few hundred bytes an
+ * event. Measured: 20 bytes a sample, 12 KiB for one point of 2 events.
+ */
+static uint64_t size_estimate(const struct mt_config *cfg, size_t points)
+{
+	uint64_t phases = 2 + 2 * (uint64_t)cfg->passes + (cfg->read_first ? 1 : 0);
+	uint64_t events = 16, per_phase, per_point;
+
+	if (cfg->events && !cfg->event_set) {
+		events = 1;
+		for (const char *c = cfg->events; *c; c++)
+			events += *c == ',';
+	}
+	per_phase = 2048 + events * 512 + (uint64_t)cfg->iterations * 28;
+	per_point = 4096 + events * 256 + phases * per_phase;
+	return 16384 + (uint64_t)points * per_point;
+}
+
+int mt_report_size_check(const struct mt_config *cfg, size_t points, char *msg, size_t len)
+{
+	uint64_t size = size_estimate(cfg, points ? points : 1);
+
+	if (size <= MT_REPORT_MAX_SIZE)
+		return 0;
+	snprintf(msg, len, "%llu iterations of %lu passes%s make a report of up to %llu MiB; "
+		 "memtlb reads reports of %d MiB at most",
+		 (unsigned long long)cfg->iterations, cfg->passes, points > 1 ? " per point" : "",
+		 (unsigned long long)(size >> 20), MT_REPORT_MAX_SIZE >> 20);
+	return -EFBIG;
+}
+
 /* Loading: every key checked for its type; a bad file is an error, not a crash. */
 
 struct loader {
@@ -917,6 +951,55 @@ static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
 	return 0;
 }
 
+/* The whole of path, at most MT_REPORT_MAX_SIZE bytes (-EFBIG past it). */
+static int read_capped(const char *path, char **out, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = NULL, *nb;
+	ssize_t got;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (!buf || n == cap) {
+			if (buf)
+				cap *= 2;
+			if (cap > (size_t)MT_REPORT_MAX_SIZE + 1)
+				cap = (size_t)MT_REPORT_MAX_SIZE + 1;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
+			break;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+		if (n > MT_REPORT_MAX_SIZE) {
+			ret = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
 int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len)
 {
 	struct loader ld = { msg, msg_len };
@@ -924,6 +1007,8 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	json_t *root, *meta, *results, *schema;
 	json_error_t jerr;
 	struct stat st;
+	char *text = NULL;
+	size_t len = 0;
 	int ret;
 
 	msg[0] = '\0';
@@ -935,12 +1020,17 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	if (S_ISREG(st.st_mode) && st.st_size > MT_REPORT_MAX_SIZE)
 		return bad(&ld, "%lld bytes: larger than a report can be (%d MiB)",
 			   (long long)st.st_size, MT_REPORT_MAX_SIZE >> 20);
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (access(path, R_OK))
-			return -errno;
+	/* A pipe or a device has no size to check: read at most the cap, then refuse. */
+	ret = read_capped(path, &text, &len);
+	if (ret == -EFBIG)
+		return bad(&ld, "more than %d MiB: larger than a report can be",
+			   MT_REPORT_MAX_SIZE >> 20);
+	if (ret)
+		return ret;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!root)
 		return bad(&ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
-	}
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	if (!json_is_object(root) || !json_is_object(meta) || !json_is_integer(schema)) {

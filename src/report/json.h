@@ -20,6 +20,14 @@
 int mt_report_write(const struct mt_report *rep, const char *path);
 
 /*
+ * Whether the report of POINTS points of cfg (iterations, passes, events)
+ * can be larger than MT_REPORT_MAX_SIZE, which mt_report_load refuses: an
+ * upper bound, checked before a run that writes one. Returns 0, or -EFBIG
+ * with why in msg.
+ */
+int mt_report_size_check(const struct mt_config *cfg, size_t points, char *msg, size_t len);
+
+/*
  * Load a report file. Returns 0, -errno for I/O, -EINVAL for a file that
  * is not a memtlb report (msg says why), -EPROTO for another schema.
  */
