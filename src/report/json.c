@@ -458,16 +458,29 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 
-static int dump_json(FILE *f, void *root)
+struct text {
+	char *buf;
+	size_t len;
+};
+
+static int fill_text(FILE *f, void *arg)
 {
+	const struct text *t = arg;
+
 	errno = 0;
-	if (json_dumpf(root, f, DUMP_FLAGS) || fputc('\n', f) == EOF)
+	if (fwrite(t->buf, 1, t->len, f) != t->len)
 		return errno ? -errno : -EIO;
 	return 0;
 }
 
+/*
+ * The text is made in memory before a byte is written: jansson's dump
+ * allocates too (its loop check), and a dump that failed halfway would
+ * leave half a report on a pipe or a device.
+ */
 int mt_report_write(const struct mt_report *rep, const char *path)
 {
+	struct text t = { 0 };
 	json_t *root;
 	size_t size;
 	int ret = 0;
@@ -475,14 +488,21 @@ int mt_report_write(const struct mt_report *rep, const char *path)
 	root = report_json(rep, &ret);
 	if (!root)
 		return ret;
-	/* What the loader would refuse is not written (the text and its newline). */
 	size = json_dumpb(root, NULL, 0, DUMP_FLAGS);
-	if (!size)
+	/* What the loader would refuse is not written (the text and its newline). */
+	if (size + 1 > MT_REPORT_MAX_SIZE) {
+		json_decref(root);
+		return -EFBIG;
+	}
+	t.buf = size ? malloc(size + 1) : NULL;
+	if (t.buf && json_dumpb(root, t.buf, size, DUMP_FLAGS) == size) {
+		t.buf[size] = '\n';
+		t.len = size + 1;
+		ret = mt_file_write_atomic(path, 0600, fill_text, &t);
+	} else {
 		ret = -ENOMEM;
-	else if (size + 1 > MT_REPORT_MAX_SIZE)
-		ret = -EFBIG;
-	else
-		ret = mt_file_write_atomic(path, 0600, dump_json, root);
+	}
+	free(t.buf);
 	json_decref(root);
 	return ret;
 }
