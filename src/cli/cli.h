@@ -116,8 +116,14 @@ int mt_cli_config_check(const struct mt_config *cfg);
  */
 void mt_cli_machine_lock(void);
 
-/* -o FILE's directory must be writable: 0, or MT_EXIT_USAGE (printed). */
+/* -o FILE checked as far as it can be before the run: 0, or MT_EXIT_USAGE (printed). */
 int mt_cli_output_check(const char *path);
+
+/*
+ * With -o or --format json: whether the report of POINTS points of cfg
+ * stays within what memtlb reads back. 0, or MT_EXIT_USAGE (printed).
+ */
+int mt_cli_report_size_check(const struct mt_config *cfg, size_t points);
 
 /* getopt's '?' and ':' as one line on stderr; returns MT_EXIT_USAGE. */
 int mt_cli_getopt_error(const char *cmd, int c, char *argv[]);

@@ -19,6 +19,7 @@
 #include "model/size.h"
 #include "report/json.h"
 #include "report/table.h"
+#include "sys/file.h"
 #include "sys/journal.h"
 #include "workload/check.h"
 
@@ -125,14 +126,31 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 	return MT_EXIT_USAGE;
 }
 
-/* -o is checked up front: a long run must not fail at its very end. */
+/*
+ * -o is checked up front: a long run must not fail at its very end. The
+ * name, the directory, what is there now: all that can be known before.
+ */
 int mt_cli_output_check(const char *path)
 {
-	char dir[PATH_MAX];
+	char msg[256];
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (access(dirname(dir), W_OK | X_OK)) {
-		mt_err("-o: %s: %s", path, strerror(errno));
+	if (mt_file_output_check(path, msg, sizeof(msg))) {
+		mt_err("-o: %s: %s", path, msg);
+		return MT_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* A JSON report memtlb could not read back is refused before the run. */
+int mt_cli_report_size_check(const struct mt_config *cfg, size_t points)
+{
+	char msg[256];
+
+	if (!cfg->output && cfg->format != MT_FORMAT_JSON)
+		return 0;
+	if (mt_report_size_check(cfg, points, msg, sizeof(msg))) {
+		mt_err("%s: %s", cfg->output ? "-o" : "--format json", msg);
+		mt_hint("fewer --iterations or --passes%s", points > 1 ? ", or fewer points" : "");
 		return MT_EXIT_USAGE;
 	}
 	return 0;
@@ -182,6 +200,8 @@ int mt_cli_config_check(const struct mt_config *cfg)
 	int ret;
 
 	if (cfg->output && mt_cli_output_check(cfg->output))
+		return MT_EXIT_USAGE;
+	if (mt_cli_report_size_check(cfg, 1))
 		return MT_EXIT_USAGE;
 	if (mt_workload_check(cfg, &msg))
 		return mt_cli_usage(&msg);
@@ -284,6 +304,20 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
 		mt_hint("sysctl kernel.perf_event_paranoid=1 (or run as root) counts the "
 			"kernel too");
 	}
+	/*
+	 * The file first: a reader that closes stdout early (| head -1) ends
+	 * memtlb with SIGPIPE, and the measurement must be kept by then.
+	 */
+	if (cfg->output) {
+		/* -o - is the report file on stdout: it takes the place of --format's. */
+		ret = mt_report_write(rep, cfg->output);
+		if (!ret && !strcmp(cfg->output, "-"))
+			return MT_EXIT_OK;
+		if (ret) {
+			mt_err("-o: %s: %s", cfg->output, strerror(-ret));
+			return MT_EXIT_FAILURE;
+		}
+	}
 	switch (cfg->format) {
 	case MT_FORMAT_TABLE:
 		ret = mt_report_print_table(stdout, rep, cfg->verbose);
@@ -299,13 +333,6 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
 	if (ret) {
 		mt_err("stdout: %s", strerror(-ret));
 		return MT_EXIT_FAILURE;
-	}
-	if (cfg->output) {
-		ret = mt_report_write(rep, cfg->output);
-		if (ret) {
-			mt_err("-o: %s: %s", cfg->output, strerror(-ret));
-			return MT_EXIT_FAILURE;
-		}
 	}
 	return MT_EXIT_OK;
 }

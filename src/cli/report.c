@@ -108,6 +108,19 @@ static int cmd_report(int argc, char *argv[])
 		mt_hint("memtlb report FILE.json... [--format text|markdown|html] [-o OUT]");
 		return MT_EXIT_USAGE;
 	}
+	/* Before anything is read: -o must not replace one of the inputs. */
+	if (output) {
+		ret = mt_cli_output_check(output);
+		if (ret)
+			return ret;
+		for (int i = 0; i < n && strcmp(output, "-"); i++) {
+			if (mt_file_same(output, argv[optind + i])) {
+				mt_err("-o: %s: is the input %s", output, argv[optind + i]);
+				mt_hint("write the document to another file");
+				return MT_EXIT_USAGE;
+			}
+		}
+	}
 	for (int i = 0; i < n; i++) {
 		int err = mt_report_load(argv[optind + i], &reps[i], msg, sizeof(msg));
 
@@ -132,7 +145,11 @@ static int cmd_report(int argc, char *argv[])
 		goto out;
 	}
 	if (!output || !strcmp(output, "-")) {
-		fwrite(buf, 1, len, stdout);
+		errno = 0;
+		if (len && (fwrite(buf, 1, len, stdout) != len || fflush(stdout))) {
+			mt_err("stdout: %s", strerror(errno ? errno : EIO));
+			ret = MT_EXIT_FAILURE;
+		}
 	} else {
 		struct doc d = { buf, len };
 		int err = mt_file_write_atomic(output, 0644, fill_doc, &d);

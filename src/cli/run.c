@@ -96,6 +96,8 @@ static int cmd_run(int argc, char *argv[])
 	cfg.iterations = repeats;
 	if (cfg.output && mt_cli_output_check(cfg.output))
 		return MT_EXIT_USAGE;
+	if (mt_cli_report_size_check(&cfg, 1))
+		return MT_EXIT_USAGE;
 	ret = mt_cli_resolve_events(&cfg, &ev, &n_ev);
 	if (ret)
 		return ret;

@@ -78,9 +78,11 @@ static void on_signal(int sig)
 static int print_result(const struct mt_report *rep, const struct sweep_cmd *sc,
 			const char *phase)
 {
+	/* -o - is the report file on stdout, once, at the end, instead of --format's */
+	bool report_out = sc->base.output && !strcmp(sc->base.output, "-");
 	int ret = 0;
 
-	switch (sc->base.format) {
+	switch (report_out ? MT_FORMAT_JSON : sc->base.format) {
 	case MT_FORMAT_TABLE:
 		ret = mt_report_print_sweep(stdout, rep, phase, &sc->ko);
 		break;
@@ -153,7 +155,7 @@ static int write_output(void *arg, const struct mt_report *rep)
 	const struct sweep_cmd *sc = arg;
 	int ret;
 
-	if (!sc->base.output)
+	if (!sc->base.output || !strcmp(sc->base.output, "-"))
 		return 0;
 	ret = mt_report_write(rep, sc->base.output);
 	if (ret)
@@ -180,6 +182,8 @@ static int run_sweep(struct sweep_cmd *sc)
 	if (sc->tunables)
 		mt_cli_machine_lock();
 	ret = check_points(sc);
+	if (!ret)
+		ret = mt_cli_report_size_check(&sc->base, n);
 	if (ret)
 		return ret;
 	ret = mt_cli_resolve_events(&sc->base, &ev, &n_ev);

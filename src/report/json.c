@@ -19,280 +19,526 @@
 #include "report/json.h"
 #include "sys/file.h"
 
-/* jansson refuses NaN and infinities: a value we do not have is absent. */
-static int set_real(json_t *obj, const char *key, double v)
+/*
+ * The document is built whole before a byte is written, and a value that
+ * could not be made (memory) fails the whole build: a report never lacks
+ * an object silently. Every setter below records the first error in *err.
+ */
+struct jb {
+	int err;
+};
+
+static json_t *keep(struct jb *b, json_t *v)
 {
-	if (isnan(v) || isinf(v))
-		return 0;
-	return json_object_set_new(obj, key, json_real(v));
+	if (!v && !b->err)
+		b->err = -ENOMEM;
+	return v;
 }
 
-static json_t *summary_json(const struct mt_summary *s)
+/* Length of the valid UTF-8 sequence at s, or 0 (overlong, surrogate, > U+10FFFF). */
+static size_t utf8_len(const unsigned char *s)
 {
-	json_t *o = json_object();
+	unsigned int c = s[0], cp, n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (unsigned int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * A byte string as JSON text: valid UTF-8 as is; else each byte that is not
+ * part of a valid sequence becomes the four characters \xHH (memtlb-json(5)),
+ * so a command argument or a file name in another encoding is kept, never
+ * dropped (jansson refuses strings that are not UTF-8). Returns a string
+ * for json_string, s itself or a copy to free in *copy; NULL: no memory.
+ */
+static const char *utf8_text(const char *s, char **copy)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0, len;
+	char *out, *o;
+
+	*copy = NULL;
+	for (size_t i = 0; p[i]; i += len ? len : 1) {
+		len = utf8_len(p + i);
+		if (!len)
+			n++;
+	}
+	if (!n)
+		return s;
+	out = malloc(strlen(s) + 3 * n + 1);
+	if (!out)
+		return NULL;
+	o = out;
+	for (size_t i = 0; p[i]; ) {
+		len = utf8_len(p + i);
+		if (!len) {
+			o += sprintf(o, "\\x%02X", p[i]);
+			i++;
+			continue;
+		}
+		memcpy(o, p + i, len);
+		o += len;
+		i += len;
+	}
+	*o = '\0';
+	*copy = out;
+	return out;
+}
+
+static json_t *str(struct jb *b, const char *s)
+{
+	const char *t;
+	json_t *v;
+	char *copy;
+
+	t = utf8_text(s ? s : "", &copy);
+	v = t ? json_string(t) : NULL;
+	free(copy);
+	return keep(b, v);
+}
+
+/* obj[key] = v; v is stolen, even on failure (jansson's rule). */
+static void put(struct jb *b, json_t *obj, const char *key, json_t *v)
+{
+	const char *k;
+	char *copy;
+
+	k = utf8_text(key, &copy);
+	if (!k || !obj || !v) {
+		json_decref(v);
+		if (!b->err)
+			b->err = -ENOMEM;
+	} else if (json_object_set_new(obj, k, v) && !b->err) {
+		b->err = -ENOMEM;
+	}
+	free(copy);
+}
+
+static void push(struct jb *b, json_t *arr, json_t *v)
+{
+	if (!arr || !v) {
+		json_decref(v);
+		if (!b->err)
+			b->err = -ENOMEM;
+	} else if (json_array_append_new(arr, v) && !b->err) {
+		b->err = -ENOMEM;
+	}
+}
+
+static void put_str(struct jb *b, json_t *obj, const char *key, const char *s)
+{
+	put(b, obj, key, str(b, s));
+}
+
+static void put_int(struct jb *b, json_t *obj, const char *key, json_int_t v)
+{
+	put(b, obj, key, keep(b, json_integer(v)));
+}
+
+static void put_bool(struct jb *b, json_t *obj, const char *key, bool v)
+{
+	put(b, obj, key, json_boolean(v));
+}
+
+/* jansson refuses NaN and infinities: a value we do not have is absent. */
+static void set_real(struct jb *b, json_t *obj, const char *key, double v)
+{
+	if (isnan(v) || isinf(v))
+		return;
+	put(b, obj, key, keep(b, json_real(v)));
+}
+
+static json_t *object(struct jb *b)
+{
+	return keep(b, json_object());
+}
+
+static json_t *array(struct jb *b)
+{
+	return keep(b, json_array());
+}
+
+static json_t *summary_json(struct jb *b, const struct mt_summary *s)
+{
+	json_t *o = object(b);
 
 	if (!o)
 		return NULL;
-	set_real(o, "mean", s->mean);
+	set_real(b, o, "mean", s->mean);
 	if (s->n > 1) {	/* one sample has no spread: absent, not 0 */
-		set_real(o, "stddev", s->stddev);
-		set_real(o, "cv", s->cv);
+		set_real(b, o, "stddev", s->stddev);
+		set_real(b, o, "cv", s->cv);
 	}
-	set_real(o, "min", s->min);
-	set_real(o, "median", s->median);
-	set_real(o, "max", s->max);
-	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	set_real(b, o, "min", s->min);
+	set_real(b, o, "median", s->median);
+	set_real(b, o, "max", s->max);
+	put_int(b, o, "n", (json_int_t)s->n);
 	return o;
 }
 
-static json_t *long_or_null(long v)
+static json_t *long_or_null(struct jb *b, long v)
 {
-	return v < 0 ? json_null() : json_integer(v);
+	return v < 0 ? json_null() : keep(b, json_integer(v));
 }
 
-static json_t *system_json(const struct mt_sysinfo *si)
+static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 {
-	json_t *o = json_object(), *pools = json_object(), *tlbs = json_array(), *thp;
+	json_t *o = object(b), *pools = object(b), *tlbs = array(b), *thp, *tun;
 
 	for (unsigned int i = 0; i < si->n_hugepools; i++) {
+		json_t *pool = object(b);
 		char key[32];
 
 		snprintf(key, sizeof(key), "%llukB", (unsigned long long)si->hugepools[i].size_kb);
-		json_object_set_new(pools, key, json_pack("{s:I,s:I}",
-			"total", (json_int_t)si->hugepools[i].total,
-			"free", (json_int_t)si->hugepools[i].free));
+		put_int(b, pool, "total", (json_int_t)si->hugepools[i].total);
+		put_int(b, pool, "free", (json_int_t)si->hugepools[i].free);
+		put(b, pools, key, pool);
 	}
 	for (unsigned int i = 0; i < si->n_tlbs; i++) {
 		const struct mt_tlb *t = &si->tlbs[i];
+		json_t *jt = object(b);
 
-		json_array_append_new(tlbs, json_pack("{s:I,s:s,s:s,s:I,s:I}",
-			"level", (json_int_t)t->level, "type", t->type, "pages", t->pages,
-			"entries", (json_int_t)t->entries, "ways", (json_int_t)t->ways));
+		put_int(b, jt, "level", (json_int_t)t->level);
+		put_str(b, jt, "type", t->type);
+		put_str(b, jt, "pages", t->pages);
+		put_int(b, jt, "entries", (json_int_t)t->entries);
+		put_int(b, jt, "ways", (json_int_t)t->ways);
+		push(b, tlbs, jt);
 	}
-	json_object_set_new(o, "kernel", json_string(si->kernel));
-	json_object_set_new(o, "kernel_version", json_string(si->kernel_version));
-	json_object_set_new(o, "machine", json_string(si->machine));
-	json_object_set_new(o, "host", json_string(si->host));
-	json_object_set_new(o, "cpu", json_string(si->cpu));
-	json_object_set_new(o, "cpu_vendor", json_string(si->cpu_vendor));
-	json_object_set_new(o, "hypervisor", si->hypervisor < 0 ? json_null()
-					     : json_boolean(si->hypervisor));
-	json_object_set_new(o, "pmu", si->pmu[0] ? json_string(si->pmu) : json_null());
-	json_object_set_new(o, "pmus", json_string(si->pmus));
-	json_object_set_new(o, "page_size", json_integer(si->page_size));
-	json_object_set_new(o, "thp_enabled", json_string(si->thp_enabled));
-	json_object_set_new(o, "thp_defrag", json_string(si->thp_defrag));
-	json_object_set_new(o, "thp_shmem_enabled", json_string(si->thp_shmem_enabled));
-	thp = json_object();
-	json_object_set_new(thp, "defrag", json_string(si->thp_khugepaged_defrag));
-	json_object_set_new(thp, "pages_to_scan", long_or_null(si->khugepaged_pages_to_scan));
-	json_object_set_new(thp, "scan_sleep_millisecs",
-			    long_or_null(si->khugepaged_scan_sleep_ms));
-	json_object_set_new(o, "khugepaged", thp);
-	json_object_set_new(o, "hugepages", pools);
-	json_object_set_new(o, "tunables", json_pack("{s:i,s:o,s:o}", "perf_event_paranoid",
-		si->perf_event_paranoid, "fault_around_bytes", long_or_null(si->fault_around_bytes),
-		"percpu_pagelist_high_fraction", long_or_null(si->percpu_pagelist_high_fraction)));
-	json_object_set_new(o, "numa_nodes", si->numa_nodes < 0 ? json_null()
-					     : json_integer(si->numa_nodes));
-	json_object_set_new(o, "tlb", tlbs);
-	json_object_set_new(o, "tlb_source", json_string(si->tlb_source));
-	json_object_set_new(o, "hw_counters", si->hw_counters < 0 ? json_null()
-					      : json_boolean(si->hw_counters));
+	put_str(b, o, "kernel", si->kernel);
+	put_str(b, o, "kernel_version", si->kernel_version);
+	put_str(b, o, "machine", si->machine);
+	put_str(b, o, "host", si->host);
+	put_str(b, o, "cpu", si->cpu);
+	put_str(b, o, "cpu_vendor", si->cpu_vendor);
+	put(b, o, "hypervisor", si->hypervisor < 0 ? json_null() : json_boolean(si->hypervisor));
+	put(b, o, "pmu", si->pmu[0] ? str(b, si->pmu) : json_null());
+	put_str(b, o, "pmus", si->pmus);
+	put_int(b, o, "page_size", si->page_size);
+	put_str(b, o, "thp_enabled", si->thp_enabled);
+	put_str(b, o, "thp_defrag", si->thp_defrag);
+	put_str(b, o, "thp_shmem_enabled", si->thp_shmem_enabled);
+	thp = object(b);
+	put_str(b, thp, "defrag", si->thp_khugepaged_defrag);
+	put(b, thp, "pages_to_scan", long_or_null(b, si->khugepaged_pages_to_scan));
+	put(b, thp, "scan_sleep_millisecs", long_or_null(b, si->khugepaged_scan_sleep_ms));
+	put(b, o, "khugepaged", thp);
+	put(b, o, "hugepages", pools);
+	tun = object(b);
+	put_int(b, tun, "perf_event_paranoid", si->perf_event_paranoid);
+	put(b, tun, "fault_around_bytes", long_or_null(b, si->fault_around_bytes));
+	put(b, tun, "percpu_pagelist_high_fraction",
+	    long_or_null(b, si->percpu_pagelist_high_fraction));
+	put(b, o, "tunables", tun);
+	put(b, o, "numa_nodes", si->numa_nodes < 0 ? json_null()
+					    : keep(b, json_integer(si->numa_nodes)));
+	put(b, o, "tlb", tlbs);
+	put_str(b, o, "tlb_source", si->tlb_source);
+	put(b, o, "hw_counters", si->hw_counters < 0 ? json_null()
+					     : json_boolean(si->hw_counters));
 	return o;
 }
 
 int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f)
 {
-	json_t *o = system_json(si);
+	struct jb b = { 0 };
+	json_t *o = system_json(&b, si);
 	int ret;
 
-	if (!o)
-		return -ENOMEM;
+	if (b.err) {
+		json_decref(o);
+		return b.err;
+	}
 	ret = json_dumpf(o, f, JSON_INDENT(2)) ? -EIO : 0;
 	fputc('\n', f);
 	json_decref(o);
 	return ret;
 }
 
-static json_t *config_json(const struct mt_report *rep)
+static json_t *config_json(struct jb *b, const struct mt_report *rep)
 {
 	const struct mt_config *c = &rep->config;
+	json_t *o = object(b);
 
-	json_t *o;
-
-	o = json_pack("{s:I,s:I,s:I,s:I,s:s,s:s,s:s,s:b}",
-		      "region", (json_int_t)c->region, "block", (json_int_t)c->block,
-		      "iterations", (json_int_t)c->iterations,
-		      "passes", (json_int_t)c->passes,
-		      "backing", mt_backing_name(c->backing),
-		      "events", c->events ? c->events : "",
-		      "backend", rep->backend, "user_only", rep->user_only);
-	if (!o)
-		return NULL;
-	json_object_set_new(o, "file_cache", json_string(c->file_cold ? "cold" : "warm"));
-	json_object_set_new(o, "pages", json_string(mt_pages_name(c->pages)));
-	json_object_set_new(o, "huge_page_size", json_integer((json_int_t)c->huge_size));
-	json_object_set_new(o, "reserve", json_boolean(c->reserve));
-	json_object_set_new(o, "access", json_string(mt_access_name(c->access)));
-	json_object_set_new(o, "stride", json_integer((json_int_t)c->stride));
-	json_object_set_new(o, "seed", json_integer((json_int_t)c->seed));
-	json_object_set_new(o, "populate", json_boolean(c->populate));
-	json_object_set_new(o, "read_first", json_boolean(c->read_first));
-	json_object_set_new(o, "tasks", json_integer((json_int_t)c->tasks));
-	json_object_set_new(o, "task_mode", json_string(mt_task_mode_name(c->task_mode)));
-	json_object_set_new(o, "task_region", json_string(mt_task_region_name(c->task_region)));
+	put_int(b, o, "region", (json_int_t)c->region);
+	put_int(b, o, "block", (json_int_t)c->block);
+	put_int(b, o, "iterations", (json_int_t)c->iterations);
+	put_int(b, o, "passes", (json_int_t)c->passes);
+	put_str(b, o, "backing", mt_backing_name(c->backing));
+	put_str(b, o, "events", c->events ? c->events : "");
+	put_str(b, o, "backend", rep->backend);
+	put_bool(b, o, "user_only", rep->user_only);
+	put_str(b, o, "file_cache", c->file_cold ? "cold" : "warm");
+	put_str(b, o, "pages", mt_pages_name(c->pages));
+	put_int(b, o, "huge_page_size", (json_int_t)c->huge_size);
+	put_bool(b, o, "reserve", c->reserve);
+	put_str(b, o, "access", mt_access_name(c->access));
+	put_int(b, o, "stride", (json_int_t)c->stride);
+	put_int(b, o, "seed", (json_int_t)c->seed);
+	put_bool(b, o, "populate", c->populate);
+	put_bool(b, o, "read_first", c->read_first);
+	put_int(b, o, "tasks", (json_int_t)c->tasks);
+	put_str(b, o, "task_mode", mt_task_mode_name(c->task_mode));
+	put_str(b, o, "task_region", mt_task_region_name(c->task_region));
+	if (rep->event_set[0])
+		put_str(b, o, "event_set", rep->event_set);
 	return o;
 }
 
-static json_t *counter_json(const struct mt_result_event *ev, const struct mt_counter_stat *cs)
+static json_t *counter_json(struct jb *b, const struct mt_result_event *ev,
+			    const struct mt_counter_stat *cs)
 {
 	json_t *o;
 
-	if (cs->state == MT_COUNTER_UNSUPPORTED)
-		return json_pack("{s:b,s:s,s:s}", "supported", 0,
-				 "error", strerrorname_np(ev->err) ? strerrorname_np(ev->err) : "?",
-				 "reason", ev->reason);
-	if (cs->state == MT_COUNTER_NOT_COUNTED)
-		return json_pack("{s:b,s:b}", "supported", 1, "counted", 0);
-	o = summary_json(&cs->s);
-	json_object_set_new(o, "supported", json_true());
-	json_object_set_new(o, "counted", json_true());
-	set_real(o, "running", cs->running);
+	if (cs->state == MT_COUNTER_UNSUPPORTED) {
+		o = object(b);
+		put_bool(b, o, "supported", false);
+		put_str(b, o, "error", strerrorname_np(ev->err) ? strerrorname_np(ev->err) : "?");
+		put_str(b, o, "reason", ev->reason);
+		return o;
+	}
+	if (cs->state == MT_COUNTER_NOT_COUNTED) {
+		o = object(b);
+		put_bool(b, o, "supported", true);
+		put_bool(b, o, "counted", false);
+		return o;
+	}
+	o = summary_json(b, &cs->s);
+	put_bool(b, o, "supported", true);
+	put_bool(b, o, "counted", true);
+	set_real(b, o, "running", cs->running);
 	return o;
 }
 
-static json_t *mapping_json(const struct mt_mapinfo *m)
+static json_t *mapping_json(struct jb *b, const struct mt_mapinfo *m)
 {
-	json_t *o;
+	json_t *o, *fc;
 
 	if (!m->valid)
 		return json_null();
-	o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
-		      "addr", (json_int_t)m->addr, "align", (json_int_t)m->align,
-		      "size", (json_int_t)m->size, "kernel_page_size", (json_int_t)m->kernel_page,
-		      "mmu_page_size", (json_int_t)m->mmu_page, "rss", (json_int_t)m->rss,
-		      "anon_huge", (json_int_t)m->anon_huge, "shmem_pmd", (json_int_t)m->shmem_pmd,
-		      "file_pmd", (json_int_t)m->file_pmd, "hugetlb", (json_int_t)m->hugetlb);
-	set_real(o, "huge_coverage", m->huge_coverage);
-	if (m->cache_checked)
-		json_object_set_new(o, "file_cache", json_pack("{s:I,s:I}",
-			"pages", (json_int_t)m->cache_pages,
-			"kept_after_drop", (json_int_t)m->cache_resident));
+	o = object(b);
+	put_int(b, o, "addr", (json_int_t)m->addr);
+	put_int(b, o, "align", (json_int_t)m->align);
+	put_int(b, o, "size", (json_int_t)m->size);
+	put_int(b, o, "kernel_page_size", (json_int_t)m->kernel_page);
+	put_int(b, o, "mmu_page_size", (json_int_t)m->mmu_page);
+	put_int(b, o, "rss", (json_int_t)m->rss);
+	put_int(b, o, "anon_huge", (json_int_t)m->anon_huge);
+	put_int(b, o, "shmem_pmd", (json_int_t)m->shmem_pmd);
+	put_int(b, o, "file_pmd", (json_int_t)m->file_pmd);
+	put_int(b, o, "hugetlb", (json_int_t)m->hugetlb);
+	set_real(b, o, "huge_coverage", m->huge_coverage);
+	if (m->cache_checked) {
+		fc = object(b);
+		put_int(b, fc, "pages", (json_int_t)m->cache_pages);
+		put_int(b, fc, "kept_after_drop", (json_int_t)m->cache_resident);
+		put(b, o, "file_cache", fc);
+	}
 	return o;
 }
 
-static json_t *result_json(const struct mt_result *r)
+static json_t *phase_json(struct jb *b, const struct mt_result *r, const struct mt_phase_stat *ps)
 {
-	json_t *res, *phases, *events;
+	json_t *ph = object(b), *t, *samples, *counters, *derived, *cross;
 
-	events = json_array();
-	for (unsigned int e = 0; e < r->n_events; e++) {
-		json_t *je = json_pack("{s:s,s:b,s:b,s:o}",
-			"name", r->events[e].name, "supported", !r->events[e].err,
-			"user_only", r->events[e].user_only,
-			"group", r->events[e].group < 0 ? json_null()
-							: json_integer(r->events[e].group));
-
-		if (je && r->events[e].meaning[0])
-			json_object_set_new(je, "meaning", json_string(r->events[e].meaning));
-		json_array_append_new(events, je);
+	put_str(b, ph, "name", ps->name);
+	t = summary_json(b, &ps->time_ns);
+	samples = array(b);
+	for (size_t i = 0; ps->time_samples && i < ps->time_ns.n && !b->err; i++)
+		push(b, samples, keep(b, json_integer((json_int_t)ps->time_samples[i])));
+	put(b, t, "samples", samples);
+	put(b, ph, "time_ns", t);
+	counters = object(b);
+	for (unsigned int e = 0; e < r->n_events; e++)
+		put(b, counters, r->events[e].name,
+		    counter_json(b, &r->events[e], &ps->counters[e]));
+	put(b, ph, "counters", counters);
+	derived = object(b);
+	cross = array(b);
+	for (int d = 0; d < MT_DERIVED_MAX; d++) {
+		if (!mt_phase_has(ps, d))
+			continue;
+		set_real(b, derived, mt_derived_name(d), ps->derived[d]);
+		if (mt_phase_cross_group(ps, d))
+			push(b, cross, str(b, mt_derived_name(d)));
 	}
-	phases = json_array();
-	for (unsigned int p = 0; p < r->n_phases; p++) {
-		const struct mt_phase_stat *ps = &r->phases[p];
-		json_t *ph, *t, *samples, *counters, *derived, *cross;
+	put(b, ph, "derived", derived);
+	put(b, ph, "derived_across_groups", cross);
+	if (r->n_extras) {
+		json_t *kern = object(b);
 
-		t = summary_json(&ps->time_ns);
-		samples = json_array();
-		for (size_t i = 0; ps->time_samples && i < ps->time_ns.n; i++)
-			json_array_append_new(samples, json_integer((json_int_t)ps->time_samples[i]));
-		json_object_set_new(t, "samples", samples);
-		counters = json_object();
-		for (unsigned int e = 0; e < r->n_events; e++)
-			json_object_set_new(counters, r->events[e].name,
-					    counter_json(&r->events[e], &ps->counters[e]));
-		derived = json_object();
-		cross = json_array();
-		for (int d = 0; d < MT_DERIVED_MAX; d++) {
-			if (!mt_phase_has(ps, d))
-				continue;
-			set_real(derived, mt_derived_name(d), ps->derived[d]);
-			if (mt_phase_cross_group(ps, d))
-				json_array_append_new(cross, json_string(mt_derived_name(d)));
-		}
-		ph = json_pack("{s:s,s:o,s:o,s:o,s:o}", "name", ps->name, "time_ns", t,
-			       "counters", counters, "derived", derived,
-			       "derived_across_groups", cross);
-		if (r->n_extras) {
-			json_t *kern = json_object();
-
-			for (unsigned int x = 0; x < r->n_extras; x++)
-				if (ps->has_extra & (1ull << x))
-					json_object_set_new(kern, r->extra_names[x],
-							    summary_json(&ps->extras[x]));
-			json_object_set_new(ph, "kernel", kern);
-		}
-		json_array_append_new(phases, ph);
+		for (unsigned int x = 0; x < r->n_extras; x++)
+			if (ps->has_extra & (1ull << x))
+				put(b, kern, r->extra_names[x], summary_json(b, &ps->extras[x]));
+		put(b, ph, "kernel", kern);
 	}
-	res = json_pack("{s:{s:I,s:I,s:I},s:o,s:o}",
-			"params", "region", (json_int_t)r->region, "block", (json_int_t)r->block,
-			"blocks", (json_int_t)r->blocks, "events", events, "phases", phases);
-	if (res)
-		json_object_set_new(res, "mapping", mapping_json(&r->map));
+	return ph;
+}
+
+static json_t *result_json(struct jb *b, const struct mt_result *r)
+{
+	json_t *res = object(b), *params = object(b), *events = array(b), *phases = array(b);
+
+	put_int(b, params, "region", (json_int_t)r->region);
+	put_int(b, params, "block", (json_int_t)r->block);
+	put_int(b, params, "blocks", (json_int_t)r->blocks);
 	/* Swept parameters: strings, as given (a tunable's value is text). */
-	for (unsigned int i = 0; res && i < r->n_vary; i++)
-		json_object_set_new(json_object_get(res, "params"), r->vary[i].key,
-				    json_string(r->vary[i].value));
+	for (unsigned int i = 0; i < r->n_vary; i++)
+		put_str(b, params, r->vary[i].key, r->vary[i].value);
+	put(b, res, "params", params);
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		json_t *je = object(b);
+
+		put_str(b, je, "name", r->events[e].name);
+		put_bool(b, je, "supported", !r->events[e].err);
+		put_bool(b, je, "user_only", r->events[e].user_only);
+		put(b, je, "group", r->events[e].group < 0 ? json_null()
+			: keep(b, json_integer(r->events[e].group)));
+		if (r->events[e].meaning[0])
+			put_str(b, je, "meaning", r->events[e].meaning);
+		push(b, events, je);
+	}
+	put(b, res, "events", events);
+	for (unsigned int p = 0; p < r->n_phases && !b->err; p++)
+		push(b, phases, phase_json(b, r, &r->phases[p]));
+	put(b, res, "phases", phases);
+	put(b, res, "mapping", mapping_json(b, &r->map));
 	return res;
 }
 
-static json_t *report_json(const struct mt_report *rep)
+/* The report document, or NULL with *err (-ENOMEM) when any part of it could not be made. */
+static json_t *report_json(const struct mt_report *rep, int *err)
 {
-	json_t *root, *results = json_array();
+	struct jb b = { 0 };
+	json_t *root = object(&b), *meta = object(&b), *results = array(&b);
 
-	for (size_t i = 0; i < rep->n_results; i++)
-		json_array_append_new(results, result_json(rep->results[i]));
-	root = json_pack("{s:{s:s,s:i},s:o,s:s,s:o,s:o}",
-			 "memtlb", "version", rep->version, "schema", MT_REPORT_SCHEMA,
-			 "system", system_json(&rep->system), "command", rep->command,
-			 "config", config_json(rep), "results", results);
-	if (root && !strcmp(rep->command, "run"))
-		json_object_set_new(root, "run", json_pack("{s:s,s:I,s:I,s:i,s:b}",
-			"command_line", rep->command_line, "runs", (json_int_t)rep->runs,
-			"repeats", (json_int_t)rep->repeats, "exit_status", rep->exit_status,
-			"failed", rep->exit_status != 0));
-	if (root && rep->event_set[0])
-		json_object_set_new(json_object_get(root, "config"), "event_set",
-				    json_string(rep->event_set));
+	put_str(&b, meta, "version", rep->version);
+	put_int(&b, meta, "schema", MT_REPORT_SCHEMA);
+	put(&b, root, "memtlb", meta);
+	put(&b, root, "system", system_json(&b, &rep->system));
+	put_str(&b, root, "command", rep->command);
+	put(&b, root, "config", config_json(&b, rep));
+	for (size_t i = 0; i < rep->n_results && !b.err; i++)
+		push(&b, results, result_json(&b, rep->results[i]));
+	put(&b, root, "results", results);
+	if (!strcmp(rep->command, "run")) {
+		json_t *run = object(&b);
+
+		put_str(&b, run, "command_line", rep->command_line);
+		put_int(&b, run, "runs", (json_int_t)rep->runs);
+		put_int(&b, run, "repeats", (json_int_t)rep->repeats);
+		put_int(&b, run, "exit_status", rep->exit_status);
+		put_bool(&b, run, "failed", rep->exit_status != 0);
+		put(&b, root, "run", run);
+	}
+	if (b.err) {
+		json_decref(root);
+		*err = b.err;
+		return NULL;
+	}
 	return root;
 }
 
-static int dump_json(FILE *f, void *root)
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+
+struct text {
+	char *buf;
+	size_t len;
+};
+
+static int fill_text(FILE *f, void *arg)
 {
+	const struct text *t = arg;
+
 	errno = 0;
-	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || fputc('\n', f) == EOF)
+	if (fwrite(t->buf, 1, t->len, f) != t->len)
 		return errno ? -errno : -EIO;
 	return 0;
 }
 
+/*
+ * The text is made in memory before a byte is written: jansson's dump
+ * allocates too (its loop check), and a dump that failed halfway would
+ * leave half a report on a pipe or a device.
+ */
 int mt_report_write(const struct mt_report *rep, const char *path)
 {
+	struct text t = { 0 };
 	json_t *root;
-	int ret;
+	size_t size;
+	int ret = 0;
 
-	root = report_json(rep);
+	root = report_json(rep, &ret);
 	if (!root)
-		return -ENOMEM;
-	if (!strcmp(path, "-")) {
-		ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ? -EIO : 0;
-		fputc('\n', stdout);
-		json_decref(root);
 		return ret;
+	size = json_dumpb(root, NULL, 0, DUMP_FLAGS);
+	/* What the loader would refuse is not written (the text and its newline). */
+	if (size + 1 > MT_REPORT_MAX_SIZE) {
+		json_decref(root);
+		return -EFBIG;
 	}
-	ret = mt_file_write_atomic(path, 0600, dump_json, root);
+	t.buf = size ? malloc(size + 1) : NULL;
+	if (t.buf && json_dumpb(root, t.buf, size, DUMP_FLAGS) == size) {
+		t.buf[size] = '\n';
+		t.len = size + 1;
+		ret = mt_file_write_atomic(path, 0600, fill_text, &t);
+	} else {
+		ret = -ENOMEM;
+	}
+	free(t.buf);
 	json_decref(root);
 	return ret;
+}
+
+/*
+ * A report's size from its config, an upper bound: a time sample is a line
+ * of 14 spaces, at most 12 digits (a phase of 1000 s) and ",\n"; a phase,
+ * a point and the system have fixed parts, counters a few hundred bytes an
+ * event. Measured: 20 bytes a sample, 12 KiB for one point of 2 events.
+ */
+static uint64_t size_estimate(const struct mt_config *cfg, size_t points)
+{
+	uint64_t phases = 2 + 2 * (uint64_t)cfg->passes + (cfg->read_first ? 1 : 0);
+	uint64_t events = 16, per_phase, per_point;
+
+	if (cfg->events && !cfg->event_set) {
+		events = 1;
+		for (const char *c = cfg->events; *c; c++)
+			events += *c == ',';
+	}
+	per_phase = 2048 + events * 512 + (uint64_t)cfg->iterations * 28;
+	per_point = 4096 + events * 256 + phases * per_phase;
+	return 16384 + (uint64_t)points * per_point;
+}
+
+int mt_report_size_check(const struct mt_config *cfg, size_t points, char *msg, size_t len)
+{
+	uint64_t size = size_estimate(cfg, points ? points : 1);
+
+	if (size <= MT_REPORT_MAX_SIZE)
+		return 0;
+	snprintf(msg, len, "%llu iterations of %lu passes%s make a report of up to %llu MiB; "
+		 "memtlb reads reports of %d MiB at most",
+		 (unsigned long long)cfg->iterations, cfg->passes, points > 1 ? " per point" : "",
+		 (unsigned long long)(size >> 20), MT_REPORT_MAX_SIZE >> 20);
+	return -EFBIG;
 }
 
 /* Loading: every key checked for its type; a bad file is an error, not a crash. */
@@ -725,6 +971,55 @@ static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
 	return 0;
 }
 
+/* The whole of path, at most MT_REPORT_MAX_SIZE bytes (-EFBIG past it). */
+static int read_capped(const char *path, char **out, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = NULL, *nb;
+	ssize_t got;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (!buf || n == cap) {
+			if (buf)
+				cap *= 2;
+			if (cap > (size_t)MT_REPORT_MAX_SIZE + 1)
+				cap = (size_t)MT_REPORT_MAX_SIZE + 1;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
+			break;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+		if (n > MT_REPORT_MAX_SIZE) {
+			ret = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
 int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len)
 {
 	struct loader ld = { msg, msg_len };
@@ -732,6 +1027,8 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	json_t *root, *meta, *results, *schema;
 	json_error_t jerr;
 	struct stat st;
+	char *text = NULL;
+	size_t len = 0;
 	int ret;
 
 	msg[0] = '\0';
@@ -743,12 +1040,17 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	if (S_ISREG(st.st_mode) && st.st_size > MT_REPORT_MAX_SIZE)
 		return bad(&ld, "%lld bytes: larger than a report can be (%d MiB)",
 			   (long long)st.st_size, MT_REPORT_MAX_SIZE >> 20);
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (access(path, R_OK))
-			return -errno;
+	/* A pipe or a device has no size to check: read at most the cap, then refuse. */
+	ret = read_capped(path, &text, &len);
+	if (ret == -EFBIG)
+		return bad(&ld, "more than %d MiB: larger than a report can be",
+			   MT_REPORT_MAX_SIZE >> 20);
+	if (ret)
+		return ret;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!root)
 		return bad(&ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
-	}
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	if (!json_is_object(root) || !json_is_object(meta) || !json_is_integer(schema)) {

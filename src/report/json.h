@@ -9,10 +9,23 @@
 
 /*
  * Write the JSON report to path atomically: a 0600 temp file created with
- * O_EXCL in the same directory, fsync'ed, renamed over path. path "-" is
- * stdout. Returns 0 or -errno; nothing is left behind on failure.
+ * O_EXCL in the same directory, fsync'ed, renamed over path; a character
+ * device or a FIFO is written through (mt_file_write_atomic). path "-" is
+ * stdout. The document is built whole first: nothing is written when any
+ * part of it cannot be made (-ENOMEM) or when it would be larger than
+ * MT_REPORT_MAX_SIZE, which mt_report_load refuses (-EFBIG). Strings that
+ * are not UTF-8 are kept with their invalid bytes as \xHH. Returns 0 or
+ * -errno; nothing is left behind on failure.
  */
 int mt_report_write(const struct mt_report *rep, const char *path);
+
+/*
+ * Whether the report of POINTS points of cfg (iterations, passes, events)
+ * can be larger than MT_REPORT_MAX_SIZE, which mt_report_load refuses: an
+ * upper bound, checked before a run that writes one. Returns 0, or -EFBIG
+ * with why in msg.
+ */
+int mt_report_size_check(const struct mt_config *cfg, size_t points, char *msg, size_t len);
 
 /*
  * Load a report file. Returns 0, -errno for I/O, -EINVAL for a file that

@@ -44,7 +44,7 @@ for sig in INT TERM; do
 	rm -f "$report"
 	MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 16m -p 1 -e minor-faults \
 		--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never \
-		--vary iterations=1,1000000 -o "$report" >"$work/out" 2>"$work/err" &
+		--vary iterations=1,100000 -o "$report" >"$work/out" 2>"$work/err" &
 	pid=$!
 	i=0
 	while [ ! -s "$report" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done

@@ -2,6 +2,7 @@
 /* The JSON report: a write/load round trip, atomic writes, bad files. */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#include <jansson.h>
 
 #include "counters/resolve.h"
 #include "model/report.h"
@@ -464,6 +467,115 @@ static void test_atomic_writer(void **state)
 	assert_int_equal(count_in(adir, false), 1);
 }
 
+/* Bytes that are not UTF-8 are kept as \xHH, never the object dropped. */
+static void test_not_utf8_kept(void **state)
+{
+	struct mt_report *rep = make_report(), *back;
+	struct mt_result *r = rep->results[0];
+	char path[256], msg[256];
+
+	(void)state;
+	strcpy(rep->system.kernel, "6.1\xff");
+	strcpy(rep->system.host, "h\xc3\xa9st");	/* valid: as is */
+	strcpy(r->phases[0].name, "write_0\xe2\x82");	/* a cut sequence */
+	r->n_vary = 1;
+	snprintf(r->vary[0].key, sizeof(r->vary[0].key), "sysfs:k\xfe");
+	snprintf(r->vary[0].value, sizeof(r->vary[0].value), "a\xff" "b\xed\xa0\x80");
+	snprintf(path, sizeof(path), "%s/utf8.json", dir);
+	assert_int_equal(mt_report_write(rep, path), 0);
+	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_int_equal(back->n_results, 1);
+	assert_string_equal(back->system.kernel, "6.1\\xFF");
+	assert_string_equal(back->system.host, "h\xc3\xa9st");
+	assert_int_equal(back->results[0]->n_phases, 2);
+	assert_string_equal(back->results[0]->phases[0].name, "write_0\\xE2\\x82");
+	assert_int_equal(back->results[0]->n_vary, 1);
+	assert_string_equal(back->results[0]->vary[0].key, "sysfs:k\\xFE");
+	assert_string_equal(back->results[0]->vary[0].value, "a\\xFFb\\xED\\xA0\\x80");
+	mt_report_destroy(back);
+	unlink(path);
+	mt_report_destroy(rep);
+}
+
+/* jansson's allocator failing after budget allocations: memory pressure. */
+static long budget = -1;
+
+static void *failing_malloc(size_t n)
+{
+	if (budget == 0)
+		return NULL;
+	if (budget > 0)
+		budget--;
+	return malloc(n);
+}
+
+/* Whichever allocation fails, the write fails with -ENOMEM and writes nothing. */
+static void test_no_memory_writes_nothing(void **state)
+{
+	struct mt_report *rep = make_report(), *back;
+	char path[256], msg[256];
+	size_t before = entries();
+	long n;
+	int ret;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/oom.json", dir);
+	json_set_alloc_funcs(failing_malloc, free);
+	for (n = 0; n < 100000; n++) {
+		budget = n;
+		ret = mt_report_write(rep, path);
+		if (!ret)
+			break;
+		assert_int_equal(ret, -ENOMEM);
+		assert_int_equal(access(path, F_OK), -1);
+		assert_int_equal(entries(), before);
+	}
+	budget = -1;
+	json_set_alloc_funcs(malloc, free);
+	assert_true(n > 10);	/* the build was made to fail at many points */
+	assert_int_equal(ret, 0);
+	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_int_equal(back->n_results, 1);
+	mt_report_destroy(back);
+	unlink(path);
+	mt_report_destroy(rep);
+}
+
+/* -o's checks before a run, and the same-file test of memtlb report. */
+static void test_output_check(void **state)
+{
+	char path[PATH_MAX + 16], other[256], msg[256];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(mt_file_output_check("", msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(mt_file_output_check("-", msg, sizeof(msg)), 0);
+	assert_int_equal(mt_file_output_check(dir, msg, sizeof(msg)), -EISDIR);
+	snprintf(path, sizeof(path), "%s/", dir);
+	assert_int_equal(mt_file_output_check(path, msg, sizeof(msg)), -EISDIR);
+	snprintf(path, sizeof(path), "%s/missing/r.json", dir);
+	assert_int_equal(mt_file_output_check(path, msg, sizeof(msg)), -ENOENT);
+	assert_non_null(strstr(msg, "missing"));
+	n = (size_t)snprintf(path, sizeof(path), "%s/", dir);
+	memset(path + n, 'a', NAME_MAX + 1);
+	path[n + NAME_MAX + 1] = '\0';
+	assert_int_equal(mt_file_output_check(path, msg, sizeof(msg)), -ENAMETOOLONG);
+	path[n + NAME_MAX] = '\0';
+	assert_int_equal(mt_file_output_check(path, msg, sizeof(msg)), 0);
+	snprintf(path, sizeof(path), "%s/same.json", dir);
+	write_file(path, "{}");
+	snprintf(other, sizeof(other), "%s/same-link.json", dir);
+	assert_int_equal(symlink("same.json", other), 0);
+	assert_true(mt_file_same(path, other));
+	assert_false(mt_file_same(path, dir));
+	assert_false(mt_file_same(path, "/nonexistent"));
+	/* A symlink stays a link; its target is replaced. */
+	assert_int_equal(mt_file_write_atomic(other, 0600, fill_text, "new"), 0);
+	assert_true(mt_file_same(path, other));
+	unlink(other);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +585,9 @@ int main(void)
 		cmocka_unit_test(test_write_failure_leaves_nothing),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_atomic_writer),
+		cmocka_unit_test(test_not_utf8_kept),
+		cmocka_unit_test(test_no_memory_writes_nothing),
+		cmocka_unit_test(test_output_check),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# -o: what is at the path is never replaced unless it is a regular file
+# (devices and FIFOs written through, symlinks kept), every name checked
+# before the run, an input never overwritten, the file before stdout,
+# strings that are not UTF-8 kept, reports no larger than memtlb reads.
+. "$(dirname "$0")/lib.sh"
+
+export MEMTLB_BACKEND="replay:$MEMTLB_TEST_DATA/replay/tlb.txt"
+stat1="stat --region 64k -i 1 -p 1 -e minor-faults,cycles"
+d="$work/o"
+mkdir "$d" "$d/sub"
+
+# is_report FILE WHAT: FILE holds a loadable memtlb report with results
+is_report() {
+	if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["results"]' "$1" 2>/dev/null
+	then ok; else fail "$2: not a report with results"; fi
+}
+
+# --- what is at the path: a character device, a FIFO, symlinks, "-" ---
+# A copy of /dev/null's node in the temp dir: the real one is never touched.
+mknod "$d/null" c 1 3
+run $stat1 -o "$d/null"
+expect_status 0 "-o character device"
+if [ -c "$d/null" ]; then ok; else fail "-o replaced a character device"; fi
+
+mkfifo "$d/fifo"
+cat "$d/fifo" >"$d/from-fifo" &
+reader=$!
+run $stat1 -o "$d/fifo"
+expect_status 0 "-o FIFO"
+if [ -p "$d/fifo" ]; then ok; else
+	fail "-o replaced a FIFO"
+	kill $reader 2>/dev/null	# blocked in open: no writer will come
+fi
+wait $reader
+is_report "$d/from-fifo" "-o FIFO: the reader got the report"
+
+ln -s sub/target.json "$d/link"
+run $stat1 -o "$d/link"
+expect_status 0 "-o dangling symlink"
+if [ -L "$d/link" ] && [ "$(readlink "$d/link")" = sub/target.json ]; then ok
+else fail "-o replaced a symlink"; fi
+is_report "$d/sub/target.json" "-o symlink: its target written"
+ino=$(stat -c %i "$d/sub/target.json")
+run $stat1 -o "$d/link"
+expect_status 0 "-o symlink to a report"
+if [ -L "$d/link" ]; then ok; else fail "-o replaced a symlink (second write)"; fi
+if [ "$(stat -c %i "$d/sub/target.json")" != "$ino" ]; then ok
+else fail "-o symlink: target not replaced atomically (same inode)"; fi
+if ls -a "$d/sub" "$d" | grep -q '^\.memtlb-'; then fail "temp file left"; else ok; fi
+
+ln -s /proc/self/fd/1 "$d/fd1"
+run $stat1 --format csv -o "$d/fd1"
+expect_status 0 "-o symlink to /proc/self/fd/1"
+if [ -L "$d/fd1" ]; then ok; else fail "-o replaced a link to /proc/self/fd/1"; fi
+expect_grep '"schema"' "$out" "-o /proc/self/fd/1: the report on stdout"
+
+run $stat1 -o -
+expect_status 0 "stat -o -"
+is_report "$out" "stat -o -"
+if [ -e ./- ] || [ -e "$work/-" ]; then fail "-o - made a file named -"; else ok; fi
+run sweep --region 64k..128k -i 1 -p 1 -e minor-faults -o -
+expect_status 0 "sweep -o -"
+is_report "$out" "sweep -o -: one report on stdout"
+run run -e minor-faults -o - -- /bin/true
+expect_status 0 "run -o -"
+is_report "$out" "run -o -"
+cp "$d/sub/target.json" "$d/in.json"
+run report "$d/in.json" -o -
+expect_status 0 "report -o -"
+expect_grep 'memtlb' "$out" "report -o -: the document on stdout"
+
+# --- every name checked before the run: exit 2, one line, nothing run ---
+usage_case "-o empty" $stat1 -o ""
+usage_case "-o directory" $stat1 -o "$d/sub"
+usage_case "-o DIR/" $stat1 -o "$d/sub/"
+long=$(printf '%0300d' 0)
+usage_case "-o name over NAME_MAX" $stat1 -o "$d/$long"
+usage_case "-o missing parent" $stat1 -o "$d/missing/r.json"
+usage_case "-o parent is a file" $stat1 -o "$d/in.json/r.json"
+mknod "$d/blk" b 7 200
+usage_case "-o block device" $stat1 -o "$d/blk"
+if [ -b "$d/blk" ]; then ok; else fail "-o replaced a block device"; fi
+ln -s loop "$d/loop"
+usage_case "-o symlink loop" $stat1 -o "$d/loop"
+usage_case "run -o directory" run -o "$d/sub" -- /bin/true
+usage_case "sweep -o DIR/" sweep --region 64k..128k -i 1 -p 1 -o "$d/sub/"
+usage_case "report -o directory" report "$d/in.json" -o "$d/sub"
+usage_case "report -o empty" report "$d/in.json" -o ""
+
+# --- report never replaces its own input (by name, symlink, hard link) ---
+cp "$d/in.json" "$d/in.orig"
+ln -s in.json "$d/in-link.json"
+ln "$d/in.json" "$d/in-hard.json"
+for o in "$d/in.json" "$d/in-link.json" "$d/in-hard.json" "$d/sub/../in.json"; do
+	usage_case "report -o its input ($o)" report "$d/sub/target.json" "$d/in.json" -o "$o"
+	if cmp -s "$d/in.json" "$d/in.orig"; then ok; else
+		fail "report -o $o replaced its input"; cp "$d/in.orig" "$d/in.json"; fi
+done
+
+# --- the report file before stdout: a reader that stops early loses nothing ---
+rm -f "$d/early.json"
+"$MEMTLB" stat --region 64k -i 3000 -p 1 -e minor-faults --format json -o "$d/early.json" \
+	2>"$work/err" | head -1 >/dev/null
+is_report "$d/early.json" "-o written before stdout (| head -1)"
+
+# --- strings that are not UTF-8: kept escaped, never dropped ---
+bad=$(printf 'a\377b')
+run run -e minor-faults -o "$d/bad.json" -- /bin/echo "$bad"
+expect_status 0 "run with an argument that is not UTF-8"
+is_report "$d/bad.json" "not UTF-8: the results kept"
+if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["run"]["command_line"].endswith("a\\xFFb"), r["run"]' "$d/bad.json"
+then ok; else fail "not UTF-8: the command line not stored as a\\xFFb"; fi
+
+# --- size: memtlb writes nothing it would refuse to read ---
+usage_case_o "-o report over the loader's cap" stat --region 64k -i 1000000 -p 1 -e minor-faults
+usage_case "--format json over the loader's cap" stat --region 64k -i 1000000 -p 1 --format json
+usage_case "sweep report over the cap" sweep --region 64k..4m -i 200000 -p 1 -o "$d/big.json"
+head -c 70000000 /dev/zero | "$MEMTLB" report /dev/stdin >"$work/out" 2>"$work/err"
+status=$?
+expect_status 2 "report from a pipe over the cap"
+expect_grep 'larger than a report can be' "$work/err" "report from a pipe: capped"
+
+finish
