@@ -87,12 +87,26 @@ static void on_progress(void *arg, const struct mt_probe_progress *p)
 	}
 }
 
+/*
+ * -o first, then standard output (a reader that closes the pipe early must
+ * not cost the file); -o - is the JSON on standard output, instead of the
+ * table, as for the other commands.
+ */
 static int emit(const struct mt_probe_result *res, enum mt_format format, const char *output)
 {
 	struct mt_sysinfo si;
 	int ret;
 
 	mt_measure_sysinfo(&si);
+	if (output && strcmp(output, "-")) {
+		ret = mt_report_write_probe(res, &si, output);
+		if (ret) {
+			mt_err("-o: %s: %s", output, strerror(-ret));
+			return MT_EXIT_FAILURE;
+		}
+	}
+	if (output && !strcmp(output, "-"))
+		format = MT_FORMAT_JSON;
 	switch (format) {
 	case MT_FORMAT_TABLE:
 		ret = mt_report_print_probe(stdout, res, &si);
@@ -108,13 +122,6 @@ static int emit(const struct mt_probe_result *res, enum mt_format format, const 
 	if (ret) {
 		mt_err("stdout: %s", strerror(-ret));
 		return MT_EXIT_FAILURE;
-	}
-	if (output) {
-		ret = mt_report_write_probe(res, &si, output);
-		if (ret) {
-			mt_err("-o: %s: %s", output, strerror(-ret));
-			return MT_EXIT_FAILURE;
-		}
 	}
 	return MT_EXIT_OK;
 }

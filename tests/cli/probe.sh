@@ -56,6 +56,10 @@ PY
 run probe --max 1m --format json
 expect_status 0 "probe --format json"
 probe_json "$out" "probe --format json" 1048576
+# -o - is the JSON on standard output, once, instead of the table
+run probe --max 1m -o -
+expect_status 0 "probe -o -"
+probe_json "$out" "probe -o -: one JSON document on stdout" 1048576
 
 # -o: the JSON as well, written atomically (mode 0600, no temp file left),
 # whatever --format prints
