@@ -9,6 +9,7 @@
 
 #include "report/cells.h"
 #include "report/compare.h"
+#include "report/json.h"
 #include "stats/compare.h"
 
 #define VALW 16
@@ -216,9 +217,11 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 		const struct mt_report *rep = cmp->reps[i];
 		json_t *g = json_object();
 
-		json_array_append_new(inputs, json_pack("{s:s,s:s,s:s,s:s}", "file",
-			cmp->files[i], "kernel", rep->system.kernel, "host", rep->system.host,
-			"version", rep->version));
+		/* Strings from the inputs: kept escaped when not UTF-8, never dropped. */
+		json_array_append_new(inputs, json_pack("{s:o,s:o,s:o,s:o}", "file",
+			mt_json_string(cmp->files[i]), "kernel", mt_json_string(rep->system.kernel),
+			"host", mt_json_string(rep->system.host),
+			"version", mt_json_string(rep->version)));
 		for (int fam = 0; i && fam < MT_FAMILY_MAX; fam++)
 			if (cmp->geomean_n[i][fam])
 				json_object_set_new(g, mt_family_name(fam),
@@ -226,17 +229,18 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 		json_array_append_new(geo, g);
 	}
 	for (size_t k = 0; k < cmp->n_warnings; k++)
-		json_array_append_new(warn, json_string(cmp->warnings[k]));
+		json_array_append_new(warn, mt_json_string(cmp->warnings[k]));
 	for (size_t k = 0; k < cmp->n_lonely; k++)
-		json_array_append_new(lonely, json_string(cmp->lonely[k]));
+		json_array_append_new(lonely, mt_json_string(cmp->lonely[k]));
 	for (size_t k = 0; k < cmp->n_rows; k++) {
 		const struct mt_cmp_row *r = &cmp->rows[k];
 		json_t *sides = json_array();
 
 		for (unsigned int i = 0; i < cmp->n_inputs; i++)
 			json_array_append_new(sides, side_json(&r->side[i], !i));
-		json_array_append_new(rows, json_pack("{s:s,s:s,s:s,s:s,s:s,s:o}",
-			"point", r->point, "phase", r->phase, "metric", r->metric,
+		json_array_append_new(rows, json_pack("{s:o,s:o,s:o,s:s,s:s,s:o}",
+			"point", mt_json_string(r->point), "phase", mt_json_string(r->phase),
+			"metric", mt_json_string(r->metric),
 			"family", mt_family_name(r->family), "worse", r->worse > 0 ? "up" : "down",
 			"inputs", sides));
 	}

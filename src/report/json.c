@@ -102,6 +102,22 @@ static const char *utf8_text(const char *s, char **copy)
 	return out;
 }
 
+json_t *mt_json_string(const char *s)
+{
+	json_t *v;
+	char *copy;
+	const char *t = utf8_text(s ? s : "", &copy);
+
+	v = t ? json_string(t) : NULL;
+	free(copy);
+	return v;
+}
+
+size_t mt_json_utf8_len(const char *s)
+{
+	return utf8_len((const unsigned char *)s);
+}
+
 static json_t *str(struct jb *b, const char *s)
 {
 	const char *t;

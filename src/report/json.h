@@ -2,7 +2,10 @@
 #ifndef MEMTLB_REPORT_JSON_H
 #define MEMTLB_REPORT_JSON_H
 
+#include <stddef.h>
 #include <stdio.h>
+
+#include <jansson.h>
 
 #include "model/report.h"
 #include "sys/sysinfo.h"
@@ -32,6 +35,15 @@ int mt_report_size_check(const struct mt_config *cfg, size_t points, char *msg, 
  * is not a memtlb report (msg says why), -EPROTO for another schema.
  */
 int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len);
+
+/*
+ * A byte string as a JSON string, the report's way (memtlb-json(5),
+ * STRINGS): bytes that are not UTF-8 as \xHH, never dropped. NULL: no memory.
+ */
+json_t *mt_json_string(const char *s);
+
+/* Length of the valid UTF-8 sequence at s, or 0 for a byte that starts none. */
+size_t mt_json_utf8_len(const char *s);
 
 /* The "system" object of a report, alone, indented, to f (memtlb sysinfo --json). */
 int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f);

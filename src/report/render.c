@@ -12,6 +12,7 @@
 
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/json.h"
 #include "report/plot.h"
 #include "report/render.h"
 
@@ -24,11 +25,24 @@ static void html_esc(FILE *f, const char *s)
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		default:
-			/* XML 1.0 has no control characters but tab and line ends */
-			if (((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f)
+			/*
+			 * XML 1.0 has no control characters but tab and line ends,
+			 * and a document is UTF-8: anything else as \xHH.
+			 */
+			if (((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f) {
 				fprintf(f, "\\x%02x", (unsigned char)*s);
-			else
+			} else if ((unsigned char)*s >= 0x80) {
+				size_t n = mt_json_utf8_len(s);
+
+				if (!n) {
+					fprintf(f, "\\x%02x", (unsigned char)*s);
+				} else {
+					fwrite(s, 1, n, f);
+					s += n - 1;
+				}
+			} else {
 				fputc(*s, f);
+			}
 		}
 	}
 }

@@ -238,4 +238,20 @@ EOS
 	if [ -s "$g/seen" ]; then fail "a plot file in TMPDIR while gnuplot ran"; cat "$g/seen" >&2; else ok; fi
 fi
 
+# A file name that is not UTF-8: compare's JSON keeps it escaped (never a
+# dropped input), and the XHTML document stays well-formed UTF-8.
+weird="$work/b$(printf '\377')x.json"
+cp "$MEMTLB_TEST_DATA/compare/base.json" "$weird"
+run compare "$MEMTLB_TEST_DATA/compare/base.json" "$weird" --format json
+expect_status 0 "compare, a file name that is not UTF-8"
+if python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(not (len(r["inputs"]) == 2 and r["inputs"][1]["file"].endswith("b\\xFFx.json")))' "$out"; then
+	ok; else fail "compare JSON: the second input dropped or not escaped"; fi
+if command -v xmllint >/dev/null; then
+	MEMTLB_GNUPLOT=/nonexistent run report "$weird" --format html
+	expect_status 0 "report --format html, a file name that is not UTF-8"
+	if xmllint --noout "$out" 2>/dev/null; then ok; else fail "not UTF-8 name: not XML"; fi
+fi
+
 finish
