@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "counters/resolve.h"
 #include "measure/measure.h"
@@ -149,10 +150,12 @@ int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out);
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n);
 
 /*
- * Print the report in cfg->format on stdout and write cfg->output, once
- * warnings about it are out (user-only counting). Returns an exit code.
+ * Write cfg->output (-o: the JSON report; "-": on stdout, instead of what
+ * follows when out is stdout), then the report in cfg->format on out
+ * (stdout; memtlb run's is stderr, as perf stat's), once warnings about it
+ * are out (user-only counting). Returns an exit code.
  */
-int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg);
+int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg, FILE *out);
 
 /*
  * A run-time failure of COMMAND as one line, with a hint naming the

@@ -294,7 +294,7 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 	return 0;
 }
 
-int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
+int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg, FILE *out)
 {
 	int ret = 0;
 
@@ -309,9 +309,12 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
 	 * memtlb with SIGPIPE, and the measurement must be kept by then.
 	 */
 	if (cfg->output) {
-		/* -o - is the report file on stdout: it takes the place of --format's. */
+		/*
+		 * -o - is the report file on stdout: it takes the place of
+		 * --format's there; run's table stays on stderr.
+		 */
 		ret = mt_report_write(rep, cfg->output);
-		if (!ret && !strcmp(cfg->output, "-"))
+		if (!ret && !strcmp(cfg->output, "-") && out == stdout)
 			return MT_EXIT_OK;
 		if (ret) {
 			mt_err("-o: %s: %s", cfg->output, strerror(-ret));
@@ -320,18 +323,18 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg)
 	}
 	switch (cfg->format) {
 	case MT_FORMAT_TABLE:
-		ret = mt_report_print_table(stdout, rep, cfg->verbose);
+		ret = mt_report_print_table(out, rep, cfg->verbose);
 		break;
 	case MT_FORMAT_CSV:
-		ret = mt_report_print_csv(stdout, rep);
+		ret = mt_report_print_csv(out, rep);
 		break;
 	case MT_FORMAT_JSON:
 	default:
-		ret = mt_report_write(rep, "-");
+		ret = mt_report_print_json(out, rep);
 		break;
 	}
 	if (ret) {
-		mt_err("stdout: %s", strerror(-ret));
+		mt_err("%s: %s", out == stderr ? "stderr" : "stdout", strerror(-ret));
 		return MT_EXIT_FAILURE;
 	}
 	return MT_EXIT_OK;

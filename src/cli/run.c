@@ -39,10 +39,12 @@ static void help(void)
 	       "                           " MT_DEFAULT_EVENTS ")\n"
 	       "      --events SET         a named event set (memtlb list shows them)\n"
 	       "      --events-dir DIR     read event sets from DIR\n"
-	       "      --format FMT         table (default), csv or json\n"
-	       "  -o, --output FILE        also write the JSON report to FILE (atomically)\n"
+	       "      --format FMT         table (default), csv or json, on stderr\n"
+	       "  -o, --output FILE        also write the JSON report to FILE (atomically;\n"
+	       "                           - for stdout)\n"
 	       "  -v, --verbose            say why events are not supported\n"
 	       "  -h, --help               this text\n"
+	       "memtlb's own output goes to stderr, as perf stat's: stdout is the command's.\n"
 	       "The exit status is the command's; 2 when it cannot be run.\n");
 }
 
@@ -150,7 +152,7 @@ static int cmd_run(int argc, char *argv[])
 		mt_result_destroy(res);
 		goto fail;
 	}
-	ret = mt_cli_report_emit(rep, &cfg);
+	ret = mt_cli_report_emit(rep, &cfg, stderr);
 	if (oc.signal) {
 		/* memtlb's own SIGTERM/SIGHUP, passed on: the runs done are reported. */
 		mt_err("run: interrupted by %s after %u of %lu runs; %s got it too", strsignal(oc.signal),

@@ -82,7 +82,7 @@ static int cmd_stat(int argc, char *argv[])
 		mt_result_destroy(res);
 		goto fail;
 	}
-	ret = mt_cli_report_emit(rep, &cfg);
+	ret = mt_cli_report_emit(rep, &cfg, stdout);
 	goto out;
 fail:
 	ret = mt_cli_fail("stat", ret);

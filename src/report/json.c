@@ -494,13 +494,15 @@ static int fill_text(FILE *f, void *arg)
  * allocates too (its loop check), and a dump that failed halfway would
  * leave half a report on a pipe or a device.
  */
-int mt_report_write(const struct mt_report *rep, const char *path)
+/* The report as its file's text, newline included: 0, -EFBIG, -ENOMEM. */
+static int report_text(const struct mt_report *rep, struct text *t)
 {
-	struct text t = { 0 };
 	json_t *root;
 	size_t size;
 	int ret = 0;
 
+	t->buf = NULL;
+	t->len = 0;
 	root = report_json(rep, &ret);
 	if (!root)
 		return ret;
@@ -510,16 +512,41 @@ int mt_report_write(const struct mt_report *rep, const char *path)
 		json_decref(root);
 		return -EFBIG;
 	}
-	t.buf = size ? malloc(size + 1) : NULL;
-	if (t.buf && json_dumpb(root, t.buf, size, DUMP_FLAGS) == size) {
-		t.buf[size] = '\n';
-		t.len = size + 1;
-		ret = mt_file_write_atomic(path, 0600, fill_text, &t);
+	t->buf = size ? malloc(size + 1) : NULL;
+	if (t->buf && json_dumpb(root, t->buf, size, DUMP_FLAGS) == size) {
+		t->buf[size] = '\n';
+		t->len = size + 1;
 	} else {
+		free(t->buf);
+		t->buf = NULL;
 		ret = -ENOMEM;
 	}
-	free(t.buf);
 	json_decref(root);
+	return ret;
+}
+
+int mt_report_write(const struct mt_report *rep, const char *path)
+{
+	struct text t;
+	int ret = report_text(rep, &t);
+
+	if (!ret)
+		ret = mt_file_write_atomic(path, 0600, fill_text, &t);
+	free(t.buf);
+	return ret;
+}
+
+int mt_report_print_json(FILE *f, const struct mt_report *rep)
+{
+	struct text t;
+	int ret = report_text(rep, &t);
+
+	if (!ret) {
+		errno = 0;
+		if (fwrite(t.buf, 1, t.len, f) != t.len || fflush(f))
+			ret = errno ? -errno : -EIO;
+	}
+	free(t.buf);
 	return ret;
 }
 

@@ -30,6 +30,9 @@ int mt_report_write(const struct mt_report *rep, const char *path);
  */
 int mt_report_size_check(const struct mt_config *cfg, size_t points, char *msg, size_t len);
 
+/* The same JSON on an open stream (memtlb run's standard error): 0 or -errno. */
+int mt_report_print_json(FILE *f, const struct mt_report *rep);
+
 /*
  * Load a report file. Returns 0, -errno for I/O, -EINVAL for a file that
  * is not a memtlb report (msg says why), -EPROTO for another schema.

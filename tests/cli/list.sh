@@ -88,7 +88,7 @@ expect_grep '"meaning": "all page faults"' "$work/r.json" "report carries what e
 expect_grep '^  page-faults: all page faults$' "$out" "table says what each event measures"
 run run --events faults -- /bin/true
 expect_status 0 "run --events faults"
-expect_grep 'event set faults' "$out" "run names the set"
+expect_grep 'event set faults' "$err" "run names the set"
 run stat --region 64k --events nosuchset
 expect_status 2 "stat unknown set"
 expect_one_error_line "stat unknown set"

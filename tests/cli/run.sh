@@ -20,9 +20,10 @@ in_range() {
 
 run run -- /bin/true
 expect_status 0 "run /bin/true"
-expect_grep '^memtlb run: /bin/true: 1 run$' "$out" "header names the command"
-expect_grep '^minor-faults +[0-9]' "$out" "minor-faults counted"
-expect_grep 'standard error of the mean' "$out" "spread columns are labelled"
+expect_grep '^memtlb run: /bin/true: 1 run$' "$err" "header names the command (stderr, as perf stat)"
+expect_grep '^minor-faults +[0-9]' "$err" "minor-faults counted"
+expect_grep 'standard error of the mean' "$err" "spread columns are labelled"
+[ -s "$out" ] && fail "run: memtlb's table on stdout, the command's own" || ok
 
 # N pages touched: N minor faults plus the program's own start-up ones.
 run run -r 3 -e minor-faults,major-faults,page-faults -o "$report" -- "$touch_pages" $pages
@@ -40,9 +41,9 @@ in_range "$(python3 -c "print($mean - $zero)")" $((pages - pages / 100)) $((page
 	"touched pages' faults within 1% of $pages"
 
 # Children of the command are counted (inherit).
-run run -e minor-faults --format json -- sh -c "\"$touch_pages\" $pages"
+run run -e minor-faults -o "$work/child.json" -- sh -c "\"$touch_pages\" $pages"
 expect_status 0 "run through sh -c"
-json=$work/out
+json=$work/child.json
 child=$(json_get "$json" 'r["results"][0]["phases"][0]["counters"]["minor-faults"]["mean"]')
 in_range "$child" $pages $((pages * 2)) "a child's faults are inherited"
 
@@ -66,7 +67,7 @@ expect_grep '^command: 0 counter fds$' "$out" "the command inherits no counter f
 run run -r 5 -e minor-faults -o "$report" -- "$touch_pages" 0 3
 expect_status 3 "exit status propagated"
 expect_grep '^memtlb: run: .*exit status 3' "$err" "failure said on stderr"
-expect_grep 'FAILED: exit status 3' "$out" "table marks the failure"
+expect_grep 'FAILED: exit status 3' "$err" "table marks the failure"
 in_range "$(json_get "$report" 'r["run"]["exit_status"]')" 3 3 "report has the status"
 expect_grep '"failed": true' "$report" "report marked failed"
 in_range "$(json_get "$report" 'r["run"]["runs"]')" 1 1 "stops after the failing run"
@@ -173,6 +174,12 @@ done
 
 run run --format csv -e minor-faults -- /bin/true
 expect_status 0 "csv"
-expect_grep '^0,command,minor-faults,count,' "$out" "csv row for the event"
+expect_grep '^0,command,minor-faults,count,' "$err" "csv row for the event"
+# -o - is the JSON report on stdout; the table stays on stderr
+run run -e minor-faults -o - -- /bin/true
+expect_status 0 "run -o -"
+if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["run"]["runs"] == 1' "$out"; then
+	ok; else fail "run -o -: the JSON report on stdout"; fi
+expect_grep '^memtlb run: /bin/true: 1 run$' "$err" "run -o -: the table on stderr"
 
 finish
