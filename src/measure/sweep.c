@@ -43,20 +43,6 @@ struct mt_sweep {
 static const char *const not_sweepable[] = { "region", "event", "events", "events-dir",
 					     "format", "output" };
 
-static int fail(struct mt_msg *msg, int err, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(struct mt_msg *msg, int err, const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg->text, sizeof(msg->text), fmt, ap);
-	va_end(ap);
-	snprintf(msg->hint, sizeof(msg->hint), "%s", hint ? hint : "");
-	return err;
-}
-
 int mt_sweep_create(struct mt_sweep **out, const struct mt_config *base)
 {
 	struct mt_sweep *sw = calloc(1, sizeof(*sw));
@@ -90,7 +76,7 @@ int mt_sweep_set_regions(struct mt_sweep *sw, const char *range, struct mt_msg *
 		char why[sizeof(msg->text)];
 
 		snprintf(why, sizeof(why), "%s", msg->text);
-		return fail(msg, ret, "a range is A..B, A..B:STEP or A..B:xF, e.g. 256m..768m:64m "
+		return mt_msg_set(msg, ret, "a range is A..B, A..B:STEP or A..B:xF, e.g. 256m..768m:64m "
 			    "or 16m..16g:x2", "--region: %.64s: %.160s", range, why);
 	}
 	return 0;
@@ -112,13 +98,13 @@ static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *
 
 	for (size_t i = 0; i < sw->n_axes; i++)
 		if (!strcmp(sw->axes[i].key, ax->key))
-			return fail(msg, -EINVAL, NULL, "--vary: %s: given twice", ax->key);
+			return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s: given twice", ax->key);
 	if (!strncmp(ax->key, "sysfs:", 6) || !strncmp(ax->key, "sysctl:", 7)) {
 		char mine[PATH_MAX], theirs[PATH_MAX];
 
 		ax->tunable = true;
 		if (mt_tunable_init(&ax->tun, ax->key, why, sizeof(why)))
-			return fail(msg, -EINVAL, NULL, "--vary: %s", why);
+			return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s", why);
 		/*
 		 * sysctl:vm.swappiness and sysctl:vm/swappiness (or a sysfs path
 		 * through a link) are one file: two axes would both write it.
@@ -131,7 +117,7 @@ static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *
 			if (!realpath(sw->axes[i].tun.path, theirs))
 				snprintf(theirs, sizeof(theirs), "%s", sw->axes[i].tun.path);
 			if (!strcmp(mine, theirs))
-				return fail(msg, -EINVAL, "one --vary per tunable",
+				return mt_msg_set(msg, -EINVAL, "one --vary per tunable",
 					    "--vary: %s and %s are the same file (%s)",
 					    sw->axes[i].key, ax->key, ax->tun.path);
 		}
@@ -139,11 +125,11 @@ static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *
 	}
 	for (size_t i = 0; i < sizeof(not_sweepable) / sizeof(*not_sweepable); i++)
 		if (!strcmp(ax->key, not_sweepable[i]))
-			return fail(msg, -EINVAL, "--region A..B sweeps the region; --vary takes "
+			return mt_msg_set(msg, -EINVAL, "--region A..B sweeps the region; --vary takes "
 				    "workload options such as block, backing, iterations",
 				    "--vary: %s: not a parameter of a point", ax->key);
 	if (!mt_config_has_value(ax->key))
-		return fail(msg, -EINVAL, "memtlb sweep --help lists the workload options",
+		return mt_msg_set(msg, -EINVAL, "memtlb sweep --help lists the workload options",
 			    "--vary: %s: not a workload option, sysfs:PATH or sysctl:NAME",
 			    ax->key);
 	return 0;
@@ -158,9 +144,9 @@ int mt_sweep_add_axis(struct mt_sweep *sw, const char *arg, struct mt_msg *msg)
 
 	msg->text[0] = msg->hint[0] = '\0';
 	if (sw->n_axes == MAX_AXES)
-		return fail(msg, -E2BIG, NULL, "--vary: at most %d parameters", MAX_AXES);
+		return mt_msg_set(msg, -E2BIG, NULL, "--vary: at most %d parameters", MAX_AXES);
 	if (!eq || eq == arg || !eq[1])
-		return fail(msg, -EINVAL, "--vary backing=shared,anon or --vary "
+		return mt_msg_set(msg, -EINVAL, "--vary backing=shared,anon or --vary "
 			    "sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,madvise",
 			    "--vary: %.200s: not KEY=V1,V2,...", arg);
 	ax = &sw->axes[sw->n_axes];
@@ -169,25 +155,25 @@ int mt_sweep_add_axis(struct mt_sweep *sw, const char *arg, struct mt_msg *msg)
 	ax->cleanup = -1;
 	klen = (size_t)(eq - arg);
 	if (klen >= sizeof(ax->key))
-		return fail(msg, -EINVAL, NULL, "--vary: %.40s...: key too long", arg);
+		return mt_msg_set(msg, -EINVAL, NULL, "--vary: %.40s...: key too long", arg);
 	memcpy(ax->key, arg, klen);
 	ret = check_key(sw, ax, msg);
 	if (ret)
 		return ret;
 	ax->buf = strdup(eq + 1);
 	if (!ax->buf)
-		return fail(msg, -ENOMEM, NULL, "--vary: %s", strerror(ENOMEM));
+		return mt_msg_set(msg, -ENOMEM, NULL, "--vary: %s", strerror(ENOMEM));
 	for (char *save = NULL, *v = strtok_r(ax->buf, ",", &save); v;
 	     v = strtok_r(NULL, ",", &save)) {
 		if (ax->n == MAX_VALUES)
-			return fail(msg, -E2BIG, NULL, "--vary: %s: more than %d values", ax->key,
+			return mt_msg_set(msg, -E2BIG, NULL, "--vary: %s: more than %d values", ax->key,
 				    MAX_VALUES);
 		if (strlen(v) >= sizeof(((struct mt_param *)0)->value))
-			return fail(msg, -EINVAL, NULL, "--vary: %s: value too long", ax->key);
+			return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s: value too long", ax->key);
 		ax->values[ax->n++] = v;
 	}
 	if (!ax->n)
-		return fail(msg, -EINVAL, NULL, "--vary: %s: no values", ax->key);
+		return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s: no values", ax->key);
 	/* Workload values are checked now, by the setter every point uses. */
 	for (size_t i = 0; !ax->tunable && i < ax->n; i++) {
 		struct mt_config scratch = *sw->base;
@@ -195,7 +181,7 @@ int mt_sweep_add_axis(struct mt_sweep *sw, const char *arg, struct mt_msg *msg)
 
 		if (mt_config_set(&scratch, ax->key, ax->values[i], msg)) {
 			snprintf(why, sizeof(why), "%s", msg->text);
-			return fail(msg, -EINVAL, msg->hint[0] ? msg->hint : NULL, "--%s: %.200s",
+			return mt_msg_set(msg, -EINVAL, msg->hint[0] ? msg->hint : NULL, "--%s: %.200s",
 				    ax->key, why);
 		}
 	}
@@ -288,15 +274,15 @@ int mt_sweep_save_tunables(struct mt_sweep *sw, struct mt_msg *msg)
 		 */
 		ret = mt_journal_lock(true, NULL, NULL, 0);
 		if (ret && ret != -EACCES && ret != -EPERM && ret != -EROFS)
-			return fail(msg, ret, NULL, "--vary: %s: the lock in /run/memtlb: %s",
+			return mt_msg_set(msg, ret, NULL, "--vary: %s: the lock in /run/memtlb: %s",
 				    ax->key, strerror(-ret));
 		ret = mt_tunable_save(&ax->tun);
 		if (ret == -EACCES || ret == -EPERM || ret == -EROFS)
-			return fail(msg, ret, "kernel tunables are swept as root, on a writable /sys "
+			return mt_msg_set(msg, ret, "kernel tunables are swept as root, on a writable /sys "
 				    "and /proc/sys", "--vary: %s: cannot write %s: %s", ax->key,
 				    ax->tun.path, geteuid() ? "permission denied" : "read-only");
 		if (ret)
-			return fail(msg, ret, NULL, "--vary: %s: %s: %s", ax->key, ax->tun.path,
+			return mt_msg_set(msg, ret, NULL, "--vary: %s: %s: %s", ax->key, ax->tun.path,
 				    strerror(-ret));
 		/*
 		 * The registry restores it whatever ends memtlb: SIGHUP from a
@@ -306,7 +292,7 @@ int mt_sweep_save_tunables(struct mt_sweep *sw, struct mt_msg *msg)
 		if (!ret)
 			ret = mt_cleanup_add_restore(ax->tun.path, ax->tun.saved);
 		if (ret < 0)
-			return fail(msg, ret, NULL, "--vary: %s: %s", ax->key, strerror(-ret));
+			return mt_msg_set(msg, ret, NULL, "--vary: %s: %s", ax->key, strerror(-ret));
 		ax->cleanup = ret;
 	}
 	return 0;
@@ -325,7 +311,7 @@ int mt_sweep_restore_tunables(struct mt_sweep *sw, struct mt_msg *msg)
 		ret = mt_cleanup_run(ax->cleanup);
 		ax->cleanup = -1;
 		if (ret && !failed)
-			failed = fail(msg, ret, NULL, "%s: could not restore '%s': %s", ax->key,
+			failed = mt_msg_set(msg, ret, NULL, "%s: could not restore '%s': %s", ax->key,
 				      ax->tun.saved, strerror(-ret));
 	}
 	return failed;
@@ -341,7 +327,7 @@ static int set_tunables(struct mt_sweep *sw, const size_t *vi, struct mt_msg *ms
 			continue;
 		ret = mt_tunable_set(&ax->tun, ax->values[vi[a]]);
 		if (ret)
-			return fail(msg, ret, NULL, "%s: cannot write '%s': %s", ax->key,
+			return mt_msg_set(msg, ret, NULL, "%s: cannot write '%s': %s", ax->key,
 				    ax->values[vi[a]], strerror(-ret));
 	}
 	return 0;

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,11 +94,15 @@ uint64_t mt_config_regions(const struct mt_config *cfg)
 	return cfg->tasks && cfg->task_region == MT_TASK_REGION_PRIVATE ? cfg->tasks : 1;
 }
 
-static int fail(struct mt_msg *msg, const char *hint, const char *fmt, const char *value)
+int mt_msg_set(struct mt_msg *msg, int err, const char *hint, const char *fmt, ...)
 {
-	snprintf(msg->text, sizeof(msg->text), fmt, value);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg->text, sizeof(msg->text), fmt, ap);
+	va_end(ap);
 	snprintf(msg->hint, sizeof(msg->hint), "%s", hint ? hint : "");
-	return -EINVAL;
+	return err;
 }
 
 #define SIZE_HINT "a size is a whole number with an optional k, m, g or t suffix, " \
@@ -108,9 +113,9 @@ static int size_value(const char *value, uint64_t *out, struct mt_msg *msg)
 	int ret = mt_size_parse(value, out);
 
 	if (ret == -ERANGE)
-		return fail(msg, NULL, "%s: too large", value);
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: too large", value);
 	if (ret || !*out)
-		return fail(msg, SIZE_HINT, "%s: not a size", value);
+		return mt_msg_set(msg, -EINVAL, SIZE_HINT, "%s: not a size", value);
 	return 0;
 }
 
@@ -162,7 +167,7 @@ static int set_backing(struct mt_config *cfg, const char *value, struct mt_msg *
 	cfg->file_path = NULL;
 	if (!strncmp(value, "file:", 5)) {
 		if (!value[5])
-			return fail(msg, NULL, "%s: no path after file:", value);
+			return mt_msg_set(msg, -EINVAL, NULL, "%s: no path after file:", value);
 		cfg->backing = MT_BACKING_FILE;
 		cfg->file_path = value + 5;
 		return 0;
@@ -203,7 +208,7 @@ static int set_access(struct mt_config *cfg, const char *value, struct mt_msg *m
 		cfg->access = mt_access_parse(value);
 		return 0;
 	}
-	return fail(msg, "--access takes seq, random or stride:SIZE (stride:16m)",
+	return mt_msg_set(msg, -EINVAL, "--access takes seq, random or stride:SIZE (stride:16m)",
 		    "%s: not one of the choices", value);
 }
 
@@ -214,14 +219,14 @@ static int set_seed(struct mt_config *cfg, const char *value, struct mt_msg *msg
 
 	/* strtoull skips spaces and takes a sign: " -1" was 2^64-1 */
 	if (!isdigit((unsigned char)value[0]))
-		return fail(msg, NULL, "%s: not a whole number", value);
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: not a whole number", value);
 	errno = 0;
 	v = strtoull(value, &end, 0);
 	if (errno || end == value || *end)
-		return fail(msg, NULL, "%s: not a whole number", value);
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: not a whole number", value);
 	/* the report stores a JSON integer, a signed 64-bit number */
 	if (v > INT64_MAX)
-		return fail(msg, NULL, "%s: larger than 2^63-1 (9223372036854775807)", value);
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: larger than 2^63-1 (9223372036854775807)", value);
 	cfg->seed = v;
 	return 0;
 }
@@ -246,7 +251,7 @@ int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
 	else if (!mt_config_has_value(key))
 		return -ENOENT;
 	else if (!value)
-		return fail(msg, NULL, "%s", "a value is needed");
+		return mt_msg_set(msg, -EINVAL, NULL, "%s", "a value is needed");
 	else if (!strcmp(key, "region"))
 		return size_value(value, &cfg->region, msg);
 	else if (!strcmp(key, "block"))

@@ -95,6 +95,10 @@ struct mt_msg {
 	char hint[256];
 };
 
+/* Fill msg (hint NULL: none) and return err: `return mt_msg_set(msg, -EINVAL, ...)`. */
+int mt_msg_set(struct mt_msg *msg, int err, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* The defaults: a 1 GiB shared region, page-size blocks, 10 x 5 passes. */
 void mt_config_init(struct mt_config *cfg);
 

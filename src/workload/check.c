@@ -14,37 +14,23 @@
 #include "workload/check.h"
 #include "workload/region.h"
 
-static int fail(struct mt_msg *msg, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct mt_msg *msg, const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg->text, sizeof(msg->text), fmt, ap);
-	va_end(ap);
-	snprintf(msg->hint, sizeof(msg->hint), "%s", hint ? hint : "");
-	return -EINVAL;
-}
-
 static int check_sizes(const struct mt_config *cfg, struct mt_msg *msg)
 {
 	char a[32], b[32];
 	uint64_t total;
 
 	if (cfg->block < sizeof(uint64_t))
-		return fail(msg, NULL, "--block: %llu: a block must hold a 64-bit word "
+		return mt_msg_set(msg, -EINVAL, NULL, "--block: %llu: a block must hold a 64-bit word "
 			    "(8 bytes or more)", (unsigned long long)cfg->block);
 	if (cfg->block > cfg->region) {
 		mt_size_format_short(cfg->block, a, sizeof(a));
 		mt_size_format_short(cfg->region, b, sizeof(b));
-		return fail(msg, NULL, "--block: %s is larger than the region (%s)", a, b);
+		return mt_msg_set(msg, -EINVAL, NULL, "--block: %s is larger than the region (%s)", a, b);
 	}
 	/* Every later size (file length, pool pages, the memory guard) is a multiple. */
 	if (__builtin_mul_overflow(cfg->region, mt_config_regions(cfg), &total) ||
 	    total > INT64_MAX)
-		return fail(msg, NULL, "--region: %llu bytes x %llu regions: too large",
+		return mt_msg_set(msg, -EINVAL, NULL, "--region: %llu bytes x %llu regions: too large",
 			    (unsigned long long)cfg->region,
 			    (unsigned long long)mt_config_regions(cfg));
 	return 0;
@@ -56,34 +42,34 @@ static int check_options(const struct mt_config *cfg, struct mt_msg *msg)
 
 	if (cfg->pages == MT_PAGES_HUGETLB &&
 	    (cfg->backing == MT_BACKING_SHM || cfg->backing == MT_BACKING_FILE))
-		return fail(msg, "hugetlb pages back anon, shared or memfd mappings",
+		return mt_msg_set(msg, -EINVAL, "hugetlb pages back anon, shared or memfd mappings",
 			    "--pages hugetlb: not with --backing %s", mt_backing_name(cfg->backing));
 	if (cfg->pages == MT_PAGES_HUGETLB && cfg->region % cfg->huge_size) {
 		mt_size_format_short(cfg->region, a, sizeof(a));
 		mt_size_format_short(cfg->huge_size, b, sizeof(b));
-		return fail(msg, NULL, "--region: %s is not a multiple of the huge page size (%s)",
+		return mt_msg_set(msg, -EINVAL, NULL, "--region: %s is not a multiple of the huge page size (%s)",
 			    a, b);
 	}
 	if (cfg->reserve && cfg->pages != MT_PAGES_HUGETLB)
-		return fail(msg, NULL, "--reserve: only with --pages hugetlb");
+		return mt_msg_set(msg, -EINVAL, NULL, "--reserve: only with --pages hugetlb");
 	if (cfg->file_cold && cfg->backing != MT_BACKING_FILE)
-		return fail(msg, NULL, "--file-cache: only with --backing file");
+		return mt_msg_set(msg, -EINVAL, NULL, "--file-cache: only with --backing file");
 	if (cfg->access == MT_ACCESS_STRIDE &&
 	    (cfg->stride < cfg->block || cfg->stride > cfg->region || cfg->stride % cfg->block)) {
 		mt_size_format_short(cfg->stride, a, sizeof(a));
-		return fail(msg, NULL, "--access stride:%s: the stride must be a multiple of the "
+		return mt_msg_set(msg, -EINVAL, NULL, "--access stride:%s: the stride must be a multiple of the "
 			    "block and at most the region", a);
 	}
 	if (cfg->tasks && cfg->task_mode == MT_TASK_PROCESS &&
 	    cfg->task_region == MT_TASK_REGION_SHARED && cfg->backing == MT_BACKING_ANON)
-		return fail(msg, "--backing shared, shm, memfd or file; or --task-region private",
+		return mt_msg_set(msg, -EINVAL, "--backing shared, shm, memfd or file; or --task-region private",
 			    "--task-region shared: processes cannot share a private (anon) mapping");
 	if (cfg->tasks && cfg->task_region == MT_TASK_REGION_SHARED) {
 		uint64_t units = cfg->region /
 				 (cfg->access == MT_ACCESS_STRIDE ? cfg->stride : cfg->block);
 
 		if (units < cfg->tasks)
-			return fail(msg, NULL, "--tasks: %lu tasks cannot share %llu blocks",
+			return mt_msg_set(msg, -EINVAL, NULL, "--tasks: %lu tasks cannot share %llu blocks",
 				    cfg->tasks, (unsigned long long)units);
 	}
 	return 0;
@@ -132,13 +118,13 @@ static int check_memory(const struct mt_config *cfg, struct mt_msg *msg)
 	if (grow && avail >= 0 && grow + use > (uint64_t)avail) {
 		mt_size_format(grow, want, sizeof(want));
 		mt_size_format((uint64_t)avail, have, sizeof(have));
-		return fail(msg, hint, "--reserve: %s of new huge pages%s is more than "
+		return mt_msg_set(msg, -EINVAL, hint, "--reserve: %s of new huge pages%s is more than "
 			    "MemAvailable (%s)", want, extra, have);
 	}
 	mt_size_format(use, want, sizeof(want));
 	if (use && avail >= 0 && use > (uint64_t)avail) {
 		mt_size_format((uint64_t)avail, have, sizeof(have));
-		return fail(msg, hint, "--region: %s%s is more than MemAvailable (%s)",
+		return mt_msg_set(msg, -EINVAL, hint, "--region: %s%s is more than MemAvailable (%s)",
 			    cfg->pages == MT_PAGES_HUGETLB ? "the random order" : want,
 			    cfg->pages == MT_PAGES_HUGETLB ? "" : extra, have);
 	}
@@ -150,7 +136,7 @@ static int check_memory(const struct mt_config *cfg, struct mt_msg *msg)
 		mt_size_format((uint64_t)cg.available, have, sizeof(have));
 		mt_size_format((uint64_t)cg.max, max, sizeof(max));
 		mt_size_format((uint64_t)cg.current, cur, sizeof(cur));
-		return fail(msg, hint, "--region: %s%s is more than the cgroup leaves (%s: "
+		return mt_msg_set(msg, -EINVAL, hint, "--region: %s%s is more than the cgroup leaves (%s: "
 			    "memory.max %s, %s in use): %.80s", want, extra, have, max, cur,
 			    cg.path);
 	}
@@ -216,7 +202,7 @@ int mt_workload_pool(const struct mt_config *cfg, struct mt_msg *msg)
 	need = (long)(cfg->region / cfg->huge_size * mt_config_regions(cfg));
 	ret = mt_hugetlb_pool_read(kb, &st);
 	if (ret) {
-		fail(msg, NULL, "--pages hugetlb: no pool of %llu kB pages: %s",
+		mt_msg_set(msg, -EINVAL, NULL, "--pages hugetlb: no pool of %llu kB pages: %s",
 		     (unsigned long long)kb, strerror(-ret));
 		return ret;
 	}
@@ -226,16 +212,16 @@ int mt_workload_pool(const struct mt_config *cfg, struct mt_msg *msg)
 	if (!cfg->reserve) {
 		snprintf(hint, sizeof(hint), "as root: echo %ld > %.160s (or memtlb ... --reserve)",
 			 st.total + need - st.free, file);
-		fail(msg, hint, "--pages hugetlb: %ld pages of %llu kB needed, %ld free", need,
+		mt_msg_set(msg, -EINVAL, hint, "--pages hugetlb: %ld pages of %llu kB needed, %ld free", need,
 		     (unsigned long long)kb, st.free);
 		return -ENOSPC;
 	}
 	ret = mt_hugetlb_reserve(kb, need, &st, &handle);
 	if (ret || st.free < need) {
 		if (ret)
-			fail(msg, NULL, "--reserve: %s: %s", file, strerror(-ret));
+			mt_msg_set(msg, -EINVAL, NULL, "--reserve: %s: %s", file, strerror(-ret));
 		else
-			fail(msg, NULL, "--reserve: %ld pages of %llu kB needed, the kernel found "
+			mt_msg_set(msg, -EINVAL, NULL, "--reserve: %ld pages of %llu kB needed, the kernel found "
 			     "only %ld", need, (unsigned long long)kb, st.free);
 		if (handle >= 0)
 			mt_cleanup_run(handle);

@@ -56,20 +56,6 @@ static const char *backing_target(const struct mt_config *cfg, const char **from
 	return tmp && *tmp ? tmp : "/tmp";
 }
 
-static int bad_path(struct mt_msg *msg, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad_path(struct mt_msg *msg, const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg->text, sizeof(msg->text), fmt, ap);
-	va_end(ap);
-	snprintf(msg->hint, sizeof(msg->hint), "%s", hint ? hint : "");
-	return -EINVAL;
-}
-
 /* /proc, /sys and their kin hold no data file: creating one fails or worse. */
 static bool pseudo_fs(const char *dir)
 {
@@ -105,17 +91,17 @@ static int check_dir(const char *from, const char *path, const char *dir, struct
 
 	path = brief(path, b, sizeof(b));
 	if (stat(dir, &st))
-		return bad_path(msg, NULL, "%s: %s: no directory to create it in (%s)", from,
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: %s: no directory to create it in (%s)", from,
 				path, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return bad_path(msg, NULL, "%s: %s: a part of the path is not a directory", from,
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: %s: a part of the path is not a directory", from,
 				path);
 	if (pseudo_fs(dir))
-		return bad_path(msg, "a directory on a disk or tmpfs (/tmp, /dev/shm)",
+		return mt_msg_set(msg, -EINVAL, "a directory on a disk or tmpfs (/tmp, /dev/shm)",
 				"%s: %s: not a file system for data (/proc, /sys, ...)", from,
 				path);
 	if (access(dir, W_OK | X_OK))
-		return bad_path(msg, NULL, "%s: %s: cannot create a file there: %s", from, path,
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: %s: cannot create a file there: %s", from, path,
 				strerror(errno));
 	return 0;
 }
@@ -130,15 +116,15 @@ int mt_region_check(const struct mt_config *cfg, struct mt_msg *msg)
 		return 0;
 	bp = brief(p, b, sizeof(b));
 	if (!*p)
-		return bad_path(msg, "--backing file:PATH, a new file or a directory",
+		return mt_msg_set(msg, -EINVAL, "--backing file:PATH, a new file or a directory",
 				"--backing file: no path");
 	if (strlen(p) + sizeof("/memtlb-XXXXXX") > PATH_MAX)
-		return bad_path(msg, NULL, "%s: %s: too long (%zu bytes)", from, bp, strlen(p));
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: %s: too long (%zu bytes)", from, bp, strlen(p));
 	if (!stat(p, &st) && S_ISDIR(st.st_mode))
 		return check_dir(from, p, p, msg);
 	/* TMPDIR names a directory: never a file name (mkstemp's callers agree). */
 	if (strcmp(from, "--backing file"))
-		return bad_path(msg, "TMPDIR names an existing directory, or unset it",
+		return mt_msg_set(msg, -EINVAL, "TMPDIR names an existing directory, or unset it",
 				"%s: %s: not a directory", from, bp);
 	if (!lstat(p, &st)) {
 		bool dangling = S_ISLNK(st.st_mode) && stat(p, &st);
@@ -149,11 +135,11 @@ int mt_region_check(const struct mt_config *cfg, struct mt_msg *msg)
 				   : S_ISSOCK(st.st_mode) ? "a socket"
 				   : "a device";
 
-		return bad_path(msg, "memtlb creates its file: a new name, or a directory to "
+		return mt_msg_set(msg, -EINVAL, "memtlb creates its file: a new name, or a directory to "
 				"create it in", "%s: %s: exists (%s)", from, bp, what);
 	}
 	if (errno != ENOENT)
-		return bad_path(msg, NULL, "%s: %s: %s", from, bp, strerror(errno));
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: %s: %s", from, bp, strerror(errno));
 	snprintf(dir, sizeof(dir), "%s", p);
 	return check_dir(from, p, dirname(dir), msg);
 }
