@@ -175,7 +175,7 @@ void mt_table_destroy(struct mt_table *t)
 
 static int append(struct mt_table *t, char ***list, size_t *n, const char *fmt, va_list ap)
 {
-	char **grown, *s;
+	char **grown, *s, *safe;
 
 	if (t->err)
 		return t->err;
@@ -184,23 +184,17 @@ static int append(struct mt_table *t, char ***list, size_t *n, const char *fmt, 
 	/*
 	 * Every cell and note is shown as text somewhere: a control byte
 	 * from a shared report (an event, a phase, a host) is escaped here,
-	 * once, for the terminal, markdown and XHTML alike.
+	 * once, for the terminal, markdown and XHTML alike (at most 4 bytes
+	 * for one).
 	 */
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)) {
-			size_t sz = 4 * strlen(s) + 1;
-			char *safe = malloc(sz);
-
-			if (!safe) {
-				free(s);
-				return t->err = -ENOMEM;
-			}
-			mt_cell_safe(safe, sz, s);
-			free(s);
-			s = safe;
-			break;
-		}
+	safe = malloc(4 * strlen(s) + 1);
+	if (!safe) {
+		free(s);
+		return t->err = -ENOMEM;
 	}
+	mt_cell_safe(safe, 4 * strlen(s) + 1, s);
+	free(s);
+	s = safe;
 	grown = realloc(*list, (*n + 1) * sizeof(*grown));
 	if (!grown) {
 		free(s);

@@ -117,25 +117,6 @@ const char *mt_journal_note(void)
 	return last_note;
 }
 
-static int write_back(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	int fd, ret = 0;
-	ssize_t n;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 /* Appended to the note, a value cut at its first newline (nr_hugepages' "4\n"). */
 static void add_note(size_t *off, const char *what, const char *path, const char *value)
 {
@@ -181,7 +162,7 @@ static void replay(const char *path)
 		*sp++ = '\0';
 		unescape(line + 8);
 		unescape(sp);
-		if (write_back(line + 8, sp)) {
+		if (mt_sys_write(line + 8, sp)) {
 			failed = 1;
 			add_note(&off, "could not restore", line + 8, sp);
 		} else {

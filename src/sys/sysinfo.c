@@ -2,6 +2,7 @@
 /* What the machine is: read from /proc and /sys, never guessed. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,27 @@ const char *mt_sys_path(char *buf, size_t len, const char *path)
 
 	snprintf(buf, len, "%s%s", root && *root ? root : "", path);
 	return buf;
+}
+
+int mt_sys_write(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		n = write(fd, value, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
 }
 
 int mt_sys_read_line(const char *path, char *buf, size_t len)

@@ -91,4 +91,7 @@ const char *mt_sys_path(char *buf, size_t len, const char *path);
 /* First line of a file, newline stripped: 0 or -errno. */
 int mt_sys_read_line(const char *path, char *buf, size_t len);
 
+/* Replace a file's contents with value (a /proc or /sys value): 0 or -errno. */
+int mt_sys_write(const char *path, const char *value);
+
 #endif

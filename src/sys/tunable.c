@@ -188,30 +188,9 @@ int mt_tunable_save(struct mt_tunable *t)
 	return 0;
 }
 
-static int write_value(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do {
-		n = write(fd, value, len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 int mt_tunable_set(struct mt_tunable *t, const char *value)
 {
 	if (!t->have_saved)
 		return -EINVAL;
-	return write_value(t->path, value);
+	return mt_sys_write(t->path, value);
 }

@@ -887,6 +887,9 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
 		if (err)
 			break;
 		err = run_phase(w, ph, iter, time_ns);
+		/* The hook first: the verdict's work is in no phase's counts. */
+		if (!err)
+			err = hook(arg, ph, true);
 		if (!err && (phs->op == OP_READ || phs->op == OP_READ_FIRST)) {
 			uint64_t expected = phs->op == OP_READ ? mt_workload_pattern(phs->pass) : 0;
 
@@ -894,9 +897,6 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
 				expected = mt_workload_pattern((unsigned int)w->cfg.passes - 1);
 			err = check_wrong(w, ph, iter, expected, bad);
 		}
-		if (err)
-			break;
-		err = hook(arg, ph, true);
 		if (err)
 			break;
 		/* Proof of mapping, in the evidence iteration: after the first write pass. */
