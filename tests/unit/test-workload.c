@@ -39,7 +39,6 @@ struct hook_log {
 	const char *corrupt;	/* phase at whose start to spoil the region */
 };
 
-
 #ifdef __SANITIZE_ADDRESS__
 #define SANITIZED 1
 #else
