@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/* TLB reach: levels, pressure, knee explanations (model/reach.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/reach.h"
+#include "model/size.h"
+#include "sys/sysinfo.h"
+
+static uint64_t page_bytes(const char *tok)
+{
+	if (!strcmp(tok, "4K"))
+		return 4096;
+	if (!strcmp(tok, "2M"))
+		return 2u << 20;
+	if (!strcmp(tok, "1G"))
+		return 1u << 30;
+	return 0;	/* 4M: 32-bit paging only, nothing memtlb maps */
+}
+
+size_t mt_reach_from_sysinfo(const struct mt_sysinfo *si, struct mt_reach *out, size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned int i = 0; i < si->n_tlbs && n < max; i++) {
+		const struct mt_tlb *t = &si->tlbs[i];
+		char pages[sizeof(t->pages)], *save = NULL;
+		bool data = !strcmp(t->type, "data") || !strcmp(t->type, "load");
+
+		if (!t->entries || (!data && strcmp(t->type, "unified")))
+			continue;
+		memcpy(pages, t->pages, sizeof(pages));
+		pages[sizeof(pages) - 1] = '\0';
+		for (char *tok = strtok_r(pages, "/", &save); tok && n < max;
+		     tok = strtok_r(NULL, "/", &save)) {
+			struct mt_reach *r = &out[n];
+			uint64_t p = page_bytes(tok);
+
+			if (!p)
+				continue;
+			snprintf(r->name, sizeof(r->name), "L%u %s", t->level,
+				 data ? "dTLB" : "TLB");
+			r->page_size = p;
+			r->entries_min = r->entries_max = t->entries;
+			snprintf(r->source, sizeof(r->source), "cpuid");
+			n++;
+		}
+	}
+	return n;
+}
+
+int mt_reach_explain(const struct mt_reach *lv, size_t n, uint64_t page, uint64_t lo,
+		     uint64_t hi)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (lv[i].page_size != page)
+			continue;
+		/* Overlap of [reach_min, reach_max] with (lo, hi]. */
+		if (mt_reach_max(&lv[i]) > lo && mt_reach_min(&lv[i]) <= hi)
+			return (int)i;
+	}
+	return -1;
+}
+
+uint64_t mt_reach_pt_bytes(uint64_t region, uint64_t page)
+{
+	uint64_t total = 0;
+
+	if (!page)
+		return 0;
+	/* Each level: one 8-byte entry per span it maps, up to the top table. */
+	for (uint64_t span = page; span && span <= (1ull << 48); span *= 512) {
+		uint64_t entries = region / span + (region % span != 0);
+
+		total += entries * 8;
+		if (entries <= 1)
+			break;
+	}
+	return total;
+}
+
+void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len)
+{
+	char page[24];
+	double x = (double)region / (double)mt_reach_max(r);
+
+	mt_size_format(r->page_size, page, sizeof(page));
+	if (r->entries_min == r->entries_max)
+		snprintf(buf, len, "%.3g x %s reach (%llu x %s)", x, r->name,
+			 (unsigned long long)r->entries_max, page);
+	else
+		snprintf(buf, len, "%.3g x %s reach (%llu..%llu x %s)", x, r->name,
+			 (unsigned long long)r->entries_min, (unsigned long long)r->entries_max,
+			 page);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_MODEL_REACH_H
+#define MEMTLB_MODEL_REACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct mt_sysinfo;
+
+/*
+ * What a TLB level covers: entries x page size. From cpuid the entry count
+ * is exact (entries_min == entries_max); from a probe it is the range the
+ * measured step lies in. The reach is what a region is compared with: a
+ * region beyond it cannot be translated from that level alone.
+ */
+#define MT_REACH_MAX 16
+
+struct mt_reach {
+	char name[24];		/* "L1 dTLB", "L2 TLB" */
+	uint64_t page_size;	/* bytes */
+	uint64_t entries_min;
+	uint64_t entries_max;
+	char source[24];	/* "cpuid", "probe" */
+};
+
+static inline uint64_t mt_reach_min(const struct mt_reach *r)
+{
+	return r->entries_min * r->page_size;
+}
+
+static inline uint64_t mt_reach_max(const struct mt_reach *r)
+{
+	return r->entries_max * r->page_size;
+}
+
+/*
+ * The data-side levels the CPU reports through cpuid (sysinfo's tlbs), one
+ * per level and page size; instruction TLBs are left out (the workloads
+ * touch data). Returns the number written, at most max.
+ */
+size_t mt_reach_from_sysinfo(const struct mt_sysinfo *si, struct mt_reach *out, size_t max);
+
+/*
+ * The level of page size page whose reach lies in (lo, hi]: a knee between
+ * regions lo and hi that this level explains. A probe level explains it
+ * when its reach range overlaps the interval. Returns its index, or -1.
+ */
+int mt_reach_explain(const struct mt_reach *lv, size_t n, uint64_t page, uint64_t lo,
+		     uint64_t hi);
+
+/*
+ * The page-table entries (8 bytes each, 512 to a table as on x86-64 and
+ * arm64 with 4 KiB granules) that translate a region mapped with pages of
+ * size page: the leaf entries and one per table above, up to the first
+ * level that needs only one. What a full walk of the region touches, to
+ * be set against the data caches.
+ */
+uint64_t mt_reach_pt_bytes(uint64_t region, uint64_t page);
+
+/* "128 x L2 TLB reach (2048 x 4 KiB)", or "0.5 x ...": the region's pressure. */
+void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len);
+
+#endif

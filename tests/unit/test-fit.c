@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/* Fits of time on counts (stats/fit.h) and TLB reach (model/reach.h). */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/reach.h"
+#include "stats/fit.h"
+#include "sys/sysinfo.h"
+
+static void fit_exact_line(void **state)
+{
+	/* write_0 of a region sweep: ns = 2000 + 850 x faults, exactly. */
+	double x[] = { 4096, 8192, 16384, 32768, 65536 }, y[5];
+	struct mt_fit f;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		y[i] = 2000 + 850 * x[i];
+	assert_int_equal(mt_fit_linear(x, y, 5, &f), 0);
+	assert_true(fabs(f.slope - 850) < 1e-9);
+	assert_true(fabs(f.intercept - 2000) < 1e-3);
+	assert_true(fabs(f.r2 - 1) < 1e-12);
+	assert_int_equal(f.n, 5);
+}
+
+static void fit_against_reference(void **state)
+{
+	/*
+	 * Anscombe's first quartet: slope 0.5001, intercept 3.0001, r2 0.6665
+	 * (the published figures, to 4 digits).
+	 */
+	double x[] = { 10, 8, 13, 9, 11, 14, 6, 4, 12, 7, 5 };
+	double y[] = { 8.04, 6.95, 7.58, 8.81, 8.33, 9.96, 7.24, 4.26, 10.84, 4.82, 5.68 };
+	struct mt_fit f;
+
+	(void)state;
+	assert_int_equal(mt_fit_linear(x, y, 11, &f), 0);
+	assert_true(fabs(f.slope - 0.5001) < 1e-4);
+	assert_true(fabs(f.intercept - 3.0001) < 1e-4);
+	assert_true(fabs(f.r2 - 0.6665) < 1e-4);
+}
+
+static void fit_large_counts(void **state)
+{
+	/* 16g of 4k pages: x near 4e6, centred sums keep the slope. */
+	double x[] = { 4194304, 4194305, 4194306, 4194307 };
+	double y[] = { 1e9, 1e9 + 150, 1e9 + 300, 1e9 + 450 };
+	struct mt_fit f;
+
+	(void)state;
+	assert_int_equal(mt_fit_linear(x, y, 4, &f), 0);
+	assert_true(fabs(f.slope - 150) < 1e-3);
+}
+
+static void fit_refuses(void **state)
+{
+	double x[] = { 1, 1, 1 }, y[] = { 1, 2, 3 }, bad[] = { 1, NAN, 3 };
+	struct mt_fit f;
+
+	(void)state;
+	assert_int_equal(mt_fit_linear(x, y, 2, &f), -EINVAL);
+	assert_int_equal(mt_fit_linear(x, y, 3, &f), -EINVAL);	/* x constant */
+	assert_int_equal(mt_fit_linear(y, bad, 3, &f), -EINVAL);
+}
+
+static void reach_from_cpuid(void **state)
+{
+	/* Zen 3: L1 dTLB 64 x 4K/2M, L2 2048 x 4K/2M, instruction TLBs left out. */
+	struct mt_sysinfo si = { 0 };
+	struct mt_reach r[MT_REACH_MAX];
+	const unsigned int l1[4] = { 0xff40ff40, 0xff40ff40, 0, 0 };
+	const unsigned int l2[4] = { 0x48002200, 0x68004200, 0, 0 };
+	size_t n;
+
+	(void)state;
+	mt_sysinfo_tlb_amd(&si, l1, l2, NULL);
+	n = mt_reach_from_sysinfo(&si, r, MT_REACH_MAX);
+	assert_true(n >= 3);
+	assert_string_equal(r[0].name, "L1 dTLB");
+	assert_int_equal(r[0].page_size, 4096);
+	assert_int_equal(mt_reach_max(&r[0]), 64 * 4096);
+	for (size_t i = 0; i < n; i++)
+		assert_null(strstr(r[i].name, "iTLB"));
+	/* The 8 MiB L2 reach explains a knee 4m -> 16m, not 1m -> 2m. */
+	int l2i = mt_reach_explain(r, n, 4096, 4u << 20, 16u << 20);
+
+	assert_true(l2i >= 0);
+	assert_int_equal(mt_reach_max(&r[l2i]), 8u << 20);
+	assert_int_equal(mt_reach_explain(r, n, 4096, 1u << 20, 2u << 20), -1);
+	/* Not for another page size. */
+	assert_int_equal(mt_reach_explain(r, n, 1u << 30, 4u << 20, 16u << 20), -1);
+}
+
+static void reach_probe_range(void **state)
+{
+	struct mt_reach r = { .name = "L2 dTLB", .page_size = 4096, .entries_min = 1536,
+			      .entries_max = 2560, .source = "probe" };
+	char buf[96];
+
+	(void)state;
+	/* 6..10 MiB overlaps 8m -> 16m and 4m -> 8m, not 16m -> 32m. */
+	assert_int_equal(mt_reach_explain(&r, 1, 4096, 8u << 20, 16u << 20), 0);
+	assert_int_equal(mt_reach_explain(&r, 1, 4096, 4u << 20, 8u << 20), 0);
+	assert_int_equal(mt_reach_explain(&r, 1, 4096, 16u << 20, 32u << 20), -1);
+	mt_reach_pressure(&r, 1ull << 30, buf, sizeof(buf));
+	assert_string_equal(buf, "102 x L2 dTLB reach (1536..2560 x 4.0 KiB)");
+}
+
+static void page_table_bytes(void **state)
+{
+	(void)state;
+	/* 1 GiB of 4K pages: 262144 PTEs, 512 PMD entries, 1 PUD entry. */
+	assert_int_equal(mt_reach_pt_bytes(1ull << 30, 4096), (262144 + 512 + 1) * 8);
+	/* With 2M pages: 512 PMD entries, 1 PUD. */
+	assert_int_equal(mt_reach_pt_bytes(1ull << 30, 2u << 20), (512 + 1) * 8);
+	assert_int_equal(mt_reach_pt_bytes(4096, 4096), 8);
+	assert_int_equal(mt_reach_pt_bytes(4096, 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fit_exact_line),
+		cmocka_unit_test(fit_against_reference),
+		cmocka_unit_test(fit_large_counts),
+		cmocka_unit_test(fit_refuses),
+		cmocka_unit_test(reach_from_cpuid),
+		cmocka_unit_test(reach_probe_range),
+		cmocka_unit_test(page_table_bytes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
