@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sys/sysinfo.h"
+#include "sys/tlbdesc.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -402,6 +403,14 @@ static void read_tlbs(struct mt_sysinfo *si)
 		}
 		if (si->n_tlbs)
 			snprintf(si->tlb_source, sizeof(si->tlb_source), "cpuid 0x18");
+	}
+	/* Older Intel CPUs describe their TLBs by leaf 2's descriptors only. */
+	if (!si->n_tlbs && !strcmp(si->cpu_vendor, "GenuineIntel") && max >= 2) {
+		unsigned int r[4];
+
+		__cpuid(2, r[0], r[1], r[2], r[3]);
+		if (mt_tlbdesc_decode(si, r) > 0)
+			snprintf(si->tlb_source, sizeof(si->tlb_source), "cpuid 0x2");
 	}
 	(void)a; (void)b; (void)c; (void)d;
 #else

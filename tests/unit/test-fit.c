@@ -12,6 +12,7 @@
 #include "model/reach.h"
 #include "stats/fit.h"
 #include "sys/sysinfo.h"
+#include "sys/tlbdesc.h"
 
 static void fit_exact_line(void **state)
 {
@@ -123,6 +124,30 @@ static void page_table_bytes(void **state)
 	assert_int_equal(mt_reach_pt_bytes(4096, 0), 0);
 }
 
+static void leaf2_descriptors(void **state)
+{
+	/* A Nehalem: 0x5a DTLB0 2M, 0x03 DTLB 4K, 0xca STLB 512 x 4K (and caches). */
+	const unsigned int neh[4] = { 0x55035a01, 0x00f0b2ff, 0, 0x00ca0000 };
+	/* This machine's (a KVM guest on a recent Xeon): caches in leaf 4, TLBs in 0x18. */
+	const unsigned int vm[4] = { 0x00feff01, 0x000000f0, 0, 0 };
+	const unsigned int invalid[4] = { 0x80000301, 0, 0, 0 };
+	struct mt_sysinfo si = { 0 };
+	struct mt_reach r[MT_REACH_MAX];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(mt_tlbdesc_decode(&si, neh), 5);	/* 5a 03 55 b2 ca */
+	n = mt_reach_from_sysinfo(&si, r, MT_REACH_MAX);
+	assert_int_equal(n, 3);	/* 5a: 2M (4M left out), 03: 4K, ca: 4K */
+	assert_int_equal(mt_reach_max(&r[1]), 64 * 4096);
+	assert_string_equal(r[2].name, "L2 TLB");
+	assert_int_equal(mt_reach_max(&r[2]), 512 * 4096);
+	memset(&si, 0, sizeof(si));
+	assert_int_equal(mt_tlbdesc_decode(&si, vm), -ENODATA);
+	assert_int_equal(si.n_tlbs, 0);
+	assert_int_equal(mt_tlbdesc_decode(&si, invalid), 0);	/* bit 31: no descriptors */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +158,7 @@ int main(void)
 		cmocka_unit_test(reach_from_cpuid),
 		cmocka_unit_test(reach_probe_range),
 		cmocka_unit_test(page_table_bytes),
+		cmocka_unit_test(leaf2_descriptors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
