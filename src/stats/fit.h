@@ -23,4 +23,26 @@ struct mt_fit {
  */
 int mt_fit_linear(const double *x, const double *y, size_t n, struct mt_fit *out);
 
+/*
+ * The fits of a sweep (or any set of results): per series (mt_knee_series)
+ * and phase, the phase's mean time on the mean count of each fault or TLB
+ * event (by role; rusage.minflt when no fault event was counted) over the
+ * series' points. Fits whose count is missing at a point, does not vary,
+ * or has fewer than 3 points are not made. Returns how many (at most max)
+ * or -ENOMEM.
+ */
+struct mt_result;
+
+#define MT_FIT_MAX 64
+#define MT_FIT_X_MAX 192
+
+struct mt_fit_row {
+	unsigned int series;
+	char phase[16];
+	char x[MT_FIT_X_MAX];	/* the event or evidence name */
+	struct mt_fit fit;	/* slope in ns per event, intercept in ns */
+};
+
+int mt_fit_results(struct mt_result *const *res, size_t n, struct mt_fit_row *out, size_t max);
+
 #endif

@@ -6,10 +6,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "model/reach.h"
+#include "model/result.h"
 #include "stats/fit.h"
 #include "sys/sysinfo.h"
 #include "sys/tlbdesc.h"
@@ -148,6 +150,66 @@ static void leaf2_descriptors(void **state)
 	assert_int_equal(mt_tlbdesc_decode(&si, invalid), 0);	/* bit 31: no descriptors */
 }
 
+/* A region sweep: write_0 costs 800 ns a fault plus 5 us; reads fault never. */
+static struct mt_result *point(uint64_t region, bool with_event)
+{
+	struct mt_result *r;
+	uint64_t blocks = region / 4096;
+
+	assert_int_equal(mt_result_create(&r, 2, with_event ? 1 : 0), 0);
+	r->region = region;
+	r->block = 4096;
+	r->blocks = blocks;
+	if (with_event) {
+		snprintf(r->events[0].name, sizeof(r->events[0].name), "minor-faults");
+		r->events[0].role = MT_ROLE_MINOR_FAULTS;
+	}
+	snprintf(r->phases[0].name, sizeof(r->phases[0].name), "write_0");
+	snprintf(r->phases[1].name, sizeof(r->phases[1].name), "read_0");
+	r->phases[0].time_ns.mean = 5000 + 800.0 * blocks + (blocks % 3) * 10;
+	r->phases[1].time_ns.mean = 40.0 * blocks;
+	if (with_event) {
+		r->phases[0].counters[0].state = MT_COUNTER_OK;
+		r->phases[0].counters[0].s.mean = (double)blocks;
+		r->phases[1].counters[0].state = MT_COUNTER_OK;
+		r->phases[1].counters[0].s.mean = 0;
+	} else {
+		assert_int_equal(mt_result_set_extras(r, 1), 0);
+		snprintf(r->extra_names[0], MT_EXTRA_NAME_MAX, "rusage.minflt");
+		r->phases[0].extras[0].mean = (double)blocks;
+		r->phases[0].has_extra = 1;
+		r->phases[1].extras[0].mean = 0;
+		r->phases[1].has_extra = 1;
+	}
+	return r;
+}
+
+static void fit_sweep(void **state)
+{
+	struct mt_result *res[5];
+	struct mt_fit_row rows[MT_FIT_MAX];
+
+	(void)state;
+	for (int ev = 1; ev >= 0; ev--) {
+		for (int i = 0; i < 5; i++)
+			res[i] = point((16ull << 20) << i, ev);
+		/* One fit: write_0 on the fault count; read_0's count never varies. */
+		assert_int_equal(mt_fit_results(res, 5, rows, MT_FIT_MAX), 1);
+		assert_string_equal(rows[0].phase, "write_0");
+		assert_string_equal(rows[0].x, ev ? "minor-faults" : "rusage.minflt");
+		assert_true(fabs(rows[0].fit.slope - 800) < 0.1);
+		assert_true(rows[0].fit.r2 > 0.9999);
+		assert_int_equal(rows[0].fit.n, 5);
+		/* A point whose count is not supported: no fit rather than a wrong one. */
+		if (ev) {
+			res[2]->phases[0].counters[0].state = MT_COUNTER_UNSUPPORTED;
+			assert_int_equal(mt_fit_results(res, 5, rows, MT_FIT_MAX), 0);
+		}
+		for (int i = 0; i < 5; i++)
+			mt_result_destroy(res[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +221,7 @@ int main(void)
 		cmocka_unit_test(reach_probe_range),
 		cmocka_unit_test(page_table_bytes),
 		cmocka_unit_test(leaf2_descriptors),
+		cmocka_unit_test(fit_sweep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
