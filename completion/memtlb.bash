@@ -8,7 +8,7 @@ _memtlb_opts_stat="--region --block --iterations --passes --backing --file-cache
 _memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --help"
 _memtlb_opts_probe="--max --pages --knee-ratio --format --output --verbose --help"
 _memtlb_opts_compare="--fail-above --format --help"
-_memtlb_opts_report="--format --output --help"
+_memtlb_opts_report="--format --output --origin --checkout --build --run --help"
 _memtlb_opts_run="--repeat --event --events --events-dir --format --output --verbose --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --help"
 _memtlb_opts_sysinfo="--json --help"
@@ -34,7 +34,7 @@ _memtlb()
 		stat | sweep | run) word="table csv json" ;;
 		probe) word="table csv json" ;;
 		compare) word="text markdown csv json" ;;
-		report) word="text markdown html" ;;
+		report) word="text markdown html lkp lava kcidb" ;;
 		esac
 		COMPREPLY=($(compgen -W "$word" -- "$cur"))
 		return

@@ -20,7 +20,8 @@ run) ;;
 # The tests also draw plots, check HTML, fuzz, and boot Debian's 6.1 kernel
 # in a guest to compare two real kernels (tests/cli/vm-compare.sh).
 test) packages="$packages gnuplot-nox libxml2-utils clang libclang-rt-14-dev
-	qemu-system-x86 busybox-static linux-image-cloud-amd64 python3 valgrind" ;;
+	qemu-system-x86 busybox-static linux-image-cloud-amd64 python3 valgrind
+	python3-jsonschema" ;;
 *)
 	echo "usage: $0 [run|test]" >&2
 	exit 2

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* memtlb report: report files as a document for people (text, markdown, HTML). */
+/*
+ * memtlb report: report files as a document for people (text, markdown,
+ * HTML) or for the engines a fleet runs (lkp, lava, kcidb).
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -9,26 +13,43 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/log.h"
+#include "report/export.h"
 #include "report/json.h"
 #include "report/render.h"
 #include "sys/file.h"
 
 #define MAX_INPUTS 64
 
+enum {
+	OPT_ORIGIN = 256,
+	OPT_CHECKOUT,
+	OPT_BUILD,
+	OPT_RUN,
+};
+
 static const struct option cmdopts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "origin", required_argument, NULL, OPT_ORIGIN },
+	{ "checkout", required_argument, NULL, OPT_CHECKOUT },
+	{ "build", required_argument, NULL, OPT_BUILD },
+	{ "run", required_argument, NULL, OPT_RUN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static void help(void)
 {
-	printf("Usage: memtlb report [options] FILE.json...\n"
-	       "System, configuration, tables and plots of report files.\n\n"
-	       "  --format FMT             text, markdown or html (default: from -o's\n"
-	       "                           suffix .md or .html, else text)\n"
+	printf("Usage: memtlb report [options] FILE.json|DIR...\n"
+	       "System, configuration, tables and plots of report files (a directory:\n"
+	       "its *.json files), or their metrics for lkp-tests, LAVA or KCIDB.\n\n"
+	       "  --format FMT             text, markdown, html, lkp, lava or kcidb\n"
+	       "                           (default: from -o's suffix .md or .html, else text)\n"
 	       "  -o, --output FILE        write to FILE (atomically) instead of stdout\n"
+	       "      --origin NAME        kcidb: the CI system (default memtlb)\n"
+	       "      --checkout ID        kcidb: checkout id (default: the kernel release)\n"
+	       "      --build ID           kcidb: build id (default: checkout and machine)\n"
+	       "      --run ID             kcidb: the run's part of test ids (default: host)\n"
 	       "  -h, --help               this text\n");
 }
 
@@ -58,14 +79,61 @@ static int fill_doc(FILE *f, void *arg)
 	return 0;
 }
 
+struct inputs {
+	int n;
+	char *path[MAX_INPUTS];
+};
+
+static int json_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 && !strcmp(d->d_name + n - 5, ".json");
+}
+
+/* A file, or a directory's *.json in name order: a fleet's reports at once. */
+static int add_input(struct inputs *in, const char *arg)
+{
+	struct dirent **names;
+	DIR *d = opendir(arg);
+	int n, ret = 0;
+
+	if (!d) {
+		if (in->n >= MAX_INPUTS)
+			return -E2BIG;
+		return (in->path[in->n++] = strdup(arg)) ? 0 : -ENOMEM;
+	}
+	closedir(d);
+	n = scandir(arg, &names, json_name, alphasort);
+	if (n < 0)
+		return -errno;
+	if (!n)
+		ret = -ENOENT;
+	for (int i = 0; i < n; i++) {
+		if (!ret && in->n >= MAX_INPUTS)
+			ret = -E2BIG;
+		if (!ret && asprintf(&in->path[in->n], "%s/%s", arg, names[i]->d_name) < 0)
+			ret = -ENOMEM;
+		else if (!ret)
+			in->n++;
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
 static int cmd_report(int argc, char *argv[])
 {
+	/* The renderer's formats first, then the exports' in their order. */
 	static const char *const formats[] = {
 		[MT_RENDER_TEXT] = "text", [MT_RENDER_MARKDOWN] = "markdown",
-		[MT_RENDER_HTML] = "html",
+		[MT_RENDER_HTML] = "html", "lkp", "lava", "kcidb",
 	};
 	struct mt_report *reps[MAX_INPUTS] = { 0 };
+	struct mt_export_ids ids = { 0 };
+	struct inputs in = { 0 };
 	enum mt_render_format fmt;
+	int export = -1;
 	const char *output = NULL, *format = NULL;
 	char *buf = NULL, msg[256];
 	int c, n, ret = MT_EXIT_OK;
@@ -89,6 +157,18 @@ static int cmd_report(int argc, char *argv[])
 		case 'o':
 			output = optarg;
 			break;
+		case OPT_ORIGIN:
+			ids.origin = optarg;
+			break;
+		case OPT_CHECKOUT:
+			ids.checkout = optarg;
+			break;
+		case OPT_BUILD:
+			ids.build = optarg;
+			break;
+		case OPT_RUN:
+			ids.run = optarg;
+			break;
 		default:
 			return mt_cli_getopt_error("report", c, argv);
 		}
@@ -97,42 +177,75 @@ static int cmd_report(int argc, char *argv[])
 	if (format) {
 		int v;
 
-		ret = mt_cli_choose("--format", format, formats, 3, &v);
+		ret = mt_cli_choose("--format", format, formats, 6, &v);
 		if (ret)
 			return ret;
-		fmt = (enum mt_render_format)v;
+		if (v > MT_RENDER_HTML)
+			export = v - MT_RENDER_HTML - 1;
+		else
+			fmt = (enum mt_render_format)v;
 	}
-	n = argc - optind;
-	if (n < 1 || n > MAX_INPUTS) {
-		mt_err("report: %s", n < 1 ? "no report file given" : "too many report files");
-		mt_hint("memtlb report FILE.json... [--format text|markdown|html] [-o OUT]");
+	if ((ids.origin || ids.checkout || ids.build || ids.run) && export != MT_EXPORT_KCIDB) {
+		mt_err("report: --origin, --checkout, --build and --run: only with --format kcidb");
+		mt_hint("memtlb report FILE.json --format kcidb --origin NAME");
 		return MT_EXIT_USAGE;
+	}
+	if (export == MT_EXPORT_KCIDB && mt_export_ids_check(&ids, msg, sizeof(msg))) {
+		mt_err("report: %s", msg);
+		mt_hint("an origin names the CI system: lowercase letters, digits and _");
+		return MT_EXIT_USAGE;
+	}
+	if (argc - optind < 1) {
+		mt_err("report: no report file given");
+		mt_hint("memtlb report FILE.json|DIR... [--format text|markdown|html|lkp|lava|kcidb]");
+		return MT_EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		int err = add_input(&in, argv[i]);
+
+		if (err) {
+			mt_err("report: %s: %s", argv[i], err == -E2BIG ? "more than 64 report files" :
+				err == -ENOENT ? "no *.json report in this directory" : strerror(-err));
+			mt_hint("memtlb report FILE.json|DIR... (64 reports at most)");
+			ret = err == -ENOMEM ? MT_EXIT_FAILURE : MT_EXIT_USAGE;
+			goto out;
+		}
+	}
+	n = in.n;
+	if ((export == MT_EXPORT_LKP || export == MT_EXPORT_LAVA) && n != 1) {
+		mt_err("report: --format %s: one report at a time (%d given)", formats[export + 3], n);
+		mt_hint("an lkp or LAVA job parses the output of one run");
+		ret = MT_EXIT_USAGE;
+		goto out;
 	}
 	/* Before anything is read: -o must not replace one of the inputs. */
 	if (output) {
 		ret = mt_cli_output_check(output);
 		if (ret)
-			return ret;
+			goto out;
 		for (int i = 0; i < n && strcmp(output, "-"); i++) {
-			if (mt_file_same(output, argv[optind + i])) {
-				mt_err("-o: %s: is the input %s", output, argv[optind + i]);
+			if (mt_file_same(output, in.path[i])) {
+				mt_err("-o: %s: is the input %s", output, in.path[i]);
 				mt_hint("write the document to another file");
-				return MT_EXIT_USAGE;
+				ret = MT_EXIT_USAGE;
+				goto out;
 			}
 		}
 	}
 	for (int i = 0; i < n; i++) {
-		int err = mt_report_load(argv[optind + i], &reps[i], msg, sizeof(msg));
+		int err = mt_report_load(in.path[i], &reps[i], msg, sizeof(msg));
 
 		if (err) {
-			mt_err("%s: %s", argv[optind + i], msg[0] ? msg : strerror(-err));
+			mt_err("%s: %s", in.path[i], msg[0] ? msg : strerror(-err));
 			ret = MT_EXIT_USAGE;
 			goto out;
 		}
 	}
 	f = open_memstream(&buf, &len);
-	if (!f || mt_render(f, (const struct mt_report *const *)reps,
-			    (const char *const *)argv + optind, n, fmt)) {
+	if (!f || (export >= 0 ? mt_export_write(f, (const struct mt_report *const *)reps, (size_t)n,
+						 (enum mt_export_format)export, &ids)
+			       : mt_render(f, (const struct mt_report *const *)reps,
+					   (const char *const *)in.path, n, fmt))) {
 		if (f)
 			fclose(f);
 		mt_err("report: %s", strerror(ENOMEM));
@@ -162,8 +275,10 @@ static int cmd_report(int argc, char *argv[])
 	}
 out:
 	free(buf);
-	for (int i = 0; i < n && i < MAX_INPUTS; i++)
+	for (int i = 0; i < in.n; i++) {
 		mt_report_destroy(reps[i]);
+		free(in.path[i]);
+	}
 	return ret;
 }
 

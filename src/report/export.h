@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_REPORT_EXPORT_H
+#define MEMTLB_REPORT_EXPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/report.h"
+
+/*
+ * A report in the form another engine reads (memtlb-report(1), EXPORTS):
+ *  lkp    lkp-tests' stats lines, "key: number", what a programs/NAME/parse
+ *         script prints (lkp prefixes the program name: memtlb.KEY);
+ *  lava   "name pass|fail|skip [measurement [units]]", what test-definitions'
+ *         send-to-lava.sh turns into LAVA test cases;
+ *  kcidb  a KCIDB v5 report: a checkout, a build and one DONE test per
+ *         headline metric.
+ * Keys are the same in all three: POINT.PHASE.METRIC, components reduced to
+ * [A-Za-z0-9_-], so a key is safe whatever a report file holds.
+ */
+enum mt_export_format {
+	MT_EXPORT_LKP,
+	MT_EXPORT_LAVA,
+	MT_EXPORT_KCIDB,
+};
+
+/* "lkp", "lava", "kcidb": the format, or -1. */
+int mt_export_format_parse(const char *s);
+
+/* KCIDB object ids: each NULL for its default (memtlb-report(1)). */
+struct mt_export_ids {
+	const char *origin;	/* the CI system, [a-z0-9_]+; default "memtlb" */
+	const char *checkout;	/* default: the report's kernel release */
+	const char *build;	/* default: the checkout and the machine */
+	const char *run;	/* default: the report's host */
+};
+
+/* 0 when the ids can make KCIDB ids, else -EINVAL with why in msg. */
+int mt_export_ids_check(const struct mt_export_ids *ids, char *msg, size_t len);
+
+/*
+ * Write n reports (lkp and lava: one) to f. Returns 0, -EINVAL for more
+ * reports than the format takes, -ENOMEM or -EIO.
+ */
+int mt_export_write(FILE *f, const struct mt_report *const *reps, size_t n,
+		    enum mt_export_format fmt, const struct mt_export_ids *ids);
+
+#endif

@@ -1,0 +1,167 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# memtlb report --format lkp|lava|kcidb on real reports, and the recipes in
+# contrib/ that feed them to lkp-tests and LAVA: a change of memtlb's output
+# must fail here before it breaks a fleet's parser.
+. "$(dirname "$0")/lib.sh"
+
+top=${MEMTLB_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+contrib=$top/contrib
+schema=$contrib/kcidb/schema-v5.3.json
+lkp_line='^[A-Za-z0-9_.-]+: -?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$'
+# send-to-lava.sh's two forms: "name result" and "name result measurement [units]".
+lava_line='^[^ ]+ (pass|fail|skip|unknown)( -?[0-9.eE+-]+( [^ ]+)?)?$'
+
+# every_line PATTERN FILE WHAT
+every_line() {
+	if [ -s "$2" ] && ! grep -Evq -- "$1" "$2"; then ok; else
+		fail "$3: a line does not match /$1/"; grep -Ev -- "$1" "$2" | head -5 >&2; fi
+}
+
+unique_keys() {	# FILE WHAT
+	dups=$(sed 's/[: ].*//' "$1" | sort | uniq -d | head -3)
+	if [ -z "$dups" ]; then ok; else fail "$2: keys repeated: $dups"; fi
+}
+
+kcidb_valid() {	# FILE WHAT
+	if ! python3 -c 'import jsonschema' 2>/dev/null; then
+		echo "SKIP: $2: python3-jsonschema is not installed" >&2
+		return
+	fi
+	if python3 - "$schema" "$1" <<'PY'
+import json, sys, jsonschema
+schema, doc = (json.load(open(p)) for p in sys.argv[1:3])
+jsonschema.Draft202012Validator.check_schema(schema)
+errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+for e in errors[:3]:
+    print(f"  {list(e.path)}: {e.message}", file=sys.stderr)
+sys.exit(1 if errors else 0)
+PY
+	then ok; else fail "$2: not a valid KCIDB v5.3 report"; fi
+}
+
+# A real stat: 16 MiB of anonymous memory, 4096 first-touch faults in write_0.
+run stat --region 16m --backing anon -i 2 -o "$work/r.json"
+expect_status 0 "stat for the exports"
+
+run report "$work/r.json" --format lkp
+expect_status 0 "lkp export"
+cp "$out" "$work/lkp"
+every_line "$lkp_line" "$work/lkp" "lkp: key: number"
+unique_keys "$work/lkp" "lkp"
+expect_grep '^16m\.read_4\.ns_per_block: [0-9.]+$' "$work/lkp" "lkp: read_4 ns per block"
+expect_grep '^16m\.write_0\.rusage_minflt: 4096$' "$work/lkp" "lkp: the kernel's fault count"
+# An event this machine cannot count is no stat at all, never a 0.
+for ev in $(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(e["name"] for e in d["results"][0]["events"] if not e["supported"]))' "$work/r.json"); do
+	if grep -q "^16m\.write_0\.$ev:" "$work/lkp"; then fail "lkp: unsupported $ev has a value"; else ok; fi
+	run report "$work/r.json" --format lava
+	expect_grep "^memtlb\.16m\.write_0\.$ev skip\$" "$out" "lava: unsupported $ev skipped"
+done
+
+run report "$work/r.json" --format lava
+expect_status 0 "lava export"
+cp "$out" "$work/lava"
+every_line "$lava_line" "$work/lava" "lava: send-to-lava.sh's form"
+unique_keys "$work/lava" "lava"
+expect_grep '^memtlb\.16m\.read_4\.ns_per_block pass [0-9.]+ ns$' "$work/lava" "lava: measurement and units"
+
+run report "$work/r.json" --format kcidb --origin memtlb_test --checkout v6.18 --build b1 --run box1
+expect_status 0 "kcidb export"
+cp "$out" "$work/kcidb.json"
+kcidb_valid "$work/kcidb.json" "kcidb"
+if python3 - "$work/kcidb.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["path"]: x for x in d["tests"]}
+r4 = t["memtlb.stat.16m.read_4.ns_per_block"]
+assert d["version"] == {"major": 5, "minor": 3}
+assert d["checkouts"][0]["id"] == "memtlb_test:v6.18"
+assert d["builds"][0]["id"] == "memtlb_test:b1" and d["builds"][0]["checkout_id"] == "memtlb_test:v6.18"
+assert r4["id"] == "memtlb_test:b1:box1:memtlb.stat.16m.read_4.ns_per_block", r4["id"]
+assert r4["status"] == "DONE" and r4["number"]["unit"] == "s" and r4["number"]["prefix"] == "metric"
+assert 0 < r4["number"]["value"] < 1e-3 and r4["misc"]["n"] == 2
+assert abs(r4["number"]["value"] * 1e9 - r4["misc"]["mean"]) <= 1e-9 * r4["misc"]["mean"]
+assert len(d["tests"]) == 12, len(d["tests"])	# one headline per phase: mmap, 10 passes, munmap
+PY
+then ok; else fail "kcidb: ids, paths and numbers"; fi
+
+# Options and inputs checked before anything is read.
+usage_case "kcidb origin not [a-z0-9_]" report "$work/r.json" --format kcidb --origin Bad-Lab
+usage_case "kcidb ids without kcidb" report "$work/r.json" --origin lab
+usage_case "lkp takes one report" report "$work/r.json" "$work/r.json" --format lkp
+usage_case "lava takes one report" report "$work/r.json" "$work/r.json" --format lava
+usage_case "unknown format" report "$work/r.json" --format lkpp
+mkdir "$work/empty" "$work/fleet"
+usage_case "directory without reports" report "$work/empty"
+
+# A directory of reports: a fleet's at once.
+cp "$work/r.json" "$work/fleet/a.json"
+cp "$work/r.json" "$work/fleet/b.json"
+echo junk >"$work/fleet/notes.txt"
+run report "$work/fleet" --format kcidb
+expect_status 0 "kcidb of a directory"
+if [ "$(grep -c '"checkout_id"' "$out")" -eq 2 ]; then ok; else fail "kcidb of a directory: two builds"; fi
+run report "$work/fleet"
+expect_status 0 "text report of a directory"
+
+# Strings from a report are untrusted: names with spaces, newlines, colons,
+# control bytes and a non-ASCII byte still give well-formed keys.
+python3 - "$work/r.json" "$work/hostile.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+res = d["results"][0]
+bad = "evil name\n\x1b[31m:x/y=z\u00e9"
+for e in res["events"]:
+    if e["name"] == "minor-faults":
+        e["name"] = bad
+for p in res["phases"]:
+    if "minor-faults" in p["counters"]:
+        p["counters"][bad] = p["counters"].pop("minor-faults")
+d["command"] = "stat"
+d["system"]["machine"] = "X86 64;rm"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run report "$work/hostile.json" --format lkp
+expect_status 0 "lkp of a hostile report"
+every_line "$lkp_line" "$out" "lkp of a hostile report"
+expect_grep '^16m\.write_0\.evil_name___31m_x_y_z__: 4096$' "$out" "lkp: a hostile name reduced"
+run report "$work/hostile.json" --format lava
+every_line "$lava_line" "$out" "lava of a hostile report"
+run report "$work/hostile.json" --format kcidb
+expect_status 0 "kcidb of a hostile report"
+cp "$out" "$work/hostile-kcidb.json"
+kcidb_valid "$work/hostile-kcidb.json" "kcidb of a hostile report"
+
+# lkp's parse on the fixture in lkp's layout: the stats are exactly the
+# expected ones, so a key that changes fails here.
+fx=$contrib/lkp-tests/spec/fixtures/stats/memtlb
+if MEMTLB=$MEMTLB "$contrib/lkp-tests/programs/memtlb/parse" <"$fx/01" >"$work/parsed" 2>"$err" &&
+   cmp -s "$work/parsed" "$fx/01.yaml"; then ok; else
+	fail "lkp parse of spec/fixtures/stats/memtlb/01 differs from 01.yaml"
+	diff "$fx/01.yaml" "$work/parsed" | head -10 >&2; fi
+every_line "$lkp_line" "$fx/01.yaml" "lkp fixture"
+
+# lkp's run and parse together, under stand-ins for lkp's shell library.
+mkdir -p "$work/lkp-src/lib" "$work/bin"
+echo 'log_cmd() { echo "$(date "+%F %T") $*"; "$@"; }' >"$work/lkp-src/lib/reproduce-log.sh"
+echo 'die() { echo "$*" >&2; exit 1; }' >"$work/lkp-src/lib/debug.sh"
+ln -s "$MEMTLB" "$work/bin/memtlb"
+if PATH="$work/bin:$PATH" LKP_SRC="$work/lkp-src" test=stat region=16m iterations=2 \
+	bash "$contrib/lkp-tests/programs/memtlb/run" >"$work/lkp-out" 2>"$err" &&
+   PATH="$work/bin:$PATH" "$contrib/lkp-tests/programs/memtlb/parse" <"$work/lkp-out" \
+	>"$work/lkp-stats" 2>>"$err"; then ok; else
+	fail "lkp run | parse"; sed 's/^/  /' "$err" >&2; fi
+every_line "$lkp_line" "$work/lkp-stats" "lkp run | parse"
+expect_grep '^16m\.read_4\.ns_per_block: ' "$work/lkp-stats" "lkp run | parse: read_4"
+
+# LAVA's script: result.txt in send-to-lava.sh's form.
+if (cd "$contrib/test-definitions/automated/linux/memtlb" &&
+    MEMTLB=$MEMTLB OUTPUT="$work/lava-out" sh ./memtlb.sh -t stat -r 16m -i 2) >"$out" 2>"$err"
+then ok; else fail "memtlb.sh"; sed 's/^/  /' "$err" >&2; fi
+every_line "$lava_line" "$work/lava-out/result.txt" "memtlb.sh result.txt"
+expect_grep '^memtlb\.16m\.read_4\.ns_per_block pass ' "$work/lava-out/result.txt" "memtlb.sh: read_4"
+
+finish
