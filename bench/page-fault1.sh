@@ -1,64 +1,87 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# memtlb in tasks mode (private anonymous regions, one word per page) against
-# a page_fault1-style reference loop (bench/page_fault1_ref.c: N processes,
-# mmap 128 MiB, touch each page, munmap), alternating, at 1 and 2 tasks.
-# Compares write_0's faults per second: memtlb's minor-faults / write_0 time
-# (release to last finish) and the sum of its per-task rates, against the
-# reference's sum of per-process pages / touch time. They should agree
-# within 5%. A benchmark, not a test: run it on a quiet machine.
+# memtlb's tasks mode against the real will-it-scale page_fault1 (seed 003's
+# program: N tasks, each mmaps 128 MiB of private anonymous memory, writes
+# one byte per page, munmaps, again), alternating, at 1 and 2 tasks, as
+# processes and as threads. Both on will-it-scale's own measure: pages per
+# second summed over the tasks, here pages / (mmap + write_0 + munmap) of
+# memtlb's one-pass stat, per task, summed. Prints the ratio memtlb /
+# will-it-scale (median of the rounds) with the fault count taken two ways:
+# perf's minor-faults event (fires on every fault) and task-clock only (the
+# faults from getrusage at the phase boundaries). A benchmark, not a test:
+# run it on a quiet machine.
 #
-# memtlb runs twice per round: counting minor-faults (perf's software event
-# fires on every fault, and costs time there), and counting only task-clock,
-# with the faults taken from getrusage in memtlb's untimed evidence iteration:
-# the second shows memtlb's own loop, the first what counting faults costs.
+#   bench/page-fault1.sh [ROUNDS [TASKS...]]   (default 5 1 2)
 #
-#   bench/page-fault1.sh [ITERATIONS [ROUNDS [TASKS...]]]   (default 10 5 1 2)
+# will-it-scale is not part of memtlb: it is built from ../shared/peers
+# (MEMTLB_PEERS to point elsewhere), and needs libhwloc-dev.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-iters=${1:-10}
-rounds=${2:-5}
-shift 2 2>/dev/null || shift $#
+rounds=${1:-5}
+shift 1 2>/dev/null || true
 tasks=${*:-1 2}
 memtlb=${MEMTLB:-$top/build/memtlb}
+peer=${MEMTLB_PEERS:-$top/../shared/peers}/will-it-scale
+seconds=${WIS_SECONDS:-5}
+
+if [ ! -r "$peer/main.c" ] || [ ! -r "$peer/tests/page_fault1.c" ]; then
+	echo "bench: skipped: will-it-scale not found in $peer (set MEMTLB_PEERS)" >&2
+	exit 0
+fi
+if ! printf '#include <hwloc.h>\n' | cc -E - >/dev/null 2>&1; then
+	echo "bench: skipped: will-it-scale needs hwloc.h (apt-get install libhwloc-dev)" >&2
+	exit 0
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
+cp -r "$peer/." "$work/wis"
+make -s -C "$work/wis" page_fault1_processes page_fault1_threads >/dev/null
 
-gcc -O2 -Wall -o "$work/ref" "$top/bench/page_fault1_ref.c"
-echo "128 MiB private anon per task, 4 KiB pages, $iters iterations, $rounds rounds"
-for n in $tasks; do
-	for r in $(seq "$rounds"); do
-		"$work/ref" "$n" "$iters" >"$work/ref.$n.$r"
-		for ev in minor-faults task-clock; do
-			"$memtlb" stat --region 128m --backing anon --tasks "$n" --task-mode process \
-				--task-region private -i "$iters" -p 1 -e "$ev" --format json \
-				>"$work/$ev.$n.$r"
+echo "will-it-scale page_fault1 (-s $seconds) vs memtlb stat --region 128m --backing anon" \
+     "--task-region private -p 1, $rounds rounds"
+for r in $(seq "$rounds"); do
+	for n in $tasks; do
+		for mode in process thread; do
+			case $mode in
+			process) wis=page_fault1_processes ;;
+			thread) wis=page_fault1_threads ;;
+			esac
+			"$work/wis/$wis" -t "$n" -s "$seconds" >"$work/wis.$mode.$n.$r" 2>&1
+			for ev in minor-faults task-clock; do
+				"$memtlb" stat --region 128m --backing anon --tasks "$n" \
+					--task-mode "$mode" --task-region private -p 1 \
+					-i $((seconds * 4)) -e "$ev" -o "$work/mt.$ev.$mode.$n.$r" \
+					>/dev/null 2>&1
+			done
 		done
 	done
 done
 
 python3 - "$work" "$rounds" $tasks <<'PY'
-import json, statistics, sys
+import json, re, statistics, sys
 work, rounds, tasks = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-def write_0(path):
-    rep = json.load(open(path))
-    return next(p for p in rep["results"][0]["phases"] if p["name"] == "write_0")
 
-print(f"{'tasks':>5} {'ref pages/s':>12} {'memtlb, faults counted':>23} {'ratio':>6}"
-      f" {'memtlb, task-clock only':>24} {'ratio':>6} {'same, sum per task':>19} {'ratio':>6}")
+def wis(path):
+    m = re.search(r"^average:(\d+)", open(path).read(), re.M)
+    return float(m.group(1))
+
+def memtlb(path, n):
+    res = json.load(open(path))["results"][0]
+    t = {p["name"]: p["time_ns"]["mean"] for p in res["phases"]}
+    pages = res["params"]["blocks"]	# per task: each has its own 128 MiB
+    return n * pages * 1e9 / (t["mmap"] + t["write_0"] + t["munmap"])
+
+print(f"{'tasks':>5} {'mode':>8} {'will-it-scale':>14} {'minor-faults':>13} {'ratio':>6}"
+      f" {'task-clock':>11} {'ratio':>6}")
 for n in tasks:
-    ref, counted, plain, per = [], [], [], []
-    for r in range(1, rounds + 1):
-        kv = dict(l.split() for l in open(f"{work}/ref.{n}.{r}"))
-        ref.append(float(kv["pages_per_s"]))
-        w0 = write_0(f"{work}/minor-faults.{n}.{r}")
-        counted.append(w0["counters"]["minor-faults"]["mean"] * 1e9 / w0["time_ns"]["mean"])
-        w0 = write_0(f"{work}/task-clock.{n}.{r}")
-        plain.append(w0["kernel"]["rusage.minflt"]["mean"] * 1e9 / w0["time_ns"]["mean"])
-        # like the reference: each task's own pages / its own touch time, summed
-        per.append(w0["kernel"]["blocks_per_s_per_task"]["mean"] * int(n))
-    a, b, c = statistics.mean(ref), statistics.mean(counted), statistics.mean(plain)
-    d = statistics.mean(per)
-    print(f"{n:>5} {a:12.0f} {b:23.0f} {b / a:6.3f} {c:24.0f} {c / a:6.3f} {d:19.0f} {d / a:6.3f}")
+    for mode in ("process", "thread"):
+        ref = statistics.median(wis(f"{work}/wis.{mode}.{n}.{r}") for r in range(1, rounds + 1))
+        row = [f"{n:>5} {mode:>8} {ref:14.0f}"]
+        for ev in ("minor-faults", "task-clock"):
+            v = statistics.median(memtlb(f"{work}/mt.{ev}.{mode}.{n}.{r}", int(n))
+                                  for r in range(1, rounds + 1))
+            row.append(f"{v:13.0f} {v / ref:6.3f}" if ev == "minor-faults" else
+                       f"{v:11.0f} {v / ref:6.3f}")
+        print(" ".join(row))
 PY
