@@ -21,7 +21,7 @@ run) ;;
 # in a guest to compare two real kernels (tests/cli/vm-compare.sh).
 test) packages="$packages gnuplot-nox libxml2-utils clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static linux-image-cloud-amd64 python3 valgrind
-	python3-jsonschema libhwloc-dev" ;;
+	python3-jsonschema libhwloc-dev debhelper lintian" ;;
 *)
 	echo "usage: $0 [run|test]" >&2
 	exit 2

@@ -25,22 +25,28 @@ static int is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* Running from the build tree: /proc/self/exe lies under the build root. */
-static int in_build_tree(void)
+/*
+ * Running from a meson build tree: the executable's directory has
+ * build.ninja, and meson linked the source tree's events/ there. No path of
+ * the build is compiled in, so an installed binary carries none.
+ */
+static int build_tree_events(char *buf, size_t len)
 {
-#ifdef MEMTLB_BUILD_ROOT
-	char exe[PATH_MAX], root[PATH_MAX];
+	char exe[PATH_MAX], *slash;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	size_t len;
+	struct stat st;
 
-	if (n <= 0 || !realpath(MEMTLB_BUILD_ROOT, root))
+	if (n <= 0)
 		return 0;
 	exe[n] = '\0';
-	len = strlen(root);
-	return !strncmp(exe, root, len) && exe[len] == '/';
-#else
-	return 0;
-#endif
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	if ((size_t)snprintf(buf, len, "%s/build.ninja", exe) >= len || stat(buf, &st) ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	return (size_t)snprintf(buf, len, "%s/events", exe) < len && is_dir(buf);
 }
 
 const char *mt_evsets_dir(const char *dir_override, char *buf, size_t len)
@@ -51,11 +57,7 @@ const char *mt_evsets_dir(const char *dir_override, char *buf, size_t len)
 		snprintf(buf, len, "%s", dir_override);
 	else if (env && *env)
 		snprintf(buf, len, "%s", env);
-#ifdef MEMTLB_SOURCE_EVENTS
-	else if (in_build_tree() && is_dir(MEMTLB_SOURCE_EVENTS))
-		snprintf(buf, len, "%s", MEMTLB_SOURCE_EVENTS);
-#endif
-	else
+	else if (!build_tree_events(buf, len))
 		snprintf(buf, len, "%s", MEMTLB_DATA_EVENTS);
 	return buf;
 }
