@@ -396,12 +396,15 @@ const char *mt_compare_test_name(enum mt_compare_test t)
  * R = mb / ma; to first order Var(R) = (vb + R^2 va) / ma^2 with va, vb the
  * squared standard errors of the means (Welch's, not pooled). The degrees
  * of freedom are Welch-Satterthwaite's for b - R a, whose variance that is.
- * Symmetric about the change, so a text cell can print it as +-half.
+ * Symmetric about the change, so a text cell can print it as +-half. Where
+ * the base's mean is not itself clear of 0 (Fieller's g = t^2 va / ma^2 >= 1)
+ * the ratio has no bounded interval, and a first-order one would pretend
+ * (a base with cv 171% gave +-5% here): none is given.
  */
 int mt_compare_ci_pct(const struct mt_summary *a, const struct mt_summary *b,
 		      double *low, double *high)
 {
-	double va, vb, r, w, df, half;
+	double va, vb, r, w, df, t, half;
 
 	if (a->n < 2 || b->n < 2 || a->mean == 0.0)
 		return -EDOM;
@@ -412,7 +415,10 @@ int mt_compare_ci_pct(const struct mt_summary *a, const struct mt_summary *b,
 	if (w > 0.0) {
 		df = w * w / (vb * vb / (double)(b->n - 1) +
 			      r * r * r * r * va * va / (double)(a->n - 1));
-		half = mt_stats_t_quantile(MT_COMPARE_ALPHA, df) * sqrt(w) / fabs(a->mean);
+		t = mt_stats_t_quantile(MT_COMPARE_ALPHA, df);
+		if (va > 0.0 && t * t * va / (a->mean * a->mean) >= 1.0)
+			return -ERANGE;
+		half = t * sqrt(w) / fabs(a->mean);
 	} else {
 		half = 0.0;	/* no spread on either side: the change is exact */
 	}

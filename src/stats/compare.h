@@ -101,7 +101,9 @@ const char *mt_compare_test_name(enum mt_compare_test t);
 /*
  * 95% confidence interval of the percent change from a to b (both n >= 2,
  * a's mean not 0): the delta method on Welch's standard errors, with the
- * Welch-Satterthwaite degrees of freedom of b - R a. 0 or -EDOM.
+ * Welch-Satterthwaite degrees of freedom of b - R a. 0, -EDOM, or -ERANGE
+ * when the base's mean is not clear of 0 (Fieller's g >= 1: no bounded
+ * interval exists).
  */
 int mt_compare_ci_pct(const struct mt_summary *a, const struct mt_summary *b,
 		      double *low, double *high);

@@ -417,6 +417,16 @@ static void test_ci_pct(void **state)
 	assert_float_equal(hi, 10.0, 1e-12);
 	flat.n = 1;
 	assert_int_equal(mt_compare_ci_pct(&flat, &sb, &lo, &hi), -EDOM);
+	/*
+	 * A base whose mean is not clear of 0: g = t^2 va / ma^2, here with
+	 * n 3, cv 1.71 (measured on a VM), t(0.05, df ~2) ~ 4.3: g ~ 18.
+	 */
+	flat = (struct mt_summary){ .n = 3, .mean = 2738.0, .stddev = 1.71 * 2738.0 };
+	sb = (struct mt_summary){ .n = 3, .mean = 32.684, .stddev = 0.02 * 32.684 };
+	assert_int_equal(mt_compare_ci_pct(&flat, &sb, &lo, &hi), -ERANGE);
+	/* Just clear of it: cv 0.5 with n 30, t ~2.05: g = 4.2 * 0.25 / 30 = 0.035. */
+	flat = (struct mt_summary){ .n = 30, .mean = 100.0, .stddev = 50.0 };
+	assert_int_equal(mt_compare_ci_pct(&flat, &sb, &lo, &hi), 0);
 }
 
 static struct mt_comparison *compare_opts(const char *base, const char *other, double noise,
