@@ -260,6 +260,11 @@ assert d["memtlb"]["schema"] == 1 and d["worst_regression_pct"] == 100.0' "$work
 fi
 if ls "$work"/.cmp.json* "$work"/*.tmp* 2>/dev/null | grep -q .; then fail "-o: temp file left"
 else ok; fi
+# A bare file name: its directory is the current one (the check once tested
+# access() on the file itself and refused every new bare name).
+(cd "$work" && "$M" compare -o bare.json base.json regression.json >/dev/null 2>"$work/bare.err")
+[ $? -eq 0 ] && [ -s "$work/bare.json" ] && ok ||
+	{ fail "-o bare.json: not written"; cat "$work/bare.err" >&2; }
 run compare -o "$D/base.json" "$D/base.json" "$D/regression.json"
 expect_status 2 "-o: an input"
 expect_one_error_line "-o: an input"
