@@ -7,7 +7,7 @@ _memtlb_commands="stat sweep probe compare report run list sysinfo"
 _memtlb_opts_stat="--region --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --help"
 _memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --help"
 _memtlb_opts_probe="--max --pages --knee-ratio --format --output --verbose --help"
-_memtlb_opts_compare="--fail-above --format --help"
+_memtlb_opts_compare="--fail-above --format --help --noise --output --test --wide"
 _memtlb_opts_report="--format --output --origin --checkout --build --run --help"
 _memtlb_opts_run="--repeat --event --events --events-dir --format --output --verbose --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --help"
@@ -33,7 +33,7 @@ _memtlb()
 		case $cmd in
 		stat | sweep | run) word="table csv json" ;;
 		probe) word="table csv json" ;;
-		compare) word="text markdown csv json" ;;
+		compare) word="text markdown csv json html" ;;
 		report) word="text markdown html lkp lava kcidb" ;;
 		esac
 		COMPREPLY=($(compgen -W "$word" -- "$cur"))
@@ -41,6 +41,10 @@ _memtlb()
 		;;
 	--backing)
 		COMPREPLY=($(compgen -W "shared anon shm memfd file file:" -- "$cur"))
+		return
+		;;
+	--test)
+		COMPREPLY=($(compgen -W "welch mwu" -- "$cur"))
 		return
 		;;
 	--pages)

@@ -13,11 +13,16 @@
 #include "report/compare.h"
 #include "report/json.h"
 #include "stats/compare.h"
+#include "sys/file.h"
 
 static const struct option cmdopts[] = {
 	{ "fail-above", required_argument, NULL, 'F' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "noise", required_argument, NULL, 'N' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "test", required_argument, NULL, 'T' },
+	{ "wide", no_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -25,9 +30,13 @@ static void help(void)
 {
 	printf("Usage: memtlb compare [options] BASE.json NEW.json [MORE.json...]\n"
 	       "Compare reports with the first: change per metric, significance, summary.\n\n"
-	       "  --fail-above PCT         exit 1 when a significant regression exceeds PCT%%\n"
-	       "  --format FMT             text (default), markdown, csv or json\n"
-	       "  -h, --help               this text\n");
+	       "  --fail-above PCT         exit 1 when a regression exceeds PCT%%\n"
+	       "  --format FMT             text (default), markdown, html, csv or json\n"
+	       "  -h, --help               this text\n"
+	       "  --noise PCT              changes within PCT%% are noise (default 1)\n"
+	       "  -o, --output FILE        the comparison as JSON to FILE (- stdout)\n"
+	       "  --test TEST              welch (default) or mwu (Mann-Whitney U)\n"
+	       "  --wide                   also the rows no input counted\n");
 }
 
 /* "5", "5%", "2.5": a percentage, finite and not negative. */
@@ -66,6 +75,26 @@ static int load_all(int n, char *files[], struct mt_report **reps)
 	return 0;
 }
 
+static int fill_json(FILE *f, void *arg)
+{
+	return mt_compare_print(f, arg, MT_COMPARE_JSON);
+}
+
+/* -o must not replace an input: checked before anything is read. */
+static int check_output(const char *output, int n, char *files[])
+{
+	int ret = mt_cli_output_check(output);
+
+	for (int i = 0; !ret && i < n && strcmp(output, "-"); i++) {
+		if (mt_file_same(output, files[i])) {
+			mt_err("-o: %s: is the input %s", output, files[i]);
+			mt_hint("write the comparison to another file");
+			ret = MT_EXIT_USAGE;
+		}
+	}
+	return ret;
+}
+
 /* Each metric over the gate, so that a failing CI job says which one. */
 static void name_regressions(const struct mt_comparison *cmp, double above)
 {
@@ -91,15 +120,20 @@ static void name_regressions(const struct mt_comparison *cmp, double above)
 
 static int cmd_compare(int argc, char *argv[])
 {
+	struct mt_compare_opts opts = { .noise_pct = MT_COMPARE_NOISE_PCT };
 	enum mt_compare_format fmt = MT_COMPARE_TEXT;
 	struct mt_report *reps[MT_COMPARE_MAX_INPUTS] = { 0 };
+	const char *formats[MT_COMPARE_FORMAT_MAX], *tests[MT_COMPARE_TEST_MAX];
 	struct mt_comparison *cmp = NULL;
 	double fail_above = -1.0, worst;
-	static const char *const formats[] = {
-		[MT_COMPARE_TEXT] = "text", [MT_COMPARE_MARKDOWN] = "markdown",
-		[MT_COMPARE_CSV] = "csv", [MT_COMPARE_JSON] = "json",
-	};
+	const char *output = NULL;
+	bool wide = false;
 	int c, n, ret, v;
+
+	for (int i = 0; i < MT_COMPARE_FORMAT_MAX; i++)
+		formats[i] = mt_compare_format_name(i);
+	for (int i = 0; i < MT_COMPARE_TEST_MAX; i++)
+		tests[i] = mt_compare_test_name(i);
 
 	opterr = 0;
 	/*
@@ -107,7 +141,7 @@ static int cmd_compare(int argc, char *argv[])
 	 * here options may follow the files (memtlb compare a.json b.json --format csv).
 	 */
 	optind = 0;
-	while ((c = getopt_long(argc, argv, ":h", cmdopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", cmdopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help();
@@ -120,10 +154,29 @@ static int cmd_compare(int argc, char *argv[])
 			}
 			break;
 		case 'f':
-			ret = mt_cli_choose("--format", optarg, formats, 4, &v);
+			ret = mt_cli_choose("--format", optarg, formats, MT_COMPARE_FORMAT_MAX, &v);
 			if (ret)
 				return ret;
 			fmt = (enum mt_compare_format)v;
+			break;
+		case 'N':
+			if (parse_pct(optarg, &opts.noise_pct)) {
+				mt_err("--noise: %s: not a percentage", optarg);
+				mt_hint("give it as 1 or 1%%; 0 calls every significant change");
+				return MT_EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'T':
+			ret = mt_cli_choose("--test", optarg, tests, MT_COMPARE_TEST_MAX, &v);
+			if (ret)
+				return ret;
+			opts.test = (enum mt_compare_test)v;
+			break;
+		case 'w':
+			wide = true;
 			break;
 		default:
 			return mt_cli_getopt_error("compare", c, argv);
@@ -136,30 +189,53 @@ static int cmd_compare(int argc, char *argv[])
 		mt_hint("memtlb compare BASE.json NEW.json [MORE.json...]");
 		return MT_EXIT_USAGE;
 	}
+	if (output) {
+		ret = check_output(output, n, argv + optind);
+		if (ret)
+			return ret;
+	}
 	ret = load_all(n, argv + optind, reps);
 	if (ret)
 		goto out;
-	ret = mt_compare_create(&cmp, (const struct mt_report *const *)reps,
-				(const char *const *)argv + optind, n);
+	ret = mt_compare_create_opts(&cmp, (const struct mt_report *const *)reps,
+				     (const char *const *)argv + optind, n, &opts);
 	if (ret) {
 		mt_err("compare: %s", strerror(-ret));
 		ret = MT_EXIT_FAILURE;
 		goto out;
 	}
-	/* Warnings go with the table; machine formats carry them too, stderr says so. */
-	if (fmt == MT_COMPARE_CSV)
-		for (size_t k = 0; k < cmp->n_warnings; k++)
-			mt_warn("%s", cmp->warnings[k]);
-	ret = mt_compare_print(stdout, cmp, fmt);
+	/*
+	 * Unlike inputs are said on stderr before the table, whatever the
+	 * format; the documents (markdown, HTML, JSON) carry them as well.
+	 */
+	for (size_t k = 0; k < cmp->n_warnings; k++)
+		mt_warn("%s", cmp->warnings[k]);
+	fflush(stderr);
+	/* -o -: the JSON is what goes to stdout. */
+	if (output && !strcmp(output, "-"))
+		fmt = MT_COMPARE_JSON;
+	ret = mt_compare_print_wide(stdout, cmp, fmt, wide);
+	if (!ret && fflush(stdout))
+		ret = -errno;
 	if (ret) {
 		mt_err("stdout: %s", strerror(-ret));
 		ret = MT_EXIT_FAILURE;
 		goto out;
 	}
+	if (output && strcmp(output, "-")) {
+		int err = mt_file_write_atomic(output, 0644, fill_json, cmp);
+
+		if (err) {
+			mt_err("-o: %s: %s", output, strerror(-err));
+			ret = MT_EXIT_FAILURE;
+			goto out;
+		}
+	}
 	worst = mt_compare_worst(cmp);
 	if (fail_above >= 0 && worst > fail_above) {
 		name_regressions(cmp, fail_above);
-		mt_err("compare: significant regression of %+.1f%%, above %g%%", worst, fail_above);
+		mt_err("compare: regression of %+.1f%% beyond the noise, above %g%%", worst,
+		       fail_above);
 		ret = MT_EXIT_FAILURE;
 	}
 out:

@@ -1,18 +1,35 @@
 // SPDX-License-Identifier: MIT
-/* A comparison as lkp-style text, markdown, CSV or JSON. */
+/* A comparison as lkp-style text, markdown, HTML, CSV or JSON. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "model/report.h"
 #include "report/cells.h"
 #include "report/compare.h"
 #include "report/json.h"
+#include "report/render.h"
 #include "stats/compare.h"
 
-#define VALW 16
+/* Two inputs fit 80 columns with a 24-character metric (write_0.dTLB-load-misses). */
+#define VALW 14
+#define CHGW 16
+#define WIDTH 80
+
+const char *mt_compare_format_name(enum mt_compare_format fmt)
+{
+	static const char *const names[MT_COMPARE_FORMAT_MAX] = {
+		[MT_COMPARE_TEXT] = "text", [MT_COMPARE_MARKDOWN] = "markdown",
+		[MT_COMPARE_CSV] = "csv", [MT_COMPARE_JSON] = "json",
+		[MT_COMPARE_HTML] = "html",
+	};
+
+	return fmt < MT_COMPARE_FORMAT_MAX ? names[fmt] : NULL;
+}
 
 static const char *state_name(enum mt_side_state s)
 {
@@ -41,19 +58,30 @@ static void value_cell(char *buf, size_t len, const struct mt_cmp_side *s)
 		snprintf(buf, len, "%s", v);
 }
 
-static void change_cell(char *buf, size_t len, const struct mt_cmp_side *s, bool md)
+/* "+30.0% +-2.1 *": the change, half its 95% CI (perf's +-), the call. */
+static void change_cell(char *buf, size_t len, const struct mt_cmp_side *s, const char *mark)
 {
-	const char *mark = s->significant ? (md ? " \\*" : " *") : "";
-	char v[32];
+	char v[32], h[32] = "";
+	int n;
 
 	if (!s->have_change) {
 		snprintf(buf, len, "-");
-	} else if (s->absolute) {
-		mt_report_number(v, sizeof(v), s->change);
-		snprintf(buf, len, "%s%s abs%s", s->change >= 0 ? "+" : "", v, mark);
-	} else {
-		snprintf(buf, len, "%+.1f%%%s", s->change, mark);
+		return;
 	}
+	if (s->absolute) {
+		mt_report_number(v, sizeof(v), s->change);
+		n = snprintf(buf, len, "%s%s abs", s->change >= 0 ? "+" : "", v);
+		if (s->have_ci)
+			mt_report_number(h, sizeof(h), (s->ci_high - s->ci_low) / 2.0);
+	} else {
+		n = snprintf(buf, len, "%+.1f%%", s->change);
+		if (s->have_ci)
+			snprintf(h, sizeof(h), "%.1f", (s->ci_high - s->ci_low) / 2.0);
+	}
+	if (n < 0 || (size_t)n >= len)
+		return;
+	snprintf(buf + n, len - (size_t)n, "%s%s%s", h[0] ? " +-" : "", h,
+		 s->changed ? mark : "");
 }
 
 static void side_label(char *buf, size_t len, const struct mt_comparison *cmp, unsigned int i)
@@ -67,12 +95,102 @@ static void side_label(char *buf, size_t len, const struct mt_comparison *cmp, u
 	mt_cell_safe(buf, len, raw);
 }
 
-static void print_text(FILE *f, const struct mt_comparison *cmp, bool md)
+/* A row no input counted (every event not supported or not counted). */
+static bool counted(const struct mt_comparison *cmp, const struct mt_cmp_row *r)
+{
+	for (unsigned int i = 0; i < cmp->n_inputs; i++)
+		if (r->side[i].state == MT_SIDE_OK)
+			return true;
+	return false;
+}
+
+/* Rows [k0, k1) of one point; rows of a point are consecutive. */
+static size_t point_end(const struct mt_comparison *cmp, size_t k0)
+{
+	size_t k = k0;
+
+	while (k < cmp->n_rows && cmp->rows[k].point == cmp->rows[k0].point)
+		k++;
+	return k;
+}
+
+/*
+ * The names of the rows left out, once each: the metric when no phase of
+ * the point counted it, else phase.metric. "" when none; malloc'ed, NULL
+ * for -ENOMEM.
+ */
+static char *uncounted(const struct mt_comparison *cmp, size_t k0, size_t k1)
+{
+	size_t cap = 1, n = 0;
+	char *s;
+
+	for (size_t k = k0; k < k1; k++)
+		cap += strlen(cmp->rows[k].phase) + strlen(cmp->rows[k].metric) + 3;
+	s = malloc(cap);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (size_t k = k0; k < k1; k++) {
+		const struct mt_cmp_row *r = &cmp->rows[k];
+		bool all = true, dup = false;
+		char name[MT_PHASE_NAME_MAX + 80];
+
+		if (counted(cmp, r))
+			continue;
+		for (size_t j = k0; j < k1; j++)
+			if (!strcmp(cmp->rows[j].metric, r->metric) && counted(cmp, &cmp->rows[j]))
+				all = false;
+		if (all)
+			snprintf(name, sizeof(name), "%s", r->metric);
+		else
+			snprintf(name, sizeof(name), "%s.%s", r->phase, r->metric);
+		for (size_t j = k0; j < k && !dup; j++) {
+			const struct mt_cmp_row *q = &cmp->rows[j];
+
+			dup = !counted(cmp, q) && !strcmp(q->metric, r->metric) &&
+			      (all || !strcmp(q->phase, r->phase));
+		}
+		if (!dup)
+			n += (size_t)snprintf(s + n, cap - n, "%s%s", n ? ", " : "", name);
+	}
+	return s;
+}
+
+/* words, wrapped at WIDTH after ", " with two spaces of indent. */
+static void wrapped(FILE *f, const char *lead, const char *words)
+{
+	size_t col = strlen(lead);
+	const char *p = words;
+
+	fputs(lead, f);
+	while (*p) {
+		const char *q = strstr(p, ", ");
+		size_t len = q ? (size_t)(q - p) + 1 : strlen(p);
+
+		if (col > 2 && col + 1 + len > WIDTH) {
+			fputs("\n ", f);
+			col = 1;
+		}
+		fprintf(f, " %.*s", (int)len, p);
+		col += 1 + len;
+		p += len;
+		if (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static const char *test_label(const struct mt_comparison *cmp)
+{
+	return cmp->opts.test == MT_COMPARE_MWU
+		       ? "Mann-Whitney U (counters: Welch's t-test, reports keep no samples)"
+		       : "Welch's t-test";
+}
+
+static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool wide)
 {
 	const char *sep = md ? " | " : "  ";
-	const char *last_point = NULL;
 	char a[320], b[64];
-
 	char safe[MT_SAFE_MAX], ph[MT_SAFE_MAX], met[MT_SAFE_MAX];
 
 	for (unsigned int i = 0; i < cmp->n_inputs; i++) {
@@ -83,53 +201,69 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md)
 			fprintf(f, "%sbase: %s\n", md ? "- " : "", a);
 	}
 	fputc('\n', f);
-	for (size_t k = 0; k < cmp->n_warnings; k++)
-		fprintf(f, "%swarning: %s\n", md ? "> " : "", cmp->warnings[k]);
+	/* Text: the warnings went to stderr before the table (cli). */
+	for (size_t k = 0; md && k < cmp->n_warnings; k++)
+		fprintf(f, "> warning: %s\n", cmp->warnings[k]);
 	for (size_t k = 0; k < cmp->n_lonely; k++)
 		fprintf(f, "%spoint %s\n", md ? "> " : "",
 			mt_cell_safe(safe, sizeof(safe), cmp->lonely[k]));
-	if (cmp->n_warnings || cmp->n_lonely)
+	if ((md && cmp->n_warnings) || cmp->n_lonely)
 		fputc('\n', f);
 
-	for (size_t k = 0; k < cmp->n_rows; k++) {
-		const struct mt_cmp_row *r = &cmp->rows[k];
+	for (size_t k0 = 0, k1; k0 < cmp->n_rows; k0 = k1) {
+		const struct mt_cmp_row *first = &cmp->rows[k0];
+		char *left;
 
-		if (r->point != last_point) {
-			if (last_point)
-				fputc('\n', f);
-			last_point = r->point;
-			if (md) {
-				fprintf(f, "#### %s\n\n| base",
-					mt_cell_safe(safe, sizeof(safe), r->point));
-				for (unsigned int i = 1; i < cmp->n_inputs; i++)
-					fprintf(f, " | %%change | new[%u]", i);
-				fprintf(f, " | metric |\n|---:");
-				for (unsigned int i = 1; i < cmp->n_inputs; i++)
-					fprintf(f, "|---:|---:");
-				fprintf(f, "|:---|\n");
-			} else {
-				fprintf(f, "%s\n%*s", mt_cell_safe(safe, sizeof(safe), r->point),
-					VALW, "base");
-				for (unsigned int i = 1; i < cmp->n_inputs; i++)
-					fprintf(f, "  %12s  %*s%u]", "%change", VALW - 2, "new[", i);
-				fprintf(f, "  metric\n");
-			}
+		k1 = point_end(cmp, k0);
+		if (k0)
+			fputc('\n', f);
+		if (md) {
+			fprintf(f, "#### %s\n\n| base", mt_cell_safe(safe, sizeof(safe), first->point));
+			for (unsigned int i = 1; i < cmp->n_inputs; i++)
+				fprintf(f, " | %%change | new[%u]", i);
+			fprintf(f, " | metric |\n|---:");
+			for (unsigned int i = 1; i < cmp->n_inputs; i++)
+				fprintf(f, "|---:|---:");
+			fprintf(f, "|:---|\n");
+		} else {
+			fprintf(f, "%s\n%*s", mt_cell_safe(safe, sizeof(safe), first->point),
+				VALW, "base");
+			for (unsigned int i = 1; i < cmp->n_inputs; i++)
+				fprintf(f, "  %*s  %*s%u]", CHGW, "%change", VALW - 2, "new[", i);
+			fprintf(f, "  metric\n");
 		}
-		value_cell(a, sizeof(a), &r->side[0]);
-		if (md)
-			fprintf(f, "| %s", a);
-		else
-			fprintf(f, "%*s", VALW, a);
-		for (unsigned int i = 1; i < cmp->n_inputs; i++) {
-			change_cell(a, sizeof(a), &r->side[i], md);
-			value_cell(b, sizeof(b), &r->side[i]);
+		for (size_t k = k0; k < k1; k++) {
+			const struct mt_cmp_row *r = &cmp->rows[k];
+
+			if (!wide && !counted(cmp, r))
+				continue;
+			value_cell(a, sizeof(a), &r->side[0]);
 			if (md)
-				fprintf(f, "%s%s%s%s", sep, a, sep, b);
+				fprintf(f, "| %s", a);
 			else
-				fprintf(f, "%s%12s%s%*s", sep, a, sep, VALW, b);
+				fprintf(f, "%*s", VALW, a);
+			for (unsigned int i = 1; i < cmp->n_inputs; i++) {
+				/* unmarked cells padded: the numbers stay in line */
+				change_cell(a, sizeof(a), &r->side[i], md ? " \\*" : " *");
+				if (!md && !r->side[i].changed && r->side[i].have_change)
+					strcat(a, "  ");
+				value_cell(b, sizeof(b), &r->side[i]);
+				if (md)
+					fprintf(f, "%s%s%s%s", sep, a, sep, b);
+				else
+					fprintf(f, "%s%*s%s%*s", sep, CHGW, a, sep, VALW, b);
+			}
+			fprintf(f, "%s%s.%s%s\n", sep, mt_cell_safe(ph, sizeof(ph), r->phase),
+				mt_cell_safe(met, sizeof(met), r->metric), md ? " |" : "");
 		}
-		fprintf(f, "%s%s.%s%s\n", sep, mt_cell_safe(ph, sizeof(ph), r->phase),
-			mt_cell_safe(met, sizeof(met), r->metric), md ? " |" : "");
+		left = wide ? NULL : uncounted(cmp, k0, k1);
+		if (left && left[0]) {
+			mt_cell_safe(safe, sizeof(safe), left);
+			if (md)
+				fputc('\n', f);
+			wrapped(f, "no input counted (--wide shows them):", safe);
+		}
+		free(left);
 	}
 	fputc('\n', f);
 	for (int fam = 0; fam < MT_FAMILY_MAX; fam++) {
@@ -141,15 +275,117 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md)
 				cmp->geomean_n[i][fam]);
 		}
 	}
-	fprintf(f, "%s~ cv over iterations; * significant (Welch's t-test, p < %.2f); "
-		   "abs: absolute change (near-zero base)\n", md ? "\n" : "", MT_COMPARE_ALPHA);
+	if (md)
+		fputc('\n', f);
+	fprintf(f, "~ cv over iterations; +- half the 95%% CI of the change (delta method)\n"
+		   "%s changed: p < %.2f and beyond the %g%% noise threshold; abs: near-zero "
+		   "base\ntest: %s\n", md ? "\\*" : "*", MT_COMPARE_ALPHA, cmp->opts.noise_pct,
+		test_label(cmp));
+}
+
+static void html(FILE *f, const char *s)
+{
+	mt_render_html_text(f, s);
+}
+
+static const char html_head[] =
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n"
+	"<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
+	"<meta charset=\"UTF-8\"/>\n<title>memtlb compare</title>\n<style>\n"
+	"body { font-family: sans-serif; margin: 2em; }\n"
+	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
+	"th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: right; }\n"
+	"td.metric { text-align: left; }\n.changed { font-weight: bold; }\n"
+	"</style>\n</head>\n<body>\n<h1>memtlb compare</h1>\n";
+
+static void print_html(FILE *f, const struct mt_comparison *cmp, bool wide)
+{
+	char a[320], b[64];
+
+	fputs(html_head, f);
+	fputs("<ul>\n", f);
+	for (unsigned int i = 0; i < cmp->n_inputs; i++) {
+		side_label(a, sizeof(a), cmp, i);
+		if (i)
+			fprintf(f, "<li>new[%u]: ", i);
+		else
+			fputs("<li>base: ", f);
+		html(f, a);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+	if (cmp->n_warnings || cmp->n_lonely) {
+		fputs("<ul class=\"warnings\">\n", f);
+		for (size_t k = 0; k < cmp->n_warnings; k++) {
+			fputs("<li>warning: ", f);
+			html(f, cmp->warnings[k]);
+			fputs("</li>\n", f);
+		}
+		for (size_t k = 0; k < cmp->n_lonely; k++) {
+			fputs("<li>point ", f);
+			html(f, cmp->lonely[k]);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	for (size_t k0 = 0, k1; k0 < cmp->n_rows; k0 = k1) {
+		char *left;
+
+		k1 = point_end(cmp, k0);
+		fputs("<h2>", f);
+		html(f, cmp->rows[k0].point[0] ? cmp->rows[k0].point : "(no parameters)");
+		fputs("</h2>\n<table>\n<tr><th>base</th>", f);
+		for (unsigned int i = 1; i < cmp->n_inputs; i++)
+			fprintf(f, "<th>%%change</th><th>new[%u]</th>", i);
+		fputs("<th>metric</th></tr>\n", f);
+		for (size_t k = k0; k < k1; k++) {
+			const struct mt_cmp_row *r = &cmp->rows[k];
+
+			if (!wide && !counted(cmp, r))
+				continue;
+			value_cell(a, sizeof(a), &r->side[0]);
+			fprintf(f, "<tr><td>%s</td>", a);
+			for (unsigned int i = 1; i < cmp->n_inputs; i++) {
+				const struct mt_cmp_side *s = &r->side[i];
+
+				change_cell(a, sizeof(a), s, " *");
+				value_cell(b, sizeof(b), s);
+				fprintf(f, "<td%s>%s</td><td>%s</td>",
+					s->changed ? " class=\"changed\"" : "", a, b);
+			}
+			fputs("<td class=\"metric\">", f);
+			html(f, r->phase);
+			fputc('.', f);
+			html(f, r->metric);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+		left = wide ? NULL : uncounted(cmp, k0, k1);
+		if (left && left[0]) {
+			fputs("<p>No input counted: ", f);
+			html(f, left);
+			fputs(".</p>\n", f);
+		}
+		free(left);
+	}
+	fputs("<ul>\n", f);
+	for (int fam = 0; fam < MT_FAMILY_MAX; fam++)
+		for (unsigned int i = 1; i < cmp->n_inputs; i++)
+			if (cmp->geomean_n[i][fam])
+				fprintf(f, "<li>geomean new[%u]/base, %s: %+.1f%% (%u metrics)</li>\n",
+					i, mt_family_name(fam), cmp->geomean[i][fam],
+					cmp->geomean_n[i][fam]);
+	fprintf(f, "<li>~ cv over iterations; +- half the 95%% CI of the change (delta "
+		   "method); * changed: p &lt; %.2f and beyond the %g%% noise threshold; abs: "
+		   "absolute change (near-zero base); test: %s</li>\n</ul>\n</body>\n</html>\n",
+		MT_COMPARE_ALPHA, cmp->opts.noise_pct, test_label(cmp));
 }
 
 static void print_csv(FILE *f, const struct mt_comparison *cmp)
 {
 	fprintf(f, "point,phase,metric,family,input,base_mean,base_cv,base_n,base_status,"
 		   "new_mean,new_cv,new_n,new_status,change,change_unit,p,significant,"
-		   "regression\n");
+		   "regression,ci_low,ci_high,changed,test\n");
 	for (size_t k = 0; k < cmp->n_rows; k++) {
 		const struct mt_cmp_row *r = &cmp->rows[k];
 		const struct mt_cmp_side *b = &r->side[0];
@@ -165,21 +401,29 @@ static void print_csv(FILE *f, const struct mt_comparison *cmp)
 			mt_csv_field(f, r->metric, true);
 			fprintf(f, ",%s,%u,", mt_family_name(r->family), i);
 			if (b->state == MT_SIDE_OK)
-				fprintf(f, "%.6g,%.4g,%zu,ok,", b->s.mean, b->s.cv, b->s.n);
+				fprintf(f, "%.17g,%.17g,%zu,ok,", b->s.mean, b->s.cv, b->s.n);
 			else
 				fprintf(f, ",,,%s,", state_name(b->state));
 			if (n->state == MT_SIDE_OK)
-				fprintf(f, "%.6g,%.4g,%zu,ok,", n->s.mean, n->s.cv, n->s.n);
+				fprintf(f, "%.17g,%.17g,%zu,ok,", n->s.mean, n->s.cv, n->s.n);
 			else
 				fprintf(f, ",,,%s,", state_name(n->state));
 			if (n->have_change)
-				fprintf(f, "%.6g,%s,", n->change, n->absolute ? "abs" : "%");
+				fprintf(f, "%.17g,%s,", n->change, n->absolute ? "abs" : "%");
 			else
 				fprintf(f, ",,");
 			if (n->tested)
-				fprintf(f, "%.4g,%d,%d\n", n->p, n->significant, n->regression);
+				fprintf(f, "%.17g,%d,%d,", n->p, n->significant, n->regression);
 			else
-				fprintf(f, ",,\n");
+				fprintf(f, ",,,");
+			if (n->have_ci)
+				fprintf(f, "%.17g,%.17g,", n->ci_low, n->ci_high);
+			else
+				fprintf(f, ",,");
+			if (n->tested)
+				fprintf(f, "%d,%s\n", n->changed, mt_compare_test_name(n->test));
+			else
+				fprintf(f, ",\n");
 		}
 	}
 }
@@ -188,6 +432,8 @@ static json_t *side_json(const struct mt_cmp_side *s, bool base)
 {
 	json_t *o = json_pack("{s:s}", "status", state_name(s->state));
 
+	if (!o)
+		return NULL;
 	if (s->state == MT_SIDE_OK) {
 		json_object_set_new(o, "mean", json_real(s->s.mean));
 		if (s->s.n) {
@@ -199,9 +445,14 @@ static json_t *side_json(const struct mt_cmp_side *s, bool base)
 	if (base || !s->have_change)
 		return o;
 	json_object_set_new(o, s->absolute ? "change_abs" : "change_pct", json_real(s->change));
+	if (s->have_ci)
+		json_object_set_new(o, s->absolute ? "ci_abs" : "ci_pct",
+				    json_pack("[f,f]", s->ci_low, s->ci_high));
 	if (s->tested) {
+		json_object_set_new(o, "test", json_string(mt_compare_test_name(s->test)));
 		json_object_set_new(o, "p", json_real(s->p));
 		json_object_set_new(o, "significant", json_boolean(s->significant));
+		json_object_set_new(o, "changed", json_boolean(s->changed));
 		json_object_set_new(o, "regression", json_boolean(s->regression));
 	}
 	return o;
@@ -244,32 +495,47 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 			"family", mt_family_name(r->family), "worse", r->worse > 0 ? "up" : "down",
 			"inputs", sides));
 	}
-	root = json_pack("{s:f,s:o,s:o,s:o,s:o,s:o,s:f}", "alpha", MT_COMPARE_ALPHA,
-			 "inputs", inputs, "warnings", warn, "points_not_in_all", lonely,
-			 "rows", rows, "geomean_change_pct", geo,
+	/* memtlb.schema as in a report: a consumer checks one number for both. */
+	root = json_pack("{s:{s:s,s:i},s:s,s:f,s:f,s:s,s:o,s:o,s:o,s:o,s:o,s:f}",
+			 "memtlb", "version", MEMTLB_VERSION, "schema", MT_REPORT_SCHEMA,
+			 "command", "compare", "alpha", MT_COMPARE_ALPHA,
+			 "noise_pct", cmp->opts.noise_pct, "test",
+			 mt_compare_test_name(cmp->opts.test), "inputs", inputs, "warnings", warn,
+			 "points_not_in_all", lonely, "rows", rows, "geomean_change_pct", geo,
 			 "worst_regression_pct", mt_compare_worst(cmp));
 	if (!root)
 		return -ENOMEM;
-	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ? -EIO : 0;
+	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -EIO : 0;
 	fputc('\n', f);
 	json_decref(root);
 	return ret;
 }
 
-int mt_compare_print(FILE *f, const struct mt_comparison *cmp, enum mt_compare_format fmt)
+int mt_compare_print_wide(FILE *f, const struct mt_comparison *cmp,
+			  enum mt_compare_format fmt, bool wide)
 {
 	switch (fmt) {
 	case MT_COMPARE_TEXT:
-		print_text(f, cmp, false);
+		print_text(f, cmp, false, wide);
 		return 0;
 	case MT_COMPARE_MARKDOWN:
-		print_text(f, cmp, true);
+		print_text(f, cmp, true, wide);
+		return 0;
+	case MT_COMPARE_HTML:
+		print_html(f, cmp, wide);
 		return 0;
 	case MT_COMPARE_CSV:
 		print_csv(f, cmp);
 		return 0;
 	case MT_COMPARE_JSON:
 		return print_json(f, cmp);
+	case MT_COMPARE_FORMAT_MAX:
+		break;
 	}
 	return -EINVAL;
+}
+
+int mt_compare_print(FILE *f, const struct mt_comparison *cmp, enum mt_compare_format fmt)
+{
+	return mt_compare_print_wide(f, cmp, fmt, false);
 }

@@ -572,3 +572,8 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		fputs("</body>\n</html>\n", f);
 	return ret;
 }
+
+void mt_render_html_text(FILE *f, const char *s)
+{
+	html_esc(f, s);
+}

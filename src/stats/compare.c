@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/compare.h"
+#include "stats/mwu.h"
 #include "stats/welch.h"
 
 /* Below 1% of the new value, a base turns a change into +9900% and more. */
@@ -192,6 +194,92 @@ static int check_config(struct mt_comparison *cmp, unsigned int i)
 	return ret;
 }
 
+/*
+ * What decides whether numbers from two machines can be compared, as the
+ * reports' system section records it: one line per field, so that a new
+ * field is one more line. key is the JSON key (memtlb-json(5)). A field
+ * either side does not know (an older report) is not compared. The kernel
+ * is not here: it is what compare compares, named in the header.
+ */
+enum env_kind {
+	ENV_STR,	/* char[], "" unknown */
+	ENV_LONG,	/* long, < 0 unknown */
+	ENV_INT,	/* int, < 0 unknown */
+	ENV_TRI,	/* int 1 yes, 0 no, -1 unknown */
+};
+
+static const struct env_field {
+	const char *key;
+	const char *label;
+	enum env_kind kind;
+	size_t off;
+} env_fields[] = {
+#define ENV(key, label, kind, field) { key, label, kind, offsetof(struct mt_sysinfo, field) }
+	ENV("cpu", "CPU", ENV_STR, cpu),
+	ENV("cpu_vendor", "CPU vendor", ENV_STR, cpu_vendor),
+	ENV("machine", "machine", ENV_STR, machine),
+	ENV("pmu", "PMU", ENV_STR, pmu),
+	ENV("hw_counters", "hardware counters", ENV_TRI, hw_counters),
+	ENV("hypervisor", "hypervisor", ENV_TRI, hypervisor),
+	ENV("page_size", "page size", ENV_LONG, page_size),
+	ENV("thp_enabled", "THP", ENV_STR, thp_enabled),
+	ENV("thp_defrag", "THP defrag", ENV_STR, thp_defrag),
+	ENV("thp_shmem_enabled", "THP shmem", ENV_STR, thp_shmem_enabled),
+	ENV("khugepaged.defrag", "khugepaged defrag", ENV_STR, thp_khugepaged_defrag),
+	ENV("khugepaged.pages_to_scan", "khugepaged pages to scan", ENV_LONG,
+	    khugepaged_pages_to_scan),
+	ENV("khugepaged.scan_sleep_millisecs", "khugepaged scan sleep", ENV_LONG,
+	    khugepaged_scan_sleep_ms),
+	ENV("tunables.fault_around_bytes", "fault around bytes", ENV_LONG, fault_around_bytes),
+	ENV("tunables.percpu_pagelist_high_fraction", "percpu pagelist high fraction",
+	    ENV_LONG, percpu_pagelist_high_fraction),
+	ENV("numa_nodes", "NUMA nodes", ENV_INT, numa_nodes),
+#undef ENV
+};
+
+/* The field as text; false when unknown. */
+static bool env_value(const struct mt_sysinfo *si, const struct env_field *e, char *buf,
+		      size_t len)
+{
+	const char *p = (const char *)si + e->off;
+	long l;
+	int i;
+
+	switch (e->kind) {
+	case ENV_STR:
+		snprintf(buf, len, "%s", p);
+		return p[0];
+	case ENV_LONG:
+		memcpy(&l, p, sizeof(l));
+		snprintf(buf, len, "%ld", l);
+		return l >= 0;
+	case ENV_INT:
+	case ENV_TRI:
+		memcpy(&i, p, sizeof(i));
+		if (e->kind == ENV_TRI)
+			snprintf(buf, len, "%s", i ? "yes" : "no");
+		else
+			snprintf(buf, len, "%d", i);
+		return i >= 0;
+	}
+	return false;
+}
+
+static int check_system(struct mt_comparison *cmp, unsigned int i)
+{
+	const struct mt_sysinfo *a = &cmp->reps[0]->system, *b = &cmp->reps[i]->system;
+	int ret = 0;
+
+	for (size_t k = 0; k < sizeof(env_fields) / sizeof(env_fields[0]); k++) {
+		char va[256], vb[256];
+
+		if (env_value(a, &env_fields[k], va, sizeof(va)) &&
+		    env_value(b, &env_fields[k], vb, sizeof(vb)))
+			ret |= warn_str(cmp, i, env_fields[k].label, va, vb);
+	}
+	return ret;
+}
+
 /* Comparing unlike things must be visible: everything but the kernel. */
 static int check_alike(struct mt_comparison *cmp, unsigned int i)
 {
@@ -203,12 +291,7 @@ static int check_alike(struct mt_comparison *cmp, unsigned int i)
 	ret |= check_config(cmp, i);
 	ret |= warn_str(cmp, i, "counter backend", a->backend, b->backend);
 	ret |= warn_str(cmp, i, "counting", ua, ub);
-	ret |= warn_str(cmp, i, "CPU", a->system.cpu, b->system.cpu);
-	ret |= warn_str(cmp, i, "machine", a->system.machine, b->system.machine);
-	ret |= warn_num(cmp, i, "page size", (unsigned long long)a->system.page_size,
-			(unsigned long long)b->system.page_size);
-	ret |= warn_str(cmp, i, "THP", a->system.thp_enabled, b->system.thp_enabled);
-	ret |= warn_str(cmp, i, "THP defrag", a->system.thp_defrag, b->system.thp_defrag);
+	ret |= check_system(cmp, i);
 	ret |= warn_str(cmp, i, "memtlb version", a->version, b->version);
 	return ret ? -ENOMEM : 0;
 }
@@ -262,16 +345,21 @@ static void fill_side(struct mt_cmp_side *sd, const struct mt_result *r,
 	switch (kind) {
 	case 0:
 		scaled(&sd->s, &ps->time_ns, 1000.0);
+		sd->samples = ps->time_samples;
+		sd->scale = 1000.0;
 		sd->state = MT_SIDE_OK;
 		break;
 	case 1:
 		if (!mt_phase_has(ps, d))
 			return;
 		/* ns per block is the phase time scaled: it keeps the samples' spread. */
-		if (d == MT_DERIVED_NS_PER_BLOCK && r->blocks)
+		if (d == MT_DERIVED_NS_PER_BLOCK && r->blocks) {
 			scaled(&sd->s, &ps->time_ns, (double)r->blocks);
-		else
+			sd->samples = ps->time_samples;
+			sd->scale = (double)r->blocks;
+		} else {
 			sd->s = (struct mt_summary){ .mean = ps->derived[d] };
+		}
 		sd->state = MT_SIDE_OK;
 		break;
 	case 2:
@@ -294,25 +382,129 @@ static void fill_side(struct mt_cmp_side *sd, const struct mt_result *r,
 	}
 }
 
-static void judge(struct mt_cmp_row *row, unsigned int i)
+const char *mt_compare_test_name(enum mt_compare_test t)
+{
+	static const char *const names[MT_COMPARE_TEST_MAX] = {
+		[MT_COMPARE_WELCH] = "welch",
+		[MT_COMPARE_MWU] = "mwu",
+	};
+
+	return t < MT_COMPARE_TEST_MAX ? names[t] : NULL;
+}
+
+/*
+ * R = mb / ma; to first order Var(R) = (vb + R^2 va) / ma^2 with va, vb the
+ * squared standard errors of the means (Welch's, not pooled). The degrees
+ * of freedom are Welch-Satterthwaite's for b - R a, whose variance that is.
+ * Symmetric about the change, so a text cell can print it as +-half. Where
+ * the base's mean is not itself clear of 0 (Fieller's g = t^2 va / ma^2 >= 1)
+ * the ratio has no bounded interval, and a first-order one would pretend
+ * (a base with cv 171% gave +-5% here): none is given.
+ */
+int mt_compare_ci_pct(const struct mt_summary *a, const struct mt_summary *b,
+		      double *low, double *high)
+{
+	double va, vb, r, w, df, t, half;
+
+	if (a->n < 2 || b->n < 2 || a->mean == 0.0)
+		return -EDOM;
+	va = a->stddev * a->stddev / (double)a->n;
+	vb = b->stddev * b->stddev / (double)b->n;
+	r = b->mean / a->mean;
+	w = vb + r * r * va;
+	if (w > 0.0) {
+		df = w * w / (vb * vb / (double)(b->n - 1) +
+			      r * r * r * r * va * va / (double)(a->n - 1));
+		t = mt_stats_t_quantile(MT_COMPARE_ALPHA, df);
+		if (va > 0.0 && t * t * va / (a->mean * a->mean) >= 1.0)
+			return -ERANGE;
+		half = t * sqrt(w) / fabs(a->mean);
+	} else {
+		half = 0.0;	/* no spread on either side: the change is exact */
+	}
+	*low = 100.0 * (r - 1.0 - half);
+	*high = 100.0 * (r - 1.0 + half);
+	return 0;
+}
+
+/* The difference's interval, for a near-zero base: Welch's, on b - a. */
+static int ci_abs(const struct mt_summary *a, const struct mt_summary *b, double *low,
+		  double *high)
+{
+	struct mt_welch w;
+	double se, half;
+
+	if (mt_stats_welch(a, b, &w))
+		return -EDOM;
+	se = sqrt(a->stddev * a->stddev / (double)a->n + b->stddev * b->stddev / (double)b->n);
+	half = se > 0.0 ? mt_stats_t_quantile(MT_COMPARE_ALPHA, w.df) * se : 0.0;
+	*low = b->mean - a->mean - half;
+	*high = b->mean - a->mean + half;
+	return 0;
+}
+
+/* Mann-Whitney on the samples in the row's unit; -EDOM when a side has none. */
+static int mwu_p(const struct mt_cmp_side *a, const struct mt_cmp_side *b, double *p)
+{
+	double *x, *y;
+	struct mt_mwu m;
+	int ret;
+
+	if (!a->samples || !b->samples || a->s.n < 2 || b->s.n < 2)
+		return -EDOM;
+	x = malloc((a->s.n + b->s.n) * sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	y = x + a->s.n;
+	for (size_t k = 0; k < a->s.n; k++)
+		x[k] = a->samples[k] / a->scale;
+	for (size_t k = 0; k < b->s.n; k++)
+		y[k] = b->samples[k] / b->scale;
+	ret = mt_stats_mwu(x, a->s.n, y, b->s.n, &m);
+	free(x);
+	if (!ret)
+		*p = m.p;
+	return ret;
+}
+
+static int judge(struct mt_comparison *cmp, struct mt_cmp_row *row, unsigned int i)
 {
 	const struct mt_cmp_side *b = &row->side[0];
 	struct mt_cmp_side *n = &row->side[i];
 	double base = b->s.mean, val = n->s.mean;
 	struct mt_welch w;
+	int ret;
 
 	if (b->state != MT_SIDE_OK || n->state != MT_SIDE_OK)
-		return;
+		return 0;
 	n->have_change = true;
 	n->absolute = base == 0.0 || fabs(base) < NEAR_ZERO_FRACTION * fabs(val) ||
 		      (row->family == MT_FAMILY_COUNTER && fabs(base) < 1.0);
 	n->change = n->absolute ? val - base : 100.0 * (val - base) / fabs(base);
-	if (!mt_stats_welch(&b->s, &n->s, &w) && !isnan(w.p)) {
-		n->tested = true;
-		n->p = w.p;
-		n->significant = w.p < MT_COMPARE_ALPHA;
-		n->regression = n->significant && row->worse * (val - base) > 0;
+	if (mt_stats_welch(&b->s, &n->s, &w) || isnan(w.p))
+		return 0;
+	n->tested = true;
+	n->test = MT_COMPARE_WELCH;
+	n->p = w.p;
+	if (cmp->opts.test == MT_COMPARE_MWU) {
+		/* Counters keep no samples in a report: Welch's there, and said so. */
+		ret = mwu_p(b, n, &n->p);
+		if (ret == -ENOMEM)
+			return ret;
+		if (!ret)
+			n->test = MT_COMPARE_MWU;
+		else
+			n->p = w.p;
 	}
+	n->significant = n->p < MT_COMPARE_ALPHA;
+	if (n->absolute)
+		n->have_ci = !ci_abs(&b->s, &n->s, &n->ci_low, &n->ci_high);
+	else
+		n->have_ci = !mt_compare_ci_pct(&b->s, &n->s, &n->ci_low, &n->ci_high);
+	/* A percentage of a near-zero base has no scale to hold a threshold to. */
+	n->changed = n->significant && (n->absolute || fabs(n->change) > cmp->opts.noise_pct);
+	n->regression = n->changed && row->worse * (val - base) > 0;
+	return 0;
 }
 
 static int add_row(struct mt_comparison *cmp, const struct mt_result *const *res,
@@ -340,8 +532,12 @@ static int add_row(struct mt_comparison *cmp, const struct mt_result *const *res
 	if (!r)
 		return -ENOMEM;
 	memcpy(r->side, row.side, sizeof(row.side));
-	for (unsigned int i = 1; i < cmp->n_inputs; i++)
-		judge(r, i);
+	for (unsigned int i = 1; i < cmp->n_inputs; i++) {
+		int ret = judge(cmp, r, i);
+
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -438,14 +634,23 @@ static void geomeans(struct mt_comparison *cmp)
 int mt_compare_create(struct mt_comparison **out, const struct mt_report *const *reps,
 		      const char *const *files, unsigned int n)
 {
+	return mt_compare_create_opts(out, reps, files, n, NULL);
+}
+
+int mt_compare_create_opts(struct mt_comparison **out, const struct mt_report *const *reps,
+			   const char *const *files, unsigned int n,
+			   const struct mt_compare_opts *opts)
+{
 	struct mt_comparison *cmp;
 	int ret = 0;
 
-	if (n < 2 || n > MT_COMPARE_MAX_INPUTS)
+	if (n < 2 || n > MT_COMPARE_MAX_INPUTS ||
+	    (opts && (!(opts->noise_pct >= 0.0) || opts->test >= MT_COMPARE_TEST_MAX)))
 		return -EINVAL;
 	cmp = calloc(1, sizeof(*cmp));
 	if (!cmp)
 		return -ENOMEM;
+	cmp->opts = opts ? *opts : (struct mt_compare_opts){ .noise_pct = MT_COMPARE_NOISE_PCT };
 	cmp->n_inputs = n;
 	for (unsigned int i = 0; i < n; i++) {
 		cmp->reps[i] = reps[i];

@@ -8,6 +8,19 @@
 
 #define MT_COMPARE_MAX_INPUTS 16
 #define MT_COMPARE_ALPHA 0.05
+/* criterion's noise threshold: a significant change smaller than this is noise. */
+#define MT_COMPARE_NOISE_PCT 1.0
+
+enum mt_compare_test {
+	MT_COMPARE_WELCH,	/* Welch's t-test on the summaries */
+	MT_COMPARE_MWU,		/* Mann-Whitney U on the samples, where kept */
+	MT_COMPARE_TEST_MAX,
+};
+
+struct mt_compare_opts {
+	double noise_pct;	/* a change calls only beyond this, in percent */
+	enum mt_compare_test test;
+};
 
 /* Summary lines: the geometric mean of ratios within each family. */
 enum mt_family {
@@ -27,14 +40,21 @@ enum mt_side_state {
 struct mt_cmp_side {
 	enum mt_side_state state;
 	struct mt_summary s;	/* n == 0: a value without samples (derived) */
+	const double *samples;	/* s.n of them, times scale = the row's unit; or NULL */
+	double scale;
 	/* vs the base, for inputs 1..n-1; only when both sides are OK: */
 	bool have_change;
 	bool absolute;		/* near-zero base: change is new - base */
 	double change;		/* percent, or the absolute difference */
 	bool tested;		/* both sides had >= 2 samples */
+	enum mt_compare_test test;	/* the one p is from: Welch where no samples */
 	double p;
 	bool significant;	/* tested, p < alpha */
-	bool regression;	/* significant and in the worse direction */
+	/* 95% CI of change (same unit), delta method on Welch's errors: */
+	bool have_ci;
+	double ci_low, ci_high;
+	bool changed;		/* significant and beyond the noise (or absolute) */
+	bool regression;	/* changed and in the worse direction */
 };
 
 /* One metric of one phase of one point, across the inputs. */
@@ -48,6 +68,7 @@ struct mt_cmp_row {
 };
 
 struct mt_comparison {
+	struct mt_compare_opts opts;
 	unsigned int n_inputs;
 	const char *files[MT_COMPARE_MAX_INPUTS];
 	const struct mt_report *reps[MT_COMPARE_MAX_INPUTS];
@@ -62,18 +83,39 @@ struct mt_comparison {
 	unsigned int geomean_n[MT_COMPARE_MAX_INPUTS][MT_FAMILY_MAX];
 };
 
-/* Compare reps[1..n-1] with reps[0]; the reports must outlive the comparison. */
+/*
+ * Compare reps[1..n-1] with reps[0]; the reports must outlive the
+ * comparison. opts NULL: Welch's test, the default noise threshold.
+ * 0, -EINVAL (n, a negative noise), -ENOMEM.
+ */
+int mt_compare_create_opts(struct mt_comparison **out, const struct mt_report *const *reps,
+			   const char *const *files, unsigned int n,
+			   const struct mt_compare_opts *opts);
+/* The same with the defaults. */
 int mt_compare_create(struct mt_comparison **out, const struct mt_report *const *reps,
 		      const char *const *files, unsigned int n);
+
+/* "welch", "mwu": --test's names; NULL out of range. */
+const char *mt_compare_test_name(enum mt_compare_test t);
+
+/*
+ * 95% confidence interval of the percent change from a to b (both n >= 2,
+ * a's mean not 0): the delta method on Welch's standard errors, with the
+ * Welch-Satterthwaite degrees of freedom of b - R a. 0, -EDOM, or -ERANGE
+ * when the base's mean is not clear of 0 (Fieller's g >= 1: no bounded
+ * interval exists).
+ */
+int mt_compare_ci_pct(const struct mt_summary *a, const struct mt_summary *b,
+		      double *low, double *high);
 void mt_compare_destroy(struct mt_comparison *cmp);
 
 /*
- * What --fail-above gates in row r for input i: a significant regression
- * in percent, 0 when there is none (or the base is near zero).
+ * What --fail-above gates in row r for input i: a regression beyond the
+ * noise, in percent; 0 when there is none (or the base is near zero).
  */
 double mt_compare_gated(const struct mt_cmp_row *r, unsigned int i);
 
-/* The largest significant regression in percent, 0 when there is none. */
+/* The largest regression beyond the noise in percent, 0 when there is none. */
 double mt_compare_worst(const struct mt_comparison *cmp);
 
 /*

@@ -74,6 +74,26 @@ double mt_stats_t_pvalue(double t, double df)
 	return mt_stats_betai(df / 2.0, 0.5, df / (df + t * t));
 }
 
+/* Bisection: P(|T| > t) falls monotonically in t, and 200 halvings reach a double's ulp. */
+double mt_stats_t_quantile(double p, double df)
+{
+	double lo = 0.0, hi = 1.0;
+
+	if (!(p > 0.0 && p <= 1.0) || !(df > 0.0))
+		return NAN;
+	while (mt_stats_t_pvalue(hi, df) > p && hi < 1e300)
+		hi *= 2.0;
+	for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+		double mid = (lo + hi) / 2.0;
+
+		if (mt_stats_t_pvalue(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2.0;
+}
+
 int mt_stats_welch(const struct mt_summary *a, const struct mt_summary *b, struct mt_welch *w)
 {
 	double va, vb, se2;

@@ -10,6 +10,13 @@ double mt_stats_betai(double a, double b, double x);
 /* Two-sided p-value of Student's t with df degrees of freedom. */
 double mt_stats_t_pvalue(double t, double df);
 
+/*
+ * The t with P(|T| > t) = p for Student's t with df degrees of freedom
+ * (0.05: the 95% two-sided critical value); NAN for p outside (0, 1] or
+ * df <= 0.
+ */
+double mt_stats_t_quantile(double p, double df);
+
 /* Welch's unequal-variances t-test, from two summaries (mean, stddev, n). */
 struct mt_welch {
 	double t;	/* (mean_b - mean_a) / standard error */

@@ -76,7 +76,7 @@ static int say(char *msg, size_t len, int err, const char *fmt, ...)
 
 int mt_file_output_check(const char *path, char *msg, size_t len)
 {
-	char target[PATH_MAX], dir[PATH_MAX];
+	char target[PATH_MAX], dir[PATH_MAX], *d;
 	const char *base;
 	struct stat st;
 	size_t n = strlen(path);
@@ -116,13 +116,17 @@ int mt_file_output_check(const char *path, char *msg, size_t len)
 	base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
 	if (strlen(base) > NAME_MAX)
 		return say(msg, len, -ENAMETOOLONG, "file name longer than %d bytes", NAME_MAX);
-	/* The temp file and the rename both need the directory. */
-	if (stat(dirname(dir), &st))
-		return say(msg, len, -errno, "%s: %s", dir, strerror(errno));
+	/*
+	 * The temp file and the rename both need the directory. dirname()
+	 * returns "." for a bare name without touching dir: use what it returns.
+	 */
+	d = dirname(dir);
+	if (stat(d, &st))
+		return say(msg, len, -errno, "%s: %s", d, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return say(msg, len, -ENOTDIR, "%s: %s", dir, strerror(ENOTDIR));
-	if (access(dir, W_OK | X_OK))
-		return say(msg, len, -errno, "%s: %s", dir, strerror(errno));
+		return say(msg, len, -ENOTDIR, "%s: %s", d, strerror(ENOTDIR));
+	if (access(d, W_OK | X_OK))
+		return say(msg, len, -errno, "%s: %s", d, strerror(errno));
 	return 0;
 }
 

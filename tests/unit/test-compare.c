@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Welch's t-test against values worked by hand, and comparisons of fixture reports. */
+/*
+ * Welch's t-test against values worked by hand, the change's confidence
+ * interval against tests/data/compare/ci-reference.py, and comparisons of
+ * fixture reports.
+ */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -14,6 +18,7 @@
 #include "report/compare.h"
 #include "report/json.h"
 #include "stats/compare.h"
+#include "stats/mwu.h"
 #include "stats/stats.h"
 #include "stats/welch.h"
 
@@ -139,7 +144,10 @@ static void test_compare_fixtures(void **state)
 		reps[i] = load(files[i]);
 	assert_int_equal(mt_compare_create(&cmp, (const struct mt_report *const *)reps, files, 4),
 			 0);
-	assert_int_equal(cmp->n_warnings, 0);
+	/* hwcounters.json has a PMU, the base none: the one difference. */
+	assert_int_equal(cmp->n_warnings, 1);
+	assert_non_null(strstr(cmp->warnings[0], "hwcounters.json: hardware counters differs: "
+						 "no (base) vs yes"));
 	assert_int_equal(cmp->n_lonely, 0);
 
 	/* write_0 30% slower in regression.json, with a 2% spread: significant. */
@@ -366,6 +374,199 @@ static void test_compare_escape(void **state)
 	assert_string_equal(buf, "ab");
 }
 
+static void test_t_quantile(void **state)
+{
+	(void)state;
+	/* Student's t table, two-sided 5%. */
+	assert_float_equal(mt_stats_t_quantile(0.05, 1.0), 12.7062047362, 1e-8);
+	assert_float_equal(mt_stats_t_quantile(0.05, 4.0), 2.7764451052, 1e-8);
+	assert_float_equal(mt_stats_t_quantile(0.05, 8.0), 2.3060041350, 1e-8);
+	assert_float_equal(mt_stats_t_quantile(0.05, 1e7), 1.9599640, 1e-5);
+	assert_true(isnan(mt_stats_t_quantile(0.0, 4.0)));
+	assert_true(isnan(mt_stats_t_quantile(0.05, 0.0)));
+}
+
+/* The delta method's interval; expected values from ci-reference.py. */
+static void test_ci_pct(void **state)
+{
+	const double a[] = { 100, 102, 98, 101, 99 };
+	const double c[] = { 120, 131, 109, 125, 118, 127 };
+	double b[5], lo, hi;
+	struct mt_summary sa = of(a, 5), sb, sc = of(c, 6), flat;
+
+	(void)state;
+	/*
+	 * b = 1.05 a: R = 1.05, va = 0.5, vb = 0.55125, w = vb + R^2 va = 1.1025,
+	 * df = 8 exactly; half = t(8) sqrt(w) / 100 = 2.3060041 * 1.05 / 100.
+	 */
+	for (int i = 0; i < 5; i++)
+		b[i] = 1.05 * a[i];
+	sb = of(b, 5);
+	assert_int_equal(mt_compare_ci_pct(&sa, &sb, &lo, &hi), 0);
+	assert_float_equal(lo, 2.5786956580, 1e-8);
+	assert_float_equal(hi, 7.4213043420, 1e-8);
+	/* Unequal spread and sizes: df 5.72 (Welch-Satterthwaite of b - R a). */
+	assert_int_equal(mt_compare_ci_pct(&sa, &sc, &lo, &hi), 0);
+	assert_float_equal(lo, 13.5097958283, 1e-7);
+	assert_float_equal(hi, 29.8235375051, 1e-7);
+	/* No spread: the change is exact. */
+	flat = (struct mt_summary){ .n = 3, .mean = 10.0 };
+	sb = (struct mt_summary){ .n = 3, .mean = 11.0 };
+	assert_int_equal(mt_compare_ci_pct(&flat, &sb, &lo, &hi), 0);
+	assert_float_equal(lo, 10.0, 1e-12);
+	assert_float_equal(hi, 10.0, 1e-12);
+	flat.n = 1;
+	assert_int_equal(mt_compare_ci_pct(&flat, &sb, &lo, &hi), -EDOM);
+	/*
+	 * A base whose mean is not clear of 0: g = t^2 va / ma^2, here with
+	 * n 3, cv 1.71 (measured on a VM), t(0.05, df ~2) ~ 4.3: g ~ 18.
+	 */
+	flat = (struct mt_summary){ .n = 3, .mean = 2738.0, .stddev = 1.71 * 2738.0 };
+	sb = (struct mt_summary){ .n = 3, .mean = 32.684, .stddev = 0.02 * 32.684 };
+	assert_int_equal(mt_compare_ci_pct(&flat, &sb, &lo, &hi), -ERANGE);
+	/* Just clear of it: cv 0.5 with n 30, t ~2.05: g = 4.2 * 0.25 / 30 = 0.035. */
+	flat = (struct mt_summary){ .n = 30, .mean = 100.0, .stddev = 50.0 };
+	assert_int_equal(mt_compare_ci_pct(&flat, &sb, &lo, &hi), 0);
+}
+
+static struct mt_comparison *compare_opts(const char *base, const char *other, double noise,
+					  enum mt_compare_test test, struct mt_report **reps)
+{
+	const char *files[] = { base, other };
+	struct mt_compare_opts o = { .noise_pct = noise, .test = test };
+	struct mt_comparison *cmp;
+
+	reps[0] = load(base);
+	reps[1] = load(other);
+	assert_int_equal(mt_compare_create_opts(&cmp, (const struct mt_report *const *)reps,
+						files, 2, &o), 0);
+	return cmp;
+}
+
+static void release(struct mt_comparison *cmp, struct mt_report **reps)
+{
+	mt_compare_destroy(cmp);
+	mt_report_destroy(reps[0]);
+	mt_report_destroy(reps[1]);
+}
+
+/* Issue 16: +0.5% that is significant is noise at 1%; +5% calls, with its CI. */
+static void test_noise_threshold(void **state)
+{
+	struct mt_report *reps[2];
+	struct mt_comparison *cmp;
+	const struct mt_cmp_side *s;
+
+	(void)state;
+	cmp = compare_opts("tight.json", "half-pct.json", MT_COMPARE_NOISE_PCT,
+			   MT_COMPARE_WELCH, reps);
+	s = &row(cmp, "write_0", "time_us")->side[1];
+	assert_float_equal(s->change, 0.5, 0.01);
+	assert_true(s->significant);
+	assert_false(s->changed);
+	assert_false(s->regression);
+	assert_float_equal(mt_compare_worst(cmp), 0.0, 0);
+	release(cmp, reps);
+
+	/* No threshold: the same change calls. */
+	cmp = compare_opts("tight.json", "half-pct.json", 0.0, MT_COMPARE_WELCH, reps);
+	s = &row(cmp, "write_0", "time_us")->side[1];
+	assert_true(s->changed && s->regression);
+	release(cmp, reps);
+
+	cmp = compare_opts("tight.json", "five-pct.json", MT_COMPARE_NOISE_PCT,
+			   MT_COMPARE_WELCH, reps);
+	s = &row(cmp, "write_0", "time_us")->side[1];
+	assert_float_equal(s->change, 5.0, 0.01);
+	assert_true(s->changed && s->regression);
+	assert_true(s->have_ci);
+	assert_true(s->ci_low < s->change && s->change < s->ci_high);
+	assert_true(s->ci_low > 4.5 && s->ci_high < 5.5);
+	assert_float_equal(mt_compare_worst(cmp), s->change, 1e-9);
+	/* An unchanged phase: its CI holds 0. */
+	s = &row(cmp, "read_0", "time_us")->side[1];
+	assert_true(s->ci_low < 0.0 && s->ci_high > 0.0 && !s->changed);
+	release(cmp, reps);
+
+	/* A negative noise is refused. */
+	{
+		const char *files[] = { "a", "b" };
+		struct mt_compare_opts o = { .noise_pct = -1.0 };
+		const struct mt_report *r2[2];
+
+		reps[0] = load("base.json");
+		r2[0] = r2[1] = reps[0];
+		assert_int_equal(mt_compare_create_opts(&cmp, r2, files, 2, &o), -EINVAL);
+		mt_report_destroy(reps[0]);
+	}
+}
+
+/*
+ * Skewed samples: one new iteration doubled. Welch's t does not see the
+ * shift, Mann-Whitney does: every new sample above every base one, exact
+ * p = 2 / C(12, 6) (mwu-reference.py's enumeration). Counters have no
+ * samples in a report: Welch's there.
+ */
+static void test_mwu_rows(void **state)
+{
+	struct mt_report *reps[2];
+	struct mt_comparison *cmp;
+	const struct mt_cmp_side *s;
+
+	(void)state;
+	cmp = compare_opts("skew-base.json", "skew-new.json", MT_COMPARE_NOISE_PCT,
+			   MT_COMPARE_WELCH, reps);
+	s = &row(cmp, "write_0", "time_us")->side[1];
+	assert_int_equal(s->test, MT_COMPARE_WELCH);
+	assert_false(s->significant);
+	release(cmp, reps);
+
+	cmp = compare_opts("skew-base.json", "skew-new.json", MT_COMPARE_NOISE_PCT,
+			   MT_COMPARE_MWU, reps);
+	s = &row(cmp, "write_0", "time_us")->side[1];
+	assert_int_equal(s->test, MT_COMPARE_MWU);
+	assert_float_equal(s->p, 2.0 / 924.0, 1e-12);
+	assert_true(s->changed && s->regression);
+	s = &row(cmp, "write_0", "ns_per_block")->side[1];
+	assert_int_equal(s->test, MT_COMPARE_MWU);
+	assert_float_equal(s->p, 2.0 / 924.0, 1e-12);
+	s = &row(cmp, "write_0", "minor-faults")->side[1];
+	assert_int_equal(s->test, MT_COMPARE_WELCH);
+	release(cmp, reps);
+}
+
+/* The system table: a known difference warns, an unknown side does not. */
+static void test_compare_system(void **state)
+{
+	struct mt_report *a = load("base.json"), *b = load("base.json");
+	struct mt_comparison *cmp;
+
+	(void)state;
+	a->system.hypervisor = 1;
+	b->system.hypervisor = 0;
+	a->system.numa_nodes = 1;
+	b->system.numa_nodes = 2;
+	snprintf(a->system.thp_shmem_enabled, sizeof(a->system.thp_shmem_enabled), "never");
+	snprintf(b->system.thp_shmem_enabled, sizeof(b->system.thp_shmem_enabled), "advise");
+	cmp = compare_two(a, b);
+	assert_int_equal(cmp->n_warnings, 3);
+	assert_string_equal(cmp->warnings[0], "new.json: hypervisor differs: yes (base) vs no");
+	assert_string_equal(cmp->warnings[1],
+			    "new.json: THP shmem differs: never (base) vs advise");
+	assert_non_null(strstr(cmp->warnings[2], "new.json: NUMA nodes differs: 1 (base) vs 2"));
+	mt_compare_destroy(cmp);
+	/* An older report without the field: nothing to compare. */
+	b->system.hypervisor = -1;
+	b->system.numa_nodes = a->system.numa_nodes;
+	snprintf(b->system.thp_shmem_enabled, sizeof(b->system.thp_shmem_enabled), "%s", "");
+	b->system.page_size = -1;
+	cmp = compare_two(a, b);
+	assert_int_equal(cmp->n_warnings, 0);
+	mt_compare_destroy(cmp);
+	mt_report_destroy(a);
+	mt_report_destroy(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +578,11 @@ int main(void)
 		cmocka_unit_test(test_compare_unlike),
 		cmocka_unit_test(test_compare_config_fields),
 		cmocka_unit_test(test_compare_escape),
+		cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_ci_pct),
+		cmocka_unit_test(test_noise_threshold),
+		cmocka_unit_test(test_mwu_rows),
+		cmocka_unit_test(test_compare_system),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,3 +118,26 @@ save(wl, "workload.json")
 # a report of another schema
 other = copy.deepcopy(base); other["memtlb"]["schema"] = 2
 save(other, "schema2.json")
+
+# Beyond noise (issue 16): a tight base (cv 0.08%) makes small changes
+# significant; +0.5% stays under the default 1% noise threshold, +5% calls.
+TIGHT = [1.000, 1.001, 0.999, 1.0005, 0.9995]
+tight = copy.deepcopy(raw); set_times(tight, TIGHT); save(tight, "tight.json")
+for name, k in (("half-pct.json", 1.005), ("five-pct.json", 1.05)):
+    r = copy.deepcopy(raw); r["system"]["kernel"] = "6.1.0-" + name.split(".")[0]
+    set_times(r, TIGHT, {"write_0": k}); save(r, name)
+
+# Not normal: new is above every base sample but one iteration doubled (a
+# steal-time jump): Welch's t is not significant, Mann-Whitney U is
+# (every new sample above every base one: exact p = 2 / C(12, 6)).
+skb = copy.deepcopy(raw); set_times(skb, [1.00, 1.01, 0.99, 1.005, 0.995, 1.002])
+save(skb, "skew-base.json")
+skn = copy.deepcopy(raw); skn["system"]["kernel"] = "6.1.0-skew"
+set_times(skn, [1.00, 1.01, 0.99, 1.005, 0.995, 1.002])
+for res in skn["results"]:
+    for ph in res["phases"]:
+        if ph["name"] == "write_0":
+            med = ph["time_ns"]["median"]
+            xs = [round(med * f) for f in (1.03, 1.04, 1.02, 1.035, 1.025, 2.0)]
+            ph["time_ns"] = dict(summary(xs), samples=xs)
+save(skn, "skew-new.json")
