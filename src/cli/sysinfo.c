@@ -211,8 +211,8 @@ unsigned int mt_sysinfo_precheck(const struct mt_sysinfo *si, const struct mt_co
 					"%s%s", i ? " " : "", w[i].id);
 	/* The ids name what to look at, as long as the line fits 80 columns. */
 	if (strlen(ids) > 30)
-		fprintf(stderr, "memtlb: system check: %u noisy settings (memtlb sysinfo --check)\n",
-			n);
+		fprintf(stderr, "memtlb: system check: %u noisy settings "
+			"(memtlb sysinfo --check)\n", n);
 	else
 		fprintf(stderr, "memtlb: system check: %u noisy: %s (memtlb sysinfo --check)\n",
 			n, ids);

@@ -964,6 +964,14 @@ static int get_tristate(json_t *o, const char *key)
 	return json_is_boolean(v) ? json_is_true(v) : -1;
 }
 
+/* A report's string shown to people: control characters made '?'. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static void load_env(json_t *js, struct mt_env *e)
 {
 	json_t *hv = json_object_get(js, "hypervisor_cpuid"), *v, *cf, *run;
@@ -1012,6 +1020,14 @@ static void load_env(json_t *js, struct mt_env *e)
 	e->loadavg = -1;
 	get_num(js, "loadavg_start", &e->loadavg);
 	e->online_cpus = (int)get_long(js, "online_cpus", -1);
+	printable(e->hv_signature);
+	printable(e->hv_vendor);
+	printable(e->governor);
+	printable(e->boost_source);
+	printable(e->isolated);
+	printable(e->nohz_full);
+	printable(e->cmdline);
+	printable(e->lockdown);
 	e->run.steal_ms = -1;
 	e->run.migrations = -1;
 	run = json_object_get(js, "run");

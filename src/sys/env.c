@@ -209,8 +209,8 @@ static void read_cpufreq(struct mt_env *e)
 			if (strncmp(d->d_name, "policy", 6))
 				continue;
 			e->cpufreq = 1;
-			snprintf(path, sizeof(path),
-				 "/sys/devices/system/cpu/cpufreq/%.200s/scaling_governor", d->d_name);
+			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpufreq/%.200s/%s",
+				 d->d_name, "scaling_governor");
 			if (read_text(path, gov, sizeof(gov)) || !gov[0])
 				continue;
 			if (!e->governor[0])
@@ -440,7 +440,8 @@ unsigned int mt_env_check(const struct mt_sysinfo *si, const struct mt_env_check
 		warn(w, max, &n, "load", NULL, "load average %.2f on %d CPUs, above 0.5 per CPU",
 		     e->loadavg, e->online_cpus);
 	if (c->thp_matters && !strcmp(si->thp_enabled, "always"))
-		warn(w, max, &n, "thp", "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled",
+		warn(w, max, &n, "thp",
+		     "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled",
 		     "THP enabled=always: base-page runs may get huge pages");
 	return n;
 }
