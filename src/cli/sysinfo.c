@@ -106,6 +106,22 @@ static void print_env(const struct mt_env *e)
 		printf("%-30s unreadable\n", "cmdline (translation)");
 	else
 		print_words("cmdline (translation)", e->cmdline[0] ? e->cmdline : "none");
+	if (e->n_mthp) {
+		char sizes[MT_ENV_MTHP_MAX * 24];
+		size_t off = 0;
+
+		for (unsigned int i = 0; i < e->n_mthp; i++)
+			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%ukB:%s",
+						i ? " " : "", e->mthp[i].size_kb,
+						e->mthp[i].enabled);
+		print_words("THP sizes (mTHP)", sizes);
+	}
+	printf("%-30s %s\n", "THP use_zero_page", tri(e->thp_use_zero_page, "yes", "no",
+							"unknown"));
+	print_long("khugepaged max_ptes_none", e->max_ptes_none, "");
+	print_long("khugepaged max_ptes_swap", e->max_ptes_swap, "");
+	print_long("khugepaged max_ptes_shared", e->max_ptes_shared, "");
+	print_long("khugepaged alloc_sleep", e->alloc_sleep_ms, " ms");
 	printf("%-30s %s\n", "lockdown", e->lockdown[0] ? e->lockdown : "unknown");
 	if (e->loadavg < 0)
 		printf("%-30s unknown\n", "load average (1 min)");

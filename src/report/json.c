@@ -227,7 +227,7 @@ static json_t *str_or_null(struct jb *b, bool known, const char *s)
 /* The environment fingerprint (sys/env.h): unknown is null, never a guess. */
 static void env_json(struct jb *b, json_t *o, const struct mt_env *e)
 {
-	json_t *hv, *feat, *cf, *cl, *run;
+	json_t *hv, *feat, *cf, *cl, *run, *sizes;
 
 	if (e->hv_cpuid < 0) {
 		put(b, o, "hypervisor_cpuid", json_null());
@@ -270,6 +270,16 @@ static void env_json(struct jb *b, json_t *o, const struct mt_env *e)
 	put(b, o, "lockdown", str_or_null(b, e->lockdown[0], e->lockdown));
 	put(b, o, "loadavg_start", e->loadavg < 0 ? json_null() : keep(b, json_real(e->loadavg)));
 	put(b, o, "online_cpus", long_or_null(b, e->online_cpus));
+	put(b, o, "thp_use_zero_page", bool_or_null(e->thp_use_zero_page < 0 ? -1
+						     : e->thp_use_zero_page > 0));
+	sizes = object(b);
+	for (unsigned int i = 0; i < e->n_mthp; i++) {
+		char key[24];
+
+		snprintf(key, sizeof(key), "%ukB", e->mthp[i].size_kb);
+		put_str(b, sizes, key, e->mthp[i].enabled);
+	}
+	put(b, o, "thp_sizes", sizes);
 	/* Only a report has a run; sysinfo --json has none. */
 	if (e->run.measured) {
 		run = object(b);
@@ -323,6 +333,10 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 	put_str(b, thp, "defrag", si->thp_khugepaged_defrag);
 	put(b, thp, "pages_to_scan", long_or_null(b, si->khugepaged_pages_to_scan));
 	put(b, thp, "scan_sleep_millisecs", long_or_null(b, si->khugepaged_scan_sleep_ms));
+	put(b, thp, "max_ptes_none", long_or_null(b, si->env.max_ptes_none));
+	put(b, thp, "max_ptes_swap", long_or_null(b, si->env.max_ptes_swap));
+	put(b, thp, "max_ptes_shared", long_or_null(b, si->env.max_ptes_shared));
+	put(b, thp, "alloc_sleep_millisecs", long_or_null(b, si->env.alloc_sleep_ms));
 	put(b, o, "khugepaged", thp);
 	put(b, o, "hugepages", pools);
 	tun = object(b);
@@ -975,6 +989,7 @@ static void printable(char *s)
 static void load_env(json_t *js, struct mt_env *e)
 {
 	json_t *hv = json_object_get(js, "hypervisor_cpuid"), *v, *cf, *run;
+	const char *key;
 
 	memset(e, 0, sizeof(*e));
 	e->hv_cpuid = -1;
@@ -1020,6 +1035,22 @@ static void load_env(json_t *js, struct mt_env *e)
 	e->loadavg = -1;
 	get_num(js, "loadavg_start", &e->loadavg);
 	e->online_cpus = (int)get_long(js, "online_cpus", -1);
+	e->thp_use_zero_page = get_tristate(js, "thp_use_zero_page");
+	v = json_object_get(js, "khugepaged");
+	e->max_ptes_none = get_long(v, "max_ptes_none", -1);
+	e->max_ptes_swap = get_long(v, "max_ptes_swap", -1);
+	e->max_ptes_shared = get_long(v, "max_ptes_shared", -1);
+	e->alloc_sleep_ms = get_long(v, "alloc_sleep_millisecs", -1);
+	json_object_foreach(json_object_get(js, "thp_sizes"), key, v) {
+		struct mt_env_mthp *m = &e->mthp[e->n_mthp];
+		const char *t = json_string_value(v);
+
+		if (e->n_mthp >= MT_ENV_MTHP_MAX || !t || sscanf(key, "%ukB", &m->size_kb) != 1)
+			continue;
+		snprintf(m->enabled, sizeof(m->enabled), "%s", t);
+		printable(m->enabled);
+		e->n_mthp++;
+	}
 	printable(e->hv_signature);
 	printable(e->hv_vendor);
 	printable(e->governor);

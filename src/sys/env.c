@@ -272,6 +272,42 @@ static void read_cmdline(struct mt_env *e)
 	}
 }
 
+static int by_size(const void *a, const void *b)
+{
+	const struct mt_env_mthp *x = a, *y = b;
+
+	return x->size_kb < y->size_kb ? -1 : x->size_kb > y->size_kb;
+}
+
+/* Every size of /sys/kernel/mm/transparent_hugepage/hugepages-*kB (6.8+). */
+static void read_mthp(struct mt_env *e)
+{
+	char path[4096], line[64];
+	struct dirent *d;
+	unsigned int kb;
+	DIR *dir;
+
+	dir = opendir(mt_sys_path(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage"));
+	if (!dir)
+		return;
+	while ((d = readdir(dir)) && e->n_mthp < MT_ENV_MTHP_MAX) {
+		if (sscanf(d->d_name, "hugepages-%ukB", &kb) != 1)
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage/%.64s/enabled",
+			 d->d_name);
+		if (read_text(path, line, sizeof(line)))
+			continue;
+		bracketed(line);
+		e->mthp[e->n_mthp].size_kb = kb;
+		snprintf(e->mthp[e->n_mthp].enabled, sizeof(e->mthp[0].enabled), "%.11s", line);
+		e->n_mthp++;
+	}
+	closedir(dir);
+	qsort(e->mthp, e->n_mthp, sizeof(e->mthp[0]), by_size);
+}
+
+#define KHUGEPAGED "/sys/kernel/mm/transparent_hugepage/khugepaged/"
+
 int mt_env_read(struct mt_env *e)
 {
 	char line[256], *end;
@@ -303,6 +339,13 @@ int mt_env_read(struct mt_env *e)
 	e->online_cpus = -1;
 	if (!read_text("/sys/devices/system/cpu/online", line, sizeof(line)))
 		e->online_cpus = count_cpus(line);
+	e->max_ptes_none = text_long(KHUGEPAGED "max_ptes_none", -1);
+	e->max_ptes_swap = text_long(KHUGEPAGED "max_ptes_swap", -1);
+	e->max_ptes_shared = text_long(KHUGEPAGED "max_ptes_shared", -1);
+	e->alloc_sleep_ms = text_long(KHUGEPAGED "alloc_sleep_millisecs", -1);
+	e->thp_use_zero_page =
+		(int)text_long("/sys/kernel/mm/transparent_hugepage/use_zero_page", -1);
+	read_mthp(e);
 	e->run.steal_ms = -1;
 	e->run.migrations = -1;
 	return 0;
@@ -443,5 +486,16 @@ unsigned int mt_env_check(const struct mt_sysinfo *si, const struct mt_env_check
 		warn(w, max, &n, "thp",
 		     "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled",
 		     "THP enabled=always: base-page runs may get huge pages");
+	/* A smaller size set to always folds base pages too (mTHP, 6.8+). */
+	for (unsigned int i = 0; c->thp_matters && i < e->n_mthp; i++) {
+		char fix[96];
+
+		if (strcmp(e->mthp[i].enabled, "always"))
+			continue;
+		snprintf(fix, sizeof(fix), "echo never > %s/hugepages-%ukB/enabled",
+			 "/sys/kernel/mm/transparent_hugepage", e->mthp[i].size_kb);
+		warn(w, max, &n, "mthp", fix, "mTHP %u kB enabled=always: base-page runs may get "
+		     "%u kB folios", e->mthp[i].size_kb, e->mthp[i].size_kb);
+	}
 	return n;
 }

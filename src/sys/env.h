@@ -37,6 +37,14 @@ struct mt_env_mark {
 	long migrations;
 };
 
+#define MT_ENV_MTHP_MAX 16
+
+/* One multi-size THP (mTHP) size: hugepages-<kb>kB/enabled. */
+struct mt_env_mthp {
+	unsigned int size_kb;
+	char enabled[12];	/* "always", "inherit", "madvise", "never" */
+};
+
 struct mt_env {
 	int hv_cpuid;		/* cpuid's hypervisor leaf: 1 read, 0 none, -1 not read */
 	char hv_signature[13];	/* cpuid 0x40000000 EBX ECX EDX, "KVMKVMKVM" */
@@ -58,6 +66,11 @@ struct mt_env {
 	char lockdown[24];	/* "none", "integrity", "confidentiality", "" unknown */
 	double loadavg;		/* 1-minute load average at start; < 0 unknown */
 	int online_cpus;	/* -1 unknown */
+	/* khugepaged's collapse limits and THP's zero page; -1 unreadable. */
+	long max_ptes_none, max_ptes_swap, max_ptes_shared, alloc_sleep_ms;
+	int thp_use_zero_page;
+	unsigned int n_mthp;
+	struct mt_env_mthp mthp[MT_ENV_MTHP_MAX];	/* by size, smallest first */
 	struct mt_env_run run;
 };
 

@@ -27,7 +27,7 @@ check "$j" 's["tunables"]["fault_around_bytes"] == 65536' "fault_around_bytes"
 check "$j" 's["tunables"]["percpu_pagelist_high_fraction"] == 8' "percpu_pagelist_high_fraction"
 check "$j" 's["thp_enabled"] == "always" and s["thp_defrag"] == "madvise"' "THP"
 check "$j" 's["thp_shmem_enabled"] == "advise"' "THP shmem"
-check "$j" 's["khugepaged"] == {"defrag": "1", "pages_to_scan": 4096, "scan_sleep_millisecs": 10000}' "khugepaged"
+check "$j" 's["khugepaged"] == {"defrag": "1", "pages_to_scan": 4096, "scan_sleep_millisecs": 10000, "max_ptes_none": None, "max_ptes_swap": None, "max_ptes_shared": None, "alloc_sleep_millisecs": None}' "khugepaged"
 check "$j" 's["hugepages"]["2048kB"] == {"total": 512, "free": 500}' "2M pool"
 check "$j" 's["hugepages"]["1048576kB"] == {"total": 4, "free": 4}' "1G pool"
 check "$j" 's["numa_nodes"] == 2' "NUMA nodes"
@@ -67,6 +67,7 @@ check "$j" 's["hypervisor_cpuid"] is None' "absent: cpuid not read for a fixture
 check "$j" 's["cpufreq"] == {"present": False, "governor": None, "boost": None, "boost_source": None}' "absent: no cpufreq"
 check "$j" 'all(s[k] is None for k in ("smt_active", "isolated_cpus", "nohz_full", "randomize_va_space", "cmdline_translation", "lockdown", "loadavg_start", "online_cpus"))' "absent: null"
 check "$j" '"run" not in s' "sysinfo --json has no run"
+check "$j" 's["thp_sizes"] == {} and s["thp_use_zero_page"] is None' "absent: no mTHP sizes"
 MEMTLB_SYSROOT=$data/sysroot-pmu run sysinfo
 expect_grep '^cpufreq governor +unknown \(no cpufreq\)$' "$out" "absent: governor unknown (no cpufreq)"
 expect_grep '^boost/turbo +unknown \(no cpufreq\)$' "$out" "absent: boost unknown (no cpufreq)"
@@ -84,15 +85,19 @@ check "$j" 's["smt_active"] is True and s["isolated_cpus"] == "" and s["nohz_ful
 check "$j" 's["randomize_va_space"] == 2 and s["lockdown"] == "integrity"' "noisy: ASLR, lockdown"
 check "$j" 's["cmdline_translation"] == ["nopti", "mitigations=off", "transparent_hugepage=always"]' "noisy: cmdline entries, init's after -- left out"
 check "$j" 's["loadavg_start"] == 3.5 and s["online_cpus"] == 4' "noisy: load"
+check "$j" 's["thp_sizes"] == {"16kB": "never", "64kB": "always", "2048kB": "inherit"} and s["thp_use_zero_page"] is True' "noisy: mTHP sizes, zero page"
+check "$j" 's["khugepaged"]["max_ptes_none"] == 511 and s["khugepaged"]["max_ptes_swap"] == 64 and s["khugepaged"]["max_ptes_shared"] == 256 and s["khugepaged"]["alloc_sleep_millisecs"] == 60000' "noisy: khugepaged limits"
 MEMTLB_SYSROOT=$data/sysroot-env-noisy run sysinfo --check
 expect_status 1 "noisy: --check exits 1"
-for w in governor boost aslr smt isolcpus load thp; do
+for w in governor boost aslr smt isolcpus load thp mthp; do
 	expect_grep "^$w: " "$out" "noisy: $w warned"
 done
 expect_grep '^  fix: echo 0 > /proc/sys/kernel/randomize_va_space$' "$out" "noisy: ASLR's fix"
 expect_grep '^  fix: echo 0 > /sys/devices/system/cpu/cpufreq/boost$' "$out" "noisy: boost's fix"
 expect_grep '^  fix: echo off > /sys/devices/system/cpu/smt/control$' "$out" "noisy: SMT's fix"
-expect_grep '^7 warnings$' "$out" "noisy: counted"
+expect_grep '^mthp: mTHP 64 kB enabled=always' "$out" "noisy: the mTHP size named"
+expect_grep '^  fix: echo never > /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled$' "$out" "noisy: mTHP's fix"
+expect_grep '^8 warnings$' "$out" "noisy: counted"
 if grep -q '^steal: ' "$out"; then fail "noisy: steal warned on a fixed /proc/stat"; else ok; fi
 awk 'length > 80 { bad = 1 } END { exit bad }' "$out" && ok || fail "noisy: --check fits 80 columns"
 MEMTLB_SYSROOT=$data/sysroot-env-noisy run sysinfo
@@ -102,7 +107,7 @@ expect_grep '^cpufreq governor +mixed$' "$out" "noisy: text governor"
 # stat and sweep: one line on stderr before the run; THP only with --pages default.
 MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 -p 1 -e minor-faults -o "$work/noisy-r.json"
 expect_status 0 "noisy: stat runs"
-expect_grep '^memtlb: system check: 7 noisy settings \(memtlb sysinfo --check\)$' "$err" "noisy: stat's one line"
+expect_grep '^memtlb: system check: 8 noisy settings \(memtlb sysinfo --check\)$' "$err" "noisy: stat's one line"
 [ "$(grep -c 'system check' "$err")" -eq 1 ] && ok || fail "noisy: stat says it once"
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); json.dump(r["system"], open(sys.argv[2], "w"))' "$work/noisy-r.json" "$work/noisy-sys.json"
 check "$work/noisy-sys.json" 's["run"]["steal_ms"] == 0 and s["run"]["migrations"] == 0' "noisy: fixed /proc/stat and sched: no steal, no migration"
@@ -110,7 +115,7 @@ MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 -p 1 -e minor-
 expect_grep '^memtlb: system check: 6 noisy settings' "$err" "noisy: --pages base: THP not counted"
 MEMTLB_SYSROOT=$data/sysroot-env-noisy run sweep --region 64k..128k -i 1 -p 1 -e minor-faults
 expect_status 0 "noisy: sweep runs"
-[ "$(grep -c '^memtlb: system check: 7 noisy settings' "$err")" -eq 1 ] && ok || fail "noisy: sweep's one line"
+[ "$(grep -c '^memtlb: system check: 8 noisy settings' "$err")" -eq 1 ] && ok || fail "noisy: sweep's one line"
 MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 --bogus
 expect_status 2 "noisy: bad input first"
 expect_one_error_line "noisy: bad input says only what is wrong"

@@ -144,6 +144,14 @@ static void test_json_round_trip(void **state)
 	si->env.loadavg = 0.25;
 	si->env.online_cpus = 2;
 	si->env.run = (struct mt_env_run){ true, 12.5, 3, 4, -1 };
+	si->env.max_ptes_none = 511;
+	si->env.max_ptes_swap = -1;
+	si->env.max_ptes_shared = 256;
+	si->env.alloc_sleep_ms = 60000;
+	si->env.thp_use_zero_page = 1;
+	si->env.n_mthp = 2;
+	si->env.mthp[0] = (struct mt_env_mthp){ 64, "always" };
+	si->env.mthp[1] = (struct mt_env_mthp){ 2048, "inherit" };
 	rep->config.events = "minor-faults";
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -190,6 +198,13 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(bs->env.run.nvcsw, 3);
 	assert_int_equal(bs->env.run.nivcsw, 4);
 	assert_int_equal(bs->env.run.migrations, -1);
+	assert_int_equal(bs->env.max_ptes_none, 511);
+	assert_int_equal(bs->env.max_ptes_swap, -1);
+	assert_int_equal(bs->env.max_ptes_shared, 256);
+	assert_int_equal(bs->env.alloc_sleep_ms, 60000);
+	assert_int_equal(bs->env.thp_use_zero_page, 1);
+	assert_int_equal(bs->env.n_mthp, 2);
+	assert_true(bs->env.mthp[0].size_kb == 64 || bs->env.mthp[1].size_kb == 64);
 	mt_report_destroy(rep);
 	mt_report_destroy(back);
 }
@@ -456,6 +471,16 @@ static void test_check(void **state)
 	assert_true(has_warning(w, n, "thp"));
 	for (unsigned int i = 0; i < n; i++)	/* "id: text" fits 80 columns */
 		assert_true(strlen(w[i].id) + 2 + strlen(w[i].text) <= 80);
+	/* An mTHP size set to always: its own warning, its own fix. */
+	e->n_mthp = 2;
+	e->mthp[0] = (struct mt_env_mthp){ 16, "never" };
+	e->mthp[1] = (struct mt_env_mthp){ 64, "always" };
+	n = mt_env_check(&si, &c, w, MT_ENV_WARN_MAX);
+	assert_int_equal(n, 9);
+	assert_string_equal(w[8].id, "mthp");
+	assert_string_equal(w[8].fix,
+			    "echo never > /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled");
+	e->n_mthp = 0;
 	/* max bounds what is written, not what is counted. */
 	assert_int_equal(mt_env_check(&si, &c, w, 2), 8);
 
@@ -536,6 +561,15 @@ static void test_env_fixtures(void **state)
 	assert_string_equal(e.lockdown, "integrity");
 	assert_true(e.loadavg == 3.5);
 	assert_int_equal(e.online_cpus, 4);
+	assert_int_equal(e.n_mthp, 3);		/* smallest first, whatever readdir's order */
+	assert_int_equal(e.mthp[0].size_kb, 16);
+	assert_string_equal(e.mthp[0].enabled, "never");
+	assert_int_equal(e.mthp[1].size_kb, 64);
+	assert_string_equal(e.mthp[1].enabled, "always");
+	assert_int_equal(e.mthp[2].size_kb, 2048);
+	assert_string_equal(e.mthp[2].enabled, "inherit");
+	assert_int_equal(e.max_ptes_none, 511);
+	assert_int_equal(e.thp_use_zero_page, 1);
 
 	snprintf(path, sizeof(path), "%s/sysroot-env-quiet", data);
 	setenv("MEMTLB_SYSROOT", path, 1);
