@@ -11,7 +11,7 @@ _memtlb_opts_compare="--fail-above --format --help --noise --output --test --wid
 _memtlb_opts_report="--format --output --origin --checkout --build --run --help"
 _memtlb_opts_run="--repeat --event --events --events-dir --format --output --verbose --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --help"
-_memtlb_opts_sysinfo="--json --help"
+_memtlb_opts_sysinfo="--json --check --help"
 
 _memtlb()
 {

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/log.h"
+#include "cli/sysinfo.h"
 #include "measure/measure.h"
 #include "model/report.h"
 
@@ -69,6 +70,8 @@ static int cmd_stat(int argc, char *argv[])
 	if (ret)
 		goto fail;
 	mopts.hw_counters = rep->system.hw_counters;
+	mopts.env_run = &rep->system.env.run;
+	mt_sysinfo_precheck(&rep->system, &cfg);
 	shown.tty = isatty(STDERR_FILENO);
 	ret = mt_measure_stat(&cfg, ev, n_ev, &mopts, &res, &bad);
 	if (ret) {

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/log.h"
+#include "cli/sysinfo.h"
 #include "measure/sweep.h"
 #include "model/size.h"
 #include "report/json.h"
@@ -216,6 +217,8 @@ static int run_sweep(struct sweep_cmd *sc)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	mopts.hw_counters = rep->system.hw_counters;
+	mopts.env_run = &rep->system.env.run;
+	mt_sysinfo_precheck(&rep->system, &sc->base);
 	ret = mt_sweep_run(sc->sw, ev, n_ev, &mopts, rep, write_output, sc, &failed, &bad);
 	mt_cli_progress(&shown, &(struct mt_progress){ .kind = MT_PROGRESS_DONE });
 	if (ret && failed) {

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
@@ -10,21 +11,26 @@
 #include "counters/counters.h"
 #include "measure/measure.h"
 #include "model/report.h"
+#include "cli/sysinfo.h"
 #include "report/json.h"
+#include "sys/env.h"
 #include "sys/sysinfo.h"
 
 static const char cmdopts_s[] = "+:h";
 static const struct option cmdopts[] = {
 	{ "json", no_argument, NULL, MT_OPT_FIRST_FREE },
+	{ "check", no_argument, NULL, MT_OPT_FIRST_FREE + 1 },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static void help(void)
 {
-	printf("Usage: memtlb sysinfo [--json]\n"
+	printf("Usage: memtlb sysinfo [--json | --check]\n"
 	       "Show what memtlb records of this machine in every report (\"system\").\n\n"
 	       "      --json               the same object as a report's \"system\"\n"
+	       "      --check              warn about what makes numbers noisy, with the\n"
+	       "                           fix; exit 1 when it warns (takes 1 s)\n"
 	       "  -h, --help               this text\n");
 }
 
@@ -39,6 +45,119 @@ static void print_long(const char *what, long v, const char *unit)
 static const char *or_unknown(const char *s)
 {
 	return s && *s ? s : "unknown";
+}
+
+static const char *tri(int v, const char *yes, const char *no, const char *unknown)
+{
+	return v < 0 ? unknown : v ? yes : no;
+}
+
+/* Space-separated words from column 32, wrapped at 80 columns. */
+static void print_words(const char *what, const char *words)
+{
+	char buf[512], *tok, *save;
+	int col = 0;
+
+	snprintf(buf, sizeof(buf), "%s", words);
+	printf("%-30s", what);
+	col = 30;
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		int n = (int)strlen(tok);
+
+		if (col > 30 && col + 1 + n > 80) {
+			printf("\n%-30s", "");
+			col = 30;
+		}
+		printf(" %s", tok);
+		col += 1 + n;
+	}
+	printf("\n");
+}
+
+static void print_env(const struct mt_env *e)
+{
+	const char *nofreq = e->cpufreq == 0 ? "unknown (no cpufreq)" : "unknown";
+	char boost[64];
+
+	if (e->hv_cpuid < 0)
+		printf("%-30s %s\n", "hypervisor (cpuid)", "not read (fixture or not x86)");
+	else if (!e->hv_cpuid)
+		printf("%-30s %s\n", "hypervisor (cpuid)", "none");
+	else
+		printf("%-30s %s (%s)\n", "hypervisor (cpuid)", e->hv_signature,
+		       e->hv_vendor[0] ? e->hv_vendor : "unknown vendor");
+	printf("%-30s %s\n", "PV TLB flush",
+	       tri(mt_env_kvm_feature(e, "pv_tlb_flush"), "yes", "no", "unknown"));
+	printf("%-30s %s\n", "PV steal time",
+	       tri(mt_env_kvm_feature(e, "steal_time"), "yes", "no", "unknown"));
+	printf("%-30s %s\n", "cpufreq governor", e->governor[0] ? e->governor : nofreq);
+	if (e->boost < 0)
+		snprintf(boost, sizeof(boost), "%s", nofreq);
+	else
+		snprintf(boost, sizeof(boost), "%s (%s)", e->boost ? "on" : "off", e->boost_source);
+	printf("%-30s %s\n", "boost/turbo", boost);
+	printf("%-30s %s\n", "SMT", tri(e->smt_active, "on", "off", "unknown"));
+	printf("%-30s %s\n", "isolated CPUs", !e->isolated_known ? "unknown"
+					   : e->isolated[0] ? e->isolated : "none");
+	printf("%-30s %s\n", "nohz_full CPUs", !e->nohz_full_known ? "unknown"
+					    : e->nohz_full[0] ? e->nohz_full : "none");
+	print_long("ASLR (randomize_va_space)", e->aslr, "");
+	if (!e->cmdline_known)
+		printf("%-30s unreadable\n", "cmdline (translation)");
+	else
+		print_words("cmdline (translation)", e->cmdline[0] ? e->cmdline : "none");
+	if (e->n_mthp) {
+		char sizes[MT_ENV_MTHP_MAX * 24];
+		size_t off = 0;
+
+		for (unsigned int i = 0; i < e->n_mthp; i++)
+			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%ukB:%s",
+						i ? " " : "", e->mthp[i].size_kb,
+						e->mthp[i].enabled);
+		print_words("THP sizes (mTHP)", sizes);
+	}
+	printf("%-30s %s\n", "THP use_zero_page", tri(e->thp_use_zero_page, "yes", "no",
+							"unknown"));
+	print_long("khugepaged max_ptes_none", e->max_ptes_none, "");
+	print_long("khugepaged max_ptes_swap", e->max_ptes_swap, "");
+	print_long("khugepaged max_ptes_shared", e->max_ptes_shared, "");
+	print_long("khugepaged alloc_sleep", e->alloc_sleep_ms, " ms");
+	printf("%-30s %s\n", "lockdown", e->lockdown[0] ? e->lockdown : "unknown");
+	if (e->loadavg < 0)
+		printf("%-30s unknown\n", "load average (1 min)");
+	else if (e->online_cpus > 0)
+		printf("%-30s %.2f on %d CPUs\n", "load average (1 min)", e->loadavg,
+		       e->online_cpus);
+	else
+		printf("%-30s %.2f\n", "load average (1 min)", e->loadavg);
+}
+
+/* The warnings, a fix line under each that has one; 1 when any. */
+static int print_check(const struct mt_sysinfo *si)
+{
+	struct mt_env_check c = { .steal_ms = -1, .sample_s = 1.0, .thp_matters = true };
+	struct timespec one = { .tv_sec = 1 };
+	struct mt_env_warning w[MT_ENV_WARN_MAX];
+	struct mt_env_mark m;
+	unsigned int n;
+
+	/* Steal that rises while memtlb only sleeps is the host's other work. */
+	mt_env_mark(&m);
+	while (nanosleep(&one, &one) && errno == EINTR)
+		;
+	c.steal_ms = mt_env_steal_since(&m);
+	n = mt_env_check(si, &c, w, MT_ENV_WARN_MAX);
+	for (unsigned int i = 0; i < n && i < MT_ENV_WARN_MAX; i++) {
+		printf("%s: %s\n", w[i].id, w[i].text);
+		if (w[i].fix[0])
+			printf("  fix: %s\n", w[i].fix);
+	}
+	if (!n) {
+		printf("no warnings: nothing seen that makes numbers noisy\n");
+		return MT_EXIT_OK;
+	}
+	printf("%u warning%s\n", n, n == 1 ? "" : "s");
+	return MT_EXIT_FAILURE;
 }
 
 static void print_text(const struct mt_sysinfo *si)
@@ -89,12 +208,37 @@ static void print_text(const struct mt_sysinfo *si)
 			snprintf(ways, sizeof(ways), "fully assoc.");
 		printf("%-30s %u entries, %s (%s)\n", what, t->entries, ways, si->tlb_source);
 	}
+	print_env(&si->env);
+}
+
+unsigned int mt_sysinfo_precheck(const struct mt_sysinfo *si, const struct mt_config *cfg)
+{
+	struct mt_env_check c = { .steal_ms = -1, .thp_matters = cfg->pages == MT_PAGES_DEFAULT };
+	struct mt_env_warning w[MT_ENV_WARN_MAX];
+	char ids[128] = "";
+	size_t off = 0;
+	unsigned int n;
+
+	n = mt_env_check(si, &c, w, MT_ENV_WARN_MAX);
+	if (!n)
+		return 0;
+	for (unsigned int i = 0; i < n && i < MT_ENV_WARN_MAX; i++)
+		off += (size_t)snprintf(ids + off, off < sizeof(ids) ? sizeof(ids) - off : 0,
+					"%s%s", i ? " " : "", w[i].id);
+	/* The ids name what to look at, as long as the line fits 80 columns. */
+	if (strlen(ids) > 30)
+		fprintf(stderr, "memtlb: system check: %u noisy settings "
+			"(memtlb sysinfo --check)\n", n);
+	else
+		fprintf(stderr, "memtlb: system check: %u noisy: %s (memtlb sysinfo --check)\n",
+			n, ids);
+	return n;
 }
 
 static int cmd_sysinfo(int argc, char *argv[])
 {
 	struct mt_sysinfo si;
-	bool json = false;
+	bool json = false, check = false;
 	int c;
 
 	opterr = 0;
@@ -107,6 +251,9 @@ static int cmd_sysinfo(int argc, char *argv[])
 		case MT_OPT_FIRST_FREE:
 			json = true;
 			break;
+		case MT_OPT_FIRST_FREE + 1:
+			check = true;
+			break;
 		default:
 			return mt_cli_getopt_error("sysinfo", c, argv);
 		}
@@ -115,7 +262,14 @@ static int cmd_sysinfo(int argc, char *argv[])
 		mt_err("sysinfo: unexpected argument '%s'", argv[optind]);
 		return MT_EXIT_USAGE;
 	}
+	if (json && check) {
+		mt_err("sysinfo: --json and --check: choose one");
+		mt_hint("--json shows the record, --check judges it");
+		return MT_EXIT_USAGE;
+	}
 	mt_measure_sysinfo(&si);
+	if (check)
+		return print_check(&si);
 	if (json) {
 		if (mt_sysinfo_write_json(&si, stdout)) {
 			mt_err("sysinfo: cannot write JSON");

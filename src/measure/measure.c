@@ -15,6 +15,7 @@
 #include "measure/measure.h"
 #include "model/sample.h"
 #include "stats/stats.h"
+#include "sys/env.h"
 
 /*
  * Kernel-side evidence: /proc/vmstat counters (system-wide: other tasks on
@@ -346,8 +347,13 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 		    const struct mt_measure_opts *opts, struct mt_result **out,
 		    struct mt_mismatch *bad)
 {
-	int ret = run_once(cfg, ev, n_ev, opts, out, bad);
+	struct mt_env_mark mark;
+	int ret;
 
+	/* Around the whole run, never inside a phase: reading /proc/stat costs. */
+	if (opts->env_run)
+		mt_env_mark(&mark);
+	ret = run_once(cfg, ev, n_ev, opts, out, bad);
 	if (!ret && never_scheduled(*out, ev, n_ev)) {
 		/* The kernel took the group but never ran it: count again, split. */
 		if (opts->progress) {
@@ -359,6 +365,8 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 		*out = NULL;
 		ret = run_once(cfg, ev, n_ev, opts, out, bad);
 	}
+	if (opts->env_run)
+		mt_env_run_add(opts->env_run, &mark);
 	if (opts->progress) {
 		struct mt_progress p = { .kind = MT_PROGRESS_DONE, .eta_s = -1 };
 

@@ -44,6 +44,8 @@ struct mt_measure_opts {
 	void *progress_arg;
 	/* Set by a signal handler: stop between iterations with -EINTR. */
 	volatile sig_atomic_t *stop;
+	/* Steal, context switches, migrations over the runs added here; NULL: not. */
+	struct mt_env_run *env_run;
 };
 
 /*

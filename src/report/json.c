@@ -214,6 +214,84 @@ static json_t *long_or_null(struct jb *b, long v)
 	return v < 0 ? json_null() : keep(b, json_integer(v));
 }
 
+static json_t *bool_or_null(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *str_or_null(struct jb *b, bool known, const char *s)
+{
+	return known ? str(b, s) : json_null();
+}
+
+/* The environment fingerprint (sys/env.h): unknown is null, never a guess. */
+static void env_json(struct jb *b, json_t *o, const struct mt_env *e)
+{
+	json_t *hv, *feat, *cf, *cl, *run, *sizes;
+
+	if (e->hv_cpuid < 0) {
+		put(b, o, "hypervisor_cpuid", json_null());
+	} else {
+		hv = object(b);
+		put(b, hv, "signature", str_or_null(b, e->hv_cpuid > 0, e->hv_signature));
+		put(b, hv, "vendor", str_or_null(b, e->hv_vendor[0], e->hv_vendor));
+		if (e->kvm_features_known) {
+			feat = object(b);
+			for (size_t i = 0; i < MT_ENV_KVM_FEATURES; i++)
+				put_bool(b, feat, mt_env_kvm_features[i].name,
+					 e->kvm_features & (1u << mt_env_kvm_features[i].bit));
+			put(b, hv, "kvm_features", feat);
+		} else {
+			put(b, hv, "kvm_features", json_null());
+		}
+		put(b, o, "hypervisor_cpuid", hv);
+	}
+	cf = object(b);
+	put(b, cf, "present", bool_or_null(e->cpufreq));
+	put(b, cf, "governor", str_or_null(b, e->governor[0], e->governor));
+	put(b, cf, "boost", bool_or_null(e->boost));
+	put(b, cf, "boost_source", str_or_null(b, e->boost_source[0], e->boost_source));
+	put(b, o, "cpufreq", cf);
+	put(b, o, "smt_active", bool_or_null(e->smt_active < 0 ? -1 : e->smt_active > 0));
+	put(b, o, "isolated_cpus", str_or_null(b, e->isolated_known, e->isolated));
+	put(b, o, "nohz_full", str_or_null(b, e->nohz_full_known, e->nohz_full));
+	put(b, o, "randomize_va_space", long_or_null(b, e->aslr));
+	if (e->cmdline_known) {
+		char buf[sizeof(e->cmdline)], *tok, *save;
+
+		cl = array(b);
+		snprintf(buf, sizeof(buf), "%s", e->cmdline);
+		for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+			push(b, cl, str(b, tok));
+		put(b, o, "cmdline_translation", cl);
+	} else {
+		put(b, o, "cmdline_translation", json_null());
+	}
+	put(b, o, "lockdown", str_or_null(b, e->lockdown[0], e->lockdown));
+	put(b, o, "loadavg_start", e->loadavg < 0 ? json_null() : keep(b, json_real(e->loadavg)));
+	put(b, o, "online_cpus", long_or_null(b, e->online_cpus));
+	put(b, o, "thp_use_zero_page", bool_or_null(e->thp_use_zero_page < 0 ? -1
+						     : e->thp_use_zero_page > 0));
+	sizes = object(b);
+	for (unsigned int i = 0; i < e->n_mthp; i++) {
+		char key[24];
+
+		snprintf(key, sizeof(key), "%ukB", e->mthp[i].size_kb);
+		put_str(b, sizes, key, e->mthp[i].enabled);
+	}
+	put(b, o, "thp_sizes", sizes);
+	/* Only a report has a run; sysinfo --json has none. */
+	if (e->run.measured) {
+		run = object(b);
+		put(b, run, "steal_ms", e->run.steal_ms < 0 ? json_null()
+						     : keep(b, json_real(e->run.steal_ms)));
+		put(b, run, "voluntary_switches", long_or_null(b, e->run.nvcsw));
+		put(b, run, "involuntary_switches", long_or_null(b, e->run.nivcsw));
+		put(b, run, "migrations", long_or_null(b, e->run.migrations));
+		put(b, o, "run", run);
+	}
+}
+
 static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 {
 	json_t *o = object(b), *pools = object(b), *tlbs = array(b), *thp, *tun;
@@ -255,6 +333,10 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 	put_str(b, thp, "defrag", si->thp_khugepaged_defrag);
 	put(b, thp, "pages_to_scan", long_or_null(b, si->khugepaged_pages_to_scan));
 	put(b, thp, "scan_sleep_millisecs", long_or_null(b, si->khugepaged_scan_sleep_ms));
+	put(b, thp, "max_ptes_none", long_or_null(b, si->env.max_ptes_none));
+	put(b, thp, "max_ptes_swap", long_or_null(b, si->env.max_ptes_swap));
+	put(b, thp, "max_ptes_shared", long_or_null(b, si->env.max_ptes_shared));
+	put(b, thp, "alloc_sleep_millisecs", long_or_null(b, si->env.alloc_sleep_ms));
 	put(b, o, "khugepaged", thp);
 	put(b, o, "hugepages", pools);
 	tun = object(b);
@@ -269,6 +351,7 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 	put_str(b, o, "tlb_source", si->tlb_source);
 	put(b, o, "hw_counters", si->hw_counters < 0 ? json_null()
 					     : json_boolean(si->hw_counters));
+	env_json(b, o, &si->env);
 	return o;
 }
 
@@ -887,6 +970,107 @@ fail:
 	return ret;
 }
 
+/* A boolean key: 1/0, -1 when null or absent (an older report). */
+static int get_tristate(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+/* A report's string shown to people: control characters made '?'. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+static void load_env(json_t *js, struct mt_env *e)
+{
+	json_t *hv = json_object_get(js, "hypervisor_cpuid"), *v, *cf, *run;
+	const char *key;
+
+	memset(e, 0, sizeof(*e));
+	e->hv_cpuid = -1;
+	if (json_is_object(hv)) {
+		v = json_object_get(hv, "signature");
+		e->hv_cpuid = json_is_string(v) ? 1 : 0;
+		get_str(hv, "signature", e->hv_signature, sizeof(e->hv_signature));
+		get_str(hv, "vendor", e->hv_vendor, sizeof(e->hv_vendor));
+		v = json_object_get(hv, "kvm_features");
+		if (json_is_object(v)) {
+			e->kvm_features_known = 1;
+			for (size_t i = 0; i < MT_ENV_KVM_FEATURES; i++)
+				if (json_is_true(json_object_get(v, mt_env_kvm_features[i].name)))
+					e->kvm_features |= 1u << mt_env_kvm_features[i].bit;
+		}
+	}
+	cf = json_object_get(js, "cpufreq");
+	e->cpufreq = get_tristate(cf, "present");
+	get_str(cf, "governor", e->governor, sizeof(e->governor));
+	e->boost = get_tristate(cf, "boost");
+	get_str(cf, "boost_source", e->boost_source, sizeof(e->boost_source));
+	e->smt_active = get_tristate(js, "smt_active");
+	e->isolated_known = json_is_string(json_object_get(js, "isolated_cpus"));
+	get_str(js, "isolated_cpus", e->isolated, sizeof(e->isolated));
+	e->nohz_full_known = json_is_string(json_object_get(js, "nohz_full"));
+	get_str(js, "nohz_full", e->nohz_full, sizeof(e->nohz_full));
+	e->aslr = (int)get_long(js, "randomize_va_space", -1);
+	v = json_object_get(js, "cmdline_translation");
+	if (json_is_array(v)) {
+		size_t off = 0;
+
+		e->cmdline_known = 1;
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			const char *t = json_string_value(json_array_get(v, i));
+
+			if (!t || off + strlen(t) + 2 > sizeof(e->cmdline))
+				continue;
+			off += (size_t)snprintf(e->cmdline + off, sizeof(e->cmdline) - off, "%s%s",
+						off ? " " : "", t);
+		}
+	}
+	get_str(js, "lockdown", e->lockdown, sizeof(e->lockdown));
+	e->loadavg = -1;
+	get_num(js, "loadavg_start", &e->loadavg);
+	e->online_cpus = (int)get_long(js, "online_cpus", -1);
+	e->thp_use_zero_page = get_tristate(js, "thp_use_zero_page");
+	v = json_object_get(js, "khugepaged");
+	e->max_ptes_none = get_long(v, "max_ptes_none", -1);
+	e->max_ptes_swap = get_long(v, "max_ptes_swap", -1);
+	e->max_ptes_shared = get_long(v, "max_ptes_shared", -1);
+	e->alloc_sleep_ms = get_long(v, "alloc_sleep_millisecs", -1);
+	json_object_foreach(json_object_get(js, "thp_sizes"), key, v) {
+		struct mt_env_mthp *m = &e->mthp[e->n_mthp];
+		const char *t = json_string_value(v);
+
+		if (e->n_mthp >= MT_ENV_MTHP_MAX || !t || sscanf(key, "%ukB", &m->size_kb) != 1)
+			continue;
+		snprintf(m->enabled, sizeof(m->enabled), "%s", t);
+		printable(m->enabled);
+		e->n_mthp++;
+	}
+	printable(e->hv_signature);
+	printable(e->hv_vendor);
+	printable(e->governor);
+	printable(e->boost_source);
+	printable(e->isolated);
+	printable(e->nohz_full);
+	printable(e->cmdline);
+	printable(e->lockdown);
+	e->run.steal_ms = -1;
+	e->run.migrations = -1;
+	run = json_object_get(js, "run");
+	if (json_is_object(run)) {
+		e->run.measured = true;
+		get_num(run, "steal_ms", &e->run.steal_ms);
+		e->run.nvcsw = get_long(run, "voluntary_switches", -1);
+		e->run.nivcsw = get_long(run, "involuntary_switches", -1);
+		e->run.migrations = get_long(run, "migrations", -1);
+	}
+}
+
 static void load_system(json_t *js, struct mt_sysinfo *si)
 {
 	json_t *v, *tun, *thp, *tlbs, *pools;
@@ -945,6 +1129,7 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 		tl->ways = (unsigned int)get_long(t, "ways", 0);
 		si->n_tlbs++;
 	}
+	load_env(js, &si->env);
 }
 
 /* A choice by its name (model/config.c's vocabulary); unknown or absent: the first. */

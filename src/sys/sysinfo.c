@@ -464,5 +464,6 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 	if (!mt_sys_read_line("/sys/devices/system/node/online", line, sizeof(line)))
 		si->numa_nodes = count_list(line);
 	read_tlbs(si);
+	mt_env_read(&si->env);
 	return 0;
 }

@@ -27,7 +27,7 @@ check "$j" 's["tunables"]["fault_around_bytes"] == 65536' "fault_around_bytes"
 check "$j" 's["tunables"]["percpu_pagelist_high_fraction"] == 8' "percpu_pagelist_high_fraction"
 check "$j" 's["thp_enabled"] == "always" and s["thp_defrag"] == "madvise"' "THP"
 check "$j" 's["thp_shmem_enabled"] == "advise"' "THP shmem"
-check "$j" 's["khugepaged"] == {"defrag": "1", "pages_to_scan": 4096, "scan_sleep_millisecs": 10000}' "khugepaged"
+check "$j" 's["khugepaged"] == {"defrag": "1", "pages_to_scan": 4096, "scan_sleep_millisecs": 10000, "max_ptes_none": None, "max_ptes_swap": None, "max_ptes_shared": None, "alloc_sleep_millisecs": None}' "khugepaged"
 check "$j" 's["hugepages"]["2048kB"] == {"total": 512, "free": 500}' "2M pool"
 check "$j" 's["hugepages"]["1048576kB"] == {"total": 4, "free": 4}' "1G pool"
 check "$j" 's["numa_nodes"] == 2' "NUMA nodes"
@@ -55,7 +55,96 @@ expect_grep '^hypervisor +yes' "$out" "says hypervisor"
 MEMTLB_SYSROOT=$data/sysroot-pmu run stat --region 64k -i 1 -p 1 -e minor-faults -o "$work/r.json"
 expect_status 0 "stat with a fixture sysroot"
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); json.dump(r["system"], open(sys.argv[2], "w"))' "$work/r.json" "$work/sys.json"
-check "$work/sys.json" "s == json.load(open('$work/pmu.json'))" "report's system equals sysinfo --json"
+# ... but for run, what happened over the measurement (sysinfo has none).
+check "$work/sys.json" "{k: v for k, v in s.items() if k != 'run'} == json.load(open('$work/pmu.json'))" "report's system equals sysinfo --json"
+check "$work/sys.json" 's["run"]["steal_ms"] is None and s["run"]["migrations"] is None' "fixture without /proc/stat, sched: run's steal and migrations null"
+check "$work/sys.json" 'all(isinstance(s["run"][k], int) and s["run"][k] >= 0 for k in ("voluntary_switches", "involuntary_switches"))' "context switches from getrusage"
+expect_grep '^memtlb: system check: 1 noisy: thp \(memtlb sysinfo --check\)$' "$err" "stat: the check's line before the run"
+
+# The environment: each source present (noisy, quiet), absent (the PMU
+# fixture), unreadable (a directory in the file's place).
+check "$j" 's["hypervisor_cpuid"] is None' "absent: cpuid not read for a fixture"
+check "$j" 's["cpufreq"] == {"present": False, "governor": None, "boost": None, "boost_source": None}' "absent: no cpufreq"
+check "$j" 'all(s[k] is None for k in ("smt_active", "isolated_cpus", "nohz_full", "randomize_va_space", "cmdline_translation", "lockdown", "loadavg_start", "online_cpus"))' "absent: null"
+check "$j" '"run" not in s' "sysinfo --json has no run"
+check "$j" 's["thp_sizes"] == {} and s["thp_use_zero_page"] is None' "absent: no mTHP sizes"
+MEMTLB_SYSROOT=$data/sysroot-pmu run sysinfo
+expect_grep '^cpufreq governor +unknown \(no cpufreq\)$' "$out" "absent: governor unknown (no cpufreq)"
+expect_grep '^boost/turbo +unknown \(no cpufreq\)$' "$out" "absent: boost unknown (no cpufreq)"
+MEMTLB_SYSROOT=$data/sysroot-pmu run sysinfo --check
+expect_status 1 "absent: check warns about THP always only"
+expect_grep '^thp: ' "$out" "absent: thp warning"
+[ "$(grep -c -v '^  fix: ' "$out")" -eq 2 ] && ok || fail "absent: one warning and the count"
+
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run sysinfo --json
+expect_status 0 "noisy fixture --json"
+j=$work/noisy.json
+cp "$out" "$j"
+check "$j" 's["cpufreq"] == {"present": True, "governor": "mixed", "boost": True, "boost_source": "cpufreq/boost"}' "noisy: cpufreq"
+check "$j" 's["smt_active"] is True and s["isolated_cpus"] == "" and s["nohz_full"] is None' "noisy: SMT, isolation"
+check "$j" 's["randomize_va_space"] == 2 and s["lockdown"] == "integrity"' "noisy: ASLR, lockdown"
+check "$j" 's["cmdline_translation"] == ["nopti", "mitigations=off", "transparent_hugepage=always"]' "noisy: cmdline entries, init's after -- left out"
+check "$j" 's["loadavg_start"] == 3.5 and s["online_cpus"] == 4' "noisy: load"
+check "$j" 's["thp_sizes"] == {"16kB": "never", "64kB": "always", "2048kB": "inherit"} and s["thp_use_zero_page"] is True' "noisy: mTHP sizes, zero page"
+check "$j" 's["khugepaged"]["max_ptes_none"] == 511 and s["khugepaged"]["max_ptes_swap"] == 64 and s["khugepaged"]["max_ptes_shared"] == 256 and s["khugepaged"]["alloc_sleep_millisecs"] == 60000' "noisy: khugepaged limits"
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run sysinfo --check
+expect_status 1 "noisy: --check exits 1"
+for w in governor boost aslr smt isolcpus load thp mthp; do
+	expect_grep "^$w: " "$out" "noisy: $w warned"
+done
+expect_grep '^  fix: echo 0 > /proc/sys/kernel/randomize_va_space$' "$out" "noisy: ASLR's fix"
+expect_grep '^  fix: echo 0 > /sys/devices/system/cpu/cpufreq/boost$' "$out" "noisy: boost's fix"
+expect_grep '^  fix: echo off > /sys/devices/system/cpu/smt/control$' "$out" "noisy: SMT's fix"
+expect_grep '^mthp: mTHP 64 kB enabled=always' "$out" "noisy: the mTHP size named"
+expect_grep '^  fix: echo never > /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled$' "$out" "noisy: mTHP's fix"
+expect_grep '^8 warnings$' "$out" "noisy: counted"
+if grep -q '^steal: ' "$out"; then fail "noisy: steal warned on a fixed /proc/stat"; else ok; fi
+awk 'length > 80 { bad = 1 } END { exit bad }' "$out" && ok || fail "noisy: --check fits 80 columns"
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run sysinfo
+awk 'length > 80 { bad = 1 } END { exit bad }' "$out" && ok || fail "noisy: text fits 80 columns"
+expect_grep '^cpufreq governor +mixed$' "$out" "noisy: text governor"
+
+# stat and sweep: one line on stderr before the run; THP only with --pages default.
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 -p 1 -e minor-faults -o "$work/noisy-r.json"
+expect_status 0 "noisy: stat runs"
+expect_grep '^memtlb: system check: 8 noisy settings \(memtlb sysinfo --check\)$' "$err" "noisy: stat's one line"
+[ "$(grep -c 'system check' "$err")" -eq 1 ] && ok || fail "noisy: stat says it once"
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); json.dump(r["system"], open(sys.argv[2], "w"))' "$work/noisy-r.json" "$work/noisy-sys.json"
+check "$work/noisy-sys.json" 's["run"]["steal_ms"] == 0 and s["run"]["migrations"] == 0' "noisy: fixed /proc/stat and sched: no steal, no migration"
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 -p 1 -e minor-faults --pages base
+expect_grep '^memtlb: system check: 6 noisy settings' "$err" "noisy: --pages base: THP not counted"
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run sweep --region 64k..128k -i 1 -p 1 -e minor-faults
+expect_status 0 "noisy: sweep runs"
+[ "$(grep -c '^memtlb: system check: 8 noisy settings' "$err")" -eq 1 ] && ok || fail "noisy: sweep's one line"
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 --bogus
+expect_status 2 "noisy: bad input first"
+expect_one_error_line "noisy: bad input says only what is wrong"
+
+MEMTLB_SYSROOT=$data/sysroot-env-quiet run sysinfo --json
+j=$work/quiet.json
+cp "$out" "$j"
+check "$j" 's["cpufreq"] == {"present": True, "governor": "performance", "boost": False, "boost_source": "intel_pstate/no_turbo"}' "quiet: cpufreq"
+check "$j" 's["smt_active"] is False and s["isolated_cpus"] == "1-3" and s["nohz_full"] == "1-3"' "quiet: SMT, isolation"
+check "$j" 's["randomize_va_space"] == 0 and s["lockdown"] == "none"' "quiet: ASLR, lockdown"
+MEMTLB_SYSROOT=$data/sysroot-env-quiet run sysinfo --check
+expect_status 0 "quiet: --check exits 0"
+expect_grep '^no warnings' "$out" "quiet: says so"
+MEMTLB_SYSROOT=$data/sysroot-env-quiet run stat --region 64k -i 1 -p 1 -e minor-faults
+expect_status 0 "quiet: stat runs"
+if grep -q 'system check' "$err"; then fail "quiet: stat printed a check line"; else ok; fi
+
+MEMTLB_SYSROOT=$data/sysroot-env-unreadable run sysinfo --json
+j=$work/unreadable.json
+cp "$out" "$j"
+check "$j" 's["cpufreq"] == {"present": True, "governor": None, "boost": None, "boost_source": None}' "unreadable: cpufreq"
+check "$j" 'all(s[k] is None for k in ("smt_active", "isolated_cpus", "nohz_full", "randomize_va_space", "cmdline_translation", "lockdown", "loadavg_start", "online_cpus"))' "unreadable: null"
+MEMTLB_SYSROOT=$data/sysroot-env-unreadable run sysinfo --check
+expect_status 0 "unreadable: not a warning"
+MEMTLB_SYSROOT=$data/sysroot-env-unreadable run sysinfo
+expect_grep '^ASLR \(randomize_va_space\) +unreadable$' "$out" "unreadable: text"
+run sysinfo --json --check
+expect_status 2 "--json with --check"
+expect_one_error_line "--json with --check"
 
 # This machine.
 run sysinfo --json
@@ -69,6 +158,41 @@ check "$j" 's["thp_enabled"] in ("always", "madvise", "never")' "live THP"
 if grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo; then
 	check "$j" 'any(t["level"] == 1 and t["type"] == "data" and t["pages"] == "4K" and t["entries"] > 0 for t in s["tlb"])' "AMD L1 dTLB from cpuid"
 fi
+# The hypervisor: only where cpuinfo has the hypervisor flag (cpuid 1's bit,
+# without which 0x40000000 has no signature); KVM where the kernel says so.
+if grep -q '^flags.* hypervisor' /proc/cpuinfo; then
+	check "$j" 'isinstance(s["hypervisor_cpuid"]["signature"], str) and s["hypervisor_cpuid"]["signature"]' "live: a hypervisor signature"
+	if grep -q kvm-clock /sys/devices/system/clocksource/clocksource0/available_clocksource 2>/dev/null; then
+		check "$j" 's["hypervisor_cpuid"]["signature"] == "KVMKVMKVM" and s["hypervisor_cpuid"]["vendor"] == "KVM"' "live: KVM"
+		check "$j" 'isinstance(s["hypervisor_cpuid"]["kvm_features"]["pv_tlb_flush"], bool) and isinstance(s["hypervisor_cpuid"]["kvm_features"]["steal_time"], bool)' "live: KVM's PV TLB flush and steal time named"
+		# The guest kernel logs the PV TLB flush it set up from the same bit.
+		if dmesg 2>/dev/null | grep -q 'KVM setup pv remote TLB flush'; then
+			check "$j" 's["hypervisor_cpuid"]["kvm_features"]["pv_tlb_flush"] is True' "live: PV TLB flush as the kernel logged"
+		fi
+	fi
+else
+	echo "skip: no hypervisor flag, no cpuid signature to check"
+fi
+if [ -d /sys/devices/system/cpu/cpufreq ] && ! ls /sys/devices/system/cpu/cpufreq | grep -q '^policy'; then
+	check "$j" 's["cpufreq"]["present"] is False and s["cpufreq"]["governor"] is None' "live: no cpufreq, governor unknown"
+fi
+check "$j" 's["randomize_va_space"] == int(open("/proc/sys/kernel/randomize_va_space").read())' "live: ASLR"
+run sysinfo --check
+[ "$status" -eq 0 ] || [ "$status" -eq 1 ] && ok || fail "live --check: exit $status"
+if grep -q '^aslr: ' "$out"; then w=1; else w=0; fi
+[ "$w" -eq "$([ "$(cat /proc/sys/kernel/randomize_va_space)" -gt 0 ] && echo 1 || echo 0)" ] && ok ||
+	fail "live --check: ASLR warning as randomize_va_space says"
+
+# A live stat report carries what happened over the run.
+run stat --region 1m -i 2 -p 1 -e minor-faults -o "$work/live-r.json"
+expect_status 0 "live stat"
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); json.dump(r["system"], open(sys.argv[2], "w"))' "$work/live-r.json" "$work/live-sys.json"
+check "$work/live-sys.json" 'isinstance(s["run"]["steal_ms"], (int, float)) and s["run"]["steal_ms"] >= 0' "live: steal over the run"
+# /proc/self/sched needs CONFIG_SCHED_DEBUG: where it is absent, so is the count.
+if [ -r /proc/self/sched ]; then
+	check "$work/live-sys.json" 'isinstance(s["run"]["migrations"], int) and s["run"]["migrations"] >= 0' "live: migrations over the run"
+fi
+
 run sysinfo
 expect_status 0 "live sysinfo"
 expect_grep '^page size +[0-9]+ bytes' "$out" "text shows page size"

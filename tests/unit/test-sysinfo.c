@@ -18,6 +18,7 @@
 
 #include "model/report.h"
 #include "report/json.h"
+#include "sys/env.h"
 #include "sys/sysinfo.h"
 #include "sys/tunable.h"
 
@@ -128,6 +129,29 @@ static void test_json_round_trip(void **state)
 	si->n_tlbs = 1;
 	si->tlbs[0] = (struct mt_tlb){ 2, "data", "4K", 2048, 8 };
 	snprintf(si->tlb_source, sizeof(si->tlb_source), "cpuid 0x80000006");
+	mt_env_hv_decode(&si->env, (const unsigned int[4]){ 0, 0x4b4d564b, 0x564b4d56, 0x4d },
+			 &(unsigned int){ 1u << 9 });
+	si->env.cpufreq = 1;
+	/* A report is untrusted: what it says is shown, its control characters not. */
+	snprintf(si->env.governor, sizeof(si->env.governor), "perf\x1b[2Jormance");
+	si->env.boost = -1;
+	si->env.smt_active = 1;
+	si->env.isolated_known = 1;
+	si->env.aslr = 2;
+	si->env.cmdline_known = 1;
+	snprintf(si->env.cmdline, sizeof(si->env.cmdline), "nopti mitigations=off");
+	snprintf(si->env.lockdown, sizeof(si->env.lockdown), "integrity");
+	si->env.loadavg = 0.25;
+	si->env.online_cpus = 2;
+	si->env.run = (struct mt_env_run){ true, 12.5, 3, 4, -1 };
+	si->env.max_ptes_none = 511;
+	si->env.max_ptes_swap = -1;
+	si->env.max_ptes_shared = 256;
+	si->env.alloc_sleep_ms = 60000;
+	si->env.thp_use_zero_page = 1;
+	si->env.n_mthp = 2;
+	si->env.mthp[0] = (struct mt_env_mthp){ 64, "always" };
+	si->env.mthp[1] = (struct mt_env_mthp){ 2048, "inherit" };
 	rep->config.events = "minor-faults";
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -153,6 +177,34 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(bs->tlbs[0].entries, 2048);
 	assert_int_equal(bs->tlbs[0].ways, 8);
 	assert_string_equal(bs->tlb_source, "cpuid 0x80000006");
+	assert_int_equal(bs->env.hv_cpuid, 1);
+	assert_string_equal(bs->env.hv_signature, "KVMKVMKVM");
+	assert_string_equal(bs->env.hv_vendor, "KVM");
+	assert_int_equal(mt_env_kvm_feature(&bs->env, "pv_tlb_flush"), 1);
+	assert_int_equal(mt_env_kvm_feature(&bs->env, "steal_time"), 0);
+	assert_int_equal(bs->env.cpufreq, 1);
+	assert_int_equal(bs->env.boost, -1);
+	assert_string_equal(bs->env.governor, "perf?[2Jormance");
+	assert_int_equal(bs->env.smt_active, 1);
+	assert_int_equal(bs->env.isolated_known, 1);
+	assert_int_equal(bs->env.nohz_full_known, 0);
+	assert_int_equal(bs->env.aslr, 2);
+	assert_string_equal(bs->env.cmdline, "nopti mitigations=off");
+	assert_string_equal(bs->env.lockdown, "integrity");
+	assert_true(bs->env.loadavg == 0.25);
+	assert_int_equal(bs->env.online_cpus, 2);
+	assert_true(bs->env.run.measured);
+	assert_true(bs->env.run.steal_ms == 12.5);
+	assert_int_equal(bs->env.run.nvcsw, 3);
+	assert_int_equal(bs->env.run.nivcsw, 4);
+	assert_int_equal(bs->env.run.migrations, -1);
+	assert_int_equal(bs->env.max_ptes_none, 511);
+	assert_int_equal(bs->env.max_ptes_swap, -1);
+	assert_int_equal(bs->env.max_ptes_shared, 256);
+	assert_int_equal(bs->env.alloc_sleep_ms, 60000);
+	assert_int_equal(bs->env.thp_use_zero_page, 1);
+	assert_int_equal(bs->env.n_mthp, 2);
+	assert_true(bs->env.mthp[0].size_kb == 64 || bs->env.mthp[1].size_kb == 64);
 	mt_report_destroy(rep);
 	mt_report_destroy(back);
 }
@@ -327,6 +379,241 @@ static void test_mem_limit(void **state)
 	unsetenv("MEMTLB_SYSROOT");
 }
 
+/* cpuid 0x40000000 as KVM answers it: "KVMK" "VMKV" "M\0\0\0" in EBX ECX EDX. */
+static void test_hv_kvm(void **state)
+{
+	const unsigned int sig[4] = { 0x40000001, 0x4b4d564b, 0x564b4d56, 0x0000004d };
+	/* This VM's 0x40000001 EAX: PV TLB flush (9) and steal time (5) among others. */
+	const unsigned int feat = 0x01007efb;
+	struct mt_env e;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(mt_env_kvm_feature(&e, "pv_tlb_flush"), -1);
+	mt_env_hv_decode(&e, sig, &feat);
+	assert_int_equal(e.hv_cpuid, 1);
+	assert_string_equal(e.hv_signature, "KVMKVMKVM");
+	assert_string_equal(e.hv_vendor, "KVM");
+	assert_int_equal(mt_env_kvm_feature(&e, "pv_tlb_flush"), 1);
+	assert_int_equal(mt_env_kvm_feature(&e, "steal_time"), 1);
+	assert_int_equal(mt_env_kvm_feature(&e, "mmu_op"), 0);		/* bit 2 */
+	assert_int_equal(mt_env_kvm_feature(&e, "clocksource_stable"), 1);	/* bit 24 */
+	assert_int_equal(mt_env_kvm_feature(&e, "no_such_bit"), -1);
+	/* Without PV TLB flush: bit 9 clear. */
+	mt_env_hv_decode(&e, sig, &(unsigned int){ feat & ~(1u << 9) });
+	assert_int_equal(mt_env_kvm_feature(&e, "pv_tlb_flush"), 0);
+	assert_int_equal(mt_env_kvm_feature(&e, "steal_time"), 1);
+}
+
+static void test_hv_other(void **state)
+{
+	/* "Microsoft Hv": no KVM features read. */
+	const unsigned int hv[4] = { 0x4000000b, 0x7263694d, 0x666f736f, 0x76482074 };
+	/* Bytes a hypervisor chose: kept printable in reports and terminals. */
+	const unsigned int odd[4] = { 0, 0x1b5b324a, 0x41414141, 0x7f414141 };
+	struct mt_env e;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	mt_env_hv_decode(&e, hv, NULL);
+	assert_string_equal(e.hv_signature, "Microsoft Hv");
+	assert_string_equal(e.hv_vendor, "Hyper-V");
+	assert_int_equal(mt_env_kvm_feature(&e, "pv_tlb_flush"), -1);
+	mt_env_hv_decode(&e, odd, NULL);
+	assert_string_equal(e.hv_signature, "J2[?AAAAAAA?");
+	assert_string_equal(e.hv_vendor, "");
+}
+
+static bool has_warning(const struct mt_env_warning *w, unsigned int n, const char *id)
+{
+	for (unsigned int i = 0; i < n && i < MT_ENV_WARN_MAX; i++)
+		if (!strcmp(w[i].id, id))
+			return true;
+	return false;
+}
+
+/* The check on values set here: what it warns about, and that unknown is not a warning. */
+static void test_check(void **state)
+{
+	struct mt_env_check c = { .steal_ms = -1, .sample_s = 1, .thp_matters = true };
+	struct mt_env_warning w[MT_ENV_WARN_MAX];
+	struct mt_sysinfo si;
+	struct mt_env *e = &si.env;
+	unsigned int n;
+
+	(void)state;
+	memset(&si, 0, sizeof(si));
+	e->cpufreq = e->boost = e->smt_active = e->aslr = e->online_cpus = -1;
+	e->loadavg = -1;
+	assert_int_equal(mt_env_check(&si, &c, w, MT_ENV_WARN_MAX), 0);
+
+	snprintf(e->governor, sizeof(e->governor), "powersave");
+	e->boost = 1;
+	snprintf(e->boost_source, sizeof(e->boost_source), "intel_pstate/no_turbo");
+	e->aslr = 2;
+	e->smt_active = 1;
+	e->isolated_known = 1;
+	e->loadavg = 1.01;
+	e->online_cpus = 2;
+	c.steal_ms = 30;
+	snprintf(si.thp_enabled, sizeof(si.thp_enabled), "always");
+	n = mt_env_check(&si, &c, w, MT_ENV_WARN_MAX);
+	assert_int_equal(n, 8);
+	assert_true(has_warning(w, n, "governor"));
+	assert_true(has_warning(w, n, "boost"));
+	assert_string_equal(w[1].fix, "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+	assert_string_equal(w[2].id, "aslr");
+	assert_string_equal(w[2].fix, "echo 0 > /proc/sys/kernel/randomize_va_space");
+	assert_true(has_warning(w, n, "smt"));
+	assert_true(has_warning(w, n, "isolcpus"));
+	assert_true(has_warning(w, n, "steal"));
+	assert_true(has_warning(w, n, "load"));
+	assert_true(has_warning(w, n, "thp"));
+	for (unsigned int i = 0; i < n; i++)	/* "id: text" fits 80 columns */
+		assert_true(strlen(w[i].id) + 2 + strlen(w[i].text) <= 80);
+	/* An mTHP size set to always: its own warning, its own fix. */
+	e->n_mthp = 2;
+	e->mthp[0] = (struct mt_env_mthp){ 16, "never" };
+	e->mthp[1] = (struct mt_env_mthp){ 64, "always" };
+	n = mt_env_check(&si, &c, w, MT_ENV_WARN_MAX);
+	assert_int_equal(n, 9);
+	assert_string_equal(w[8].id, "mthp");
+	assert_string_equal(w[8].fix,
+			    "echo never > /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled");
+	e->n_mthp = 0;
+	/* max bounds what is written, not what is counted. */
+	assert_int_equal(mt_env_check(&si, &c, w, 2), 8);
+
+	snprintf(e->governor, sizeof(e->governor), "performance");
+	e->boost = 0;
+	e->aslr = 0;
+	e->smt_active = 0;
+	snprintf(e->isolated, sizeof(e->isolated), "1");
+	e->loadavg = 1.0;	/* 0.5 per CPU: not above */
+	c.steal_ms = 0;
+	c.thp_matters = false;	/* --pages base: THP's policy does not decide */
+	assert_int_equal(mt_env_check(&si, &c, w, MT_ENV_WARN_MAX), 0);
+}
+
+/* A fixture's counters are fixed: no steal, no migration; a directory instead: unreadable. */
+static void test_run(void **state)
+{
+	const char *data = getenv("MEMTLB_TEST_DATA");
+	struct mt_env_run run = { 0 };
+	struct mt_env_mark m;
+	char path[PATH_MAX];
+
+	(void)state;
+	if (!data)
+		skip();
+	snprintf(path, sizeof(path), "%s/sysroot-env-noisy", data);
+	setenv("MEMTLB_SYSROOT", path, 1);
+	mt_env_mark(&m);
+	assert_int_equal(m.steal_ticks, 800);
+	assert_int_equal(m.migrations, 5);
+	assert_true(m.nvcsw >= 0);
+	mt_env_run_add(&run, &m);
+	assert_true(run.measured);
+	assert_true(run.steal_ms == 0);
+	assert_int_equal(run.migrations, 0);
+	assert_true(run.nvcsw >= 0 && run.nivcsw >= 0);
+	mt_env_run_add(&run, &m);	/* a second part adds up */
+	assert_true(run.steal_ms == 0);
+
+	snprintf(path, sizeof(path), "%s/sysroot-env-unreadable", data);
+	setenv("MEMTLB_SYSROOT", path, 1);
+	mt_env_mark(&m);
+	assert_int_equal(m.steal_ticks, -1);
+	assert_int_equal(m.migrations, -1);
+	mt_env_run_add(&run, &m);	/* one unreadable part: the whole figure absent */
+	assert_true(run.steal_ms < 0);
+	assert_int_equal(run.migrations, -1);
+	assert_true(mt_env_steal_since(&m) < 0);
+	unsetenv("MEMTLB_SYSROOT");
+}
+
+/* Each source present (noisy, quiet), absent (pmu) and unreadable. */
+static void test_env_fixtures(void **state)
+{
+	const char *data = getenv("MEMTLB_TEST_DATA");
+	char path[PATH_MAX];
+	struct mt_env e;
+
+	(void)state;
+	if (!data)
+		skip();
+	snprintf(path, sizeof(path), "%s/sysroot-env-noisy", data);
+	setenv("MEMTLB_SYSROOT", path, 1);
+	mt_env_read(&e);
+	assert_int_equal(e.hv_cpuid, -1);	/* a fixture: cpuid not read */
+	assert_int_equal(e.cpufreq, 1);
+	assert_string_equal(e.governor, "mixed");
+	assert_int_equal(e.boost, 1);
+	assert_string_equal(e.boost_source, "cpufreq/boost");
+	assert_int_equal(e.smt_active, 1);
+	assert_int_equal(e.isolated_known, 1);
+	assert_string_equal(e.isolated, "");
+	assert_int_equal(e.nohz_full_known, 0);
+	assert_int_equal(e.aslr, 2);
+	assert_int_equal(e.cmdline_known, 1);
+	/* After "--" the words are init's, not the kernel's. */
+	assert_string_equal(e.cmdline, "nopti mitigations=off transparent_hugepage=always");
+	assert_string_equal(e.lockdown, "integrity");
+	assert_true(e.loadavg == 3.5);
+	assert_int_equal(e.online_cpus, 4);
+	assert_int_equal(e.n_mthp, 3);		/* smallest first, whatever readdir's order */
+	assert_int_equal(e.mthp[0].size_kb, 16);
+	assert_string_equal(e.mthp[0].enabled, "never");
+	assert_int_equal(e.mthp[1].size_kb, 64);
+	assert_string_equal(e.mthp[1].enabled, "always");
+	assert_int_equal(e.mthp[2].size_kb, 2048);
+	assert_string_equal(e.mthp[2].enabled, "inherit");
+	assert_int_equal(e.max_ptes_none, 511);
+	assert_int_equal(e.thp_use_zero_page, 1);
+
+	snprintf(path, sizeof(path), "%s/sysroot-env-quiet", data);
+	setenv("MEMTLB_SYSROOT", path, 1);
+	mt_env_read(&e);
+	assert_string_equal(e.governor, "performance");
+	assert_int_equal(e.boost, 0);
+	assert_string_equal(e.boost_source, "intel_pstate/no_turbo");
+	assert_int_equal(e.smt_active, 0);
+	assert_string_equal(e.isolated, "1-3");
+	assert_string_equal(e.nohz_full, "1-3");
+	assert_int_equal(e.aslr, 0);
+	assert_string_equal(e.cmdline, "isolcpus=1-3 nohz_full=1-3 nopcid");
+	assert_string_equal(e.lockdown, "none");
+
+	snprintf(path, sizeof(path), "%s/sysroot-pmu", data);
+	setenv("MEMTLB_SYSROOT", path, 1);
+	mt_env_read(&e);
+	assert_int_equal(e.cpufreq, 0);
+	assert_string_equal(e.governor, "");
+	assert_int_equal(e.boost, -1);
+	assert_int_equal(e.smt_active, -1);
+	assert_int_equal(e.isolated_known, 0);
+	assert_int_equal(e.aslr, -1);
+	assert_int_equal(e.cmdline_known, 0);
+	assert_string_equal(e.lockdown, "");
+	assert_true(e.loadavg < 0);
+
+	snprintf(path, sizeof(path), "%s/sysroot-env-unreadable", data);
+	setenv("MEMTLB_SYSROOT", path, 1);
+	mt_env_read(&e);
+	assert_int_equal(e.cpufreq, 1);		/* a policy, its governor unreadable */
+	assert_string_equal(e.governor, "");
+	assert_int_equal(e.boost, -1);
+	assert_int_equal(e.smt_active, -1);
+	assert_int_equal(e.isolated_known, 0);
+	assert_int_equal(e.nohz_full_known, 0);
+	assert_int_equal(e.aslr, -1);
+	assert_int_equal(e.cmdline_known, 0);
+	assert_string_equal(e.lockdown, "");
+	assert_true(e.loadavg < 0);
+	assert_int_equal(e.online_cpus, -1);
+	unsetenv("MEMTLB_SYSROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +624,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tunable_exact, tun_setup, tun_teardown),
 		cmocka_unit_test_setup_teardown(test_tunable_names, tun_setup, tun_teardown),
 		cmocka_unit_test(test_mem_limit),
+		cmocka_unit_test(test_hv_kvm),
+		cmocka_unit_test(test_hv_other),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_env_fixtures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
