@@ -96,16 +96,15 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	int ret, prose = MT_PROSE_WIDTH(width);
 
 	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
-	char set[MT_SAFE_MAX], failed[64];
+	char set[MT_SAFE_MAX];
 
-	failed[0] = '\0';
-	if (rep->exit_status)
-		snprintf(failed, sizeof(failed), " (FAILED: exit status %d; stopped after it)",
-			 rep->exit_status);
-	wrapf(f, prose, "memtlb run: %s: %u run%s%s%s%s",
+	wrapf(f, prose, "memtlb run: %s: %u run%s%s%s",
 	      mt_cell_safe(cmd, sizeof(cmd), rep->command_line), rep->runs,
-	      rep->runs == 1 ? "" : "s", failed, rep->event_set[0] ? ", event set " : "",
+	      rep->runs == 1 ? "" : "s", rep->event_set[0] ? ", event set " : "",
 	      rep->event_set[0] ? mt_cell_safe(set, sizeof(set), rep->event_set) : "");
+	/* a line of its own: a long command line cannot wrap it away */
+	if (rep->exit_status)
+		fprintf(f, "FAILED: exit status %d; stopped after it\n", rep->exit_status);
 	wrapf(f, prose, "kernel %s on %s, counters: %s%s",
 	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
 	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
@@ -174,8 +173,10 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	if (ret)
 		return ret;
 	/* one line each, so that a wrap never cuts a definition */
-	wrapf(f, prose, "mean over the runs; stddev: sample standard deviation (n-1)");
-	wrapf(f, prose, "cv = stddev/mean; sem = stddev/sqrt(runs)/mean (perf stat's \"+- x%%\")");
+	wrapf(f, prose, "mean over the runs; stddev: sample standard deviation (n-1); "
+	      "cv = stddev/mean");
+	wrapf(f, prose, "sem = stddev/sqrt(runs)/mean, the standard error of the mean "
+	      "(perf's \"+- x%%\")");
 	if (multiplexed)
 		wrapf(f, prose, "running: share of time counted where multiplexed, values scaled");
 	if (derived)
