@@ -337,6 +337,30 @@ int mt_text_width(FILE *f)
 	return 100;
 }
 
+static bool pmu_role(enum mt_role role)
+{
+	return role == MT_ROLE_DTLB_LOADS || role == MT_ROLE_DTLB_MISSES ||
+	       role == MT_ROLE_CYCLES || role == MT_ROLE_INSTRUCTIONS ||
+	       role == MT_ROLE_WALK_CYCLES || role == MT_ROLE_ITLB_MISSES;
+}
+
+int mt_report_width(FILE *f, const struct mt_report *rep)
+{
+	int width = mt_text_width(f);
+
+	if (rep->system.hw_counters > 0 || width <= 80)
+		return width;
+	/* a replayed PMU counts too: what decides is what was counted */
+	for (size_t i = 0; i < rep->n_results; i++) {
+		const struct mt_result *r = rep->results[i];
+
+		for (unsigned int e = 0; e < r->n_events; e++)
+			if (pmu_role(r->events[e].role) && !mt_event_hidden(r, e))
+				return width;
+	}
+	return 80;
+}
+
 /* Columns [0, keep) then [from, to) of every row, without trailing spaces. */
 static int print_columns(FILE *f, const struct mt_table *t, const int *w, unsigned int keep,
 			 unsigned int from, unsigned int to)

@@ -140,6 +140,12 @@ int mt_table_print_notes_fit(FILE *f, const struct mt_table *t, int width);
  * (TIOCGWINSZ) when f is one, else 100.
  */
 int mt_text_width(FILE *f);
+/*
+ * The width of rep's tables on f: mt_text_width, but 80 at most when nothing
+ * a PMU counts was counted (the machine says it has no hardware counters and
+ * no cycle, instruction or TLB event counted): such a table always fits 80.
+ */
+int mt_report_width(FILE *f, const struct mt_report *rep);
 /* Prose (headers, notes) wraps at 80 even on a wider terminal: lines stay readable. */
 #define MT_PROSE_WIDTH(width) ((width) > 0 && (width) < 80 ? (width) : 80)
 /*

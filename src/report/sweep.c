@@ -239,7 +239,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	size_t n_series;
 	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
 	char ph[MT_SAFE_MAX];
-	int ret = 0, width = mt_text_width(f), prose = MT_PROSE_WIDTH(width);
+	int ret = 0, width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width);
 
 	/* A report without a read pass has no default phase: nothing to show. */
 	if (!phase)

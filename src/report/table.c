@@ -269,7 +269,7 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	const struct mt_config *c = &rep->config;
 	char region[32], block[32], kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX];
 	char cmd[MT_SAFE_MAX], line[512];
-	int ret = 0, width = mt_text_width(f), prose = MT_PROSE_WIDTH(width);
+	int ret = 0, width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width);
 	size_t n;
 
 	if (!strcmp(rep->command, "run"))
