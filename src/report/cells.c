@@ -150,11 +150,6 @@ void mt_cell_derived(char *buf, size_t len, const struct mt_phase_stat *ps, enum
 		snprintf(buf, len, v >= 100.0 ? "%.1f%s" : "%.3f%s", v, mark);
 }
 
-void mt_cell_time_us(char *buf, size_t len, double ns)
-{
-	snprintf(buf, len, "%.2f", ns / 1000.0);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -48,8 +48,8 @@ void mt_report_number(char *buf, size_t len, double v);
 const char *mt_cell_state(enum mt_counter_state state);
 
 /*
- * A counter's mean per iteration: whole from 100 up or when whole, else 2
- * decimals; " (x%)", the share of time counted, when it was multiplexed;
+ * A counter's mean per iteration as mt_cell_count (262,144); " (x%)", the
+ * share of time counted, when it was multiplexed;
  * "not supported", "not counted".
  */
 void mt_cell_counter(char *buf, size_t len, const struct mt_counter_stat *cs);
@@ -66,9 +66,6 @@ void mt_cell_counter_per(char *buf, size_t len, const struct mt_counter_stat *cs
  * in different groups; "-" when the phase does not have it.
  */
 void mt_cell_derived(char *buf, size_t len, const struct mt_phase_stat *ps, enum mt_derived d);
-
-/* A time given in ns, shown in us with 2 decimals. */
-void mt_cell_time_us(char *buf, size_t len, double ns);
 
 /*
  * The unit of a column of times given in ns: ns, us, ms or s, the one that

@@ -234,9 +234,9 @@ static int print_extras(FILE *f, const struct mt_result *r, int width)
 	}
 	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
 	mt_table_destroy(t);
-	wrapf(f, MT_PROSE_WIDTH(width), "kernel: rusage and vmstat from one extra, untimed iteration (vmstat is "
-	      "system-wide, rusage counts memtlb and its tasks; counters that stayed 0 are "
-	      "in the JSON report); blocks/s: mean per timed iteration");
+	wrapf(f, MT_PROSE_WIDTH(width), "kernel: rusage and vmstat from one extra, untimed "
+	      "iteration (vmstat is system-wide, rusage counts memtlb and its tasks; counters "
+	      "that stayed 0 are in the JSON report); blocks/s: mean per timed iteration");
 	return ret;
 }
 
