@@ -34,6 +34,7 @@ enum {
 	MT_OPT_TASKS,
 	MT_OPT_TASK_MODE,
 	MT_OPT_TASK_REGION,
+	MT_OPT_WIDE,
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
 
@@ -61,7 +62,8 @@ enum {
 	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR }, \
 	{ "format", required_argument, NULL, MT_OPT_FORMAT }, \
 	{ "output", required_argument, NULL, 'o' }, \
-	{ "verbose", no_argument, NULL, 'v' }
+	{ "verbose", no_argument, NULL, 'v' }, \
+	{ "wide", no_argument, NULL, MT_OPT_WIDE }
 
 #define MT_WORKLOAD_HELP \
 	"Workload:\n" \
@@ -91,7 +93,8 @@ enum {
 	"Output:\n" \
 	"      --format FMT         table (default), csv or json\n" \
 	"  -o, --output FILE        also write the JSON report to FILE (atomically)\n" \
-	"  -v, --verbose            say why events are not supported\n"
+	"  -v, --verbose            say why events are not supported\n" \
+	"      --wide               every column, one row per phase, whatever the width\n"
 
 /* Whether getopt's c is one of the workload options. */
 bool mt_cli_is_workload_opt(int c);

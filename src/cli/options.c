@@ -323,7 +323,7 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg,
 	}
 	switch (cfg->format) {
 	case MT_FORMAT_TABLE:
-		ret = mt_report_print_table(out, rep, cfg->verbose);
+		ret = mt_report_print_table(out, rep, cfg->verbose || cfg->wide);
 		break;
 	case MT_FORMAT_CSV:
 		ret = mt_report_print_csv(out, rep);

@@ -24,6 +24,7 @@ static const struct option cmdopts[] = {
 	{ "format", required_argument, NULL, MT_OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "wide", no_argument, NULL, MT_OPT_WIDE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -43,6 +44,7 @@ static void help(void)
 	       "  -o, --output FILE        also write the JSON report to FILE (atomically;\n"
 	       "                           - for stdout)\n"
 	       "  -v, --verbose            say why events are not supported\n"
+	       "      --wide               every row, the events not counted too\n"
 	       "  -h, --help               this text\n"
 	       "memtlb's own output goes to stderr, as perf stat's: stdout is the command's.\n"
 	       "The exit status is the command's; 2 when it cannot be run.\n");

@@ -85,7 +85,8 @@ static int print_result(const struct mt_report *rep, const struct sweep_cmd *sc,
 
 	switch (report_out ? MT_FORMAT_JSON : sc->base.format) {
 	case MT_FORMAT_TABLE:
-		ret = mt_report_print_sweep(stdout, rep, phase, &sc->ko);
+		ret = mt_report_print_sweep(stdout, rep, phase, &sc->ko,
+					    sc->base.verbose || sc->base.wide);
 		break;
 	case MT_FORMAT_CSV:
 		ret = mt_report_print_sweep_csv(stdout, rep, phase, &sc->ko);
@@ -204,8 +205,9 @@ static int run_sweep(struct sweep_cmd *sc)
 	mem = mt_sys_mem_available();
 	mt_size_format(largest, big, sizeof(big));
 	mt_size_format(mem > 0 ? (uint64_t)mem : 0, avail, sizeof(avail));
-	fprintf(stderr, "memtlb: sweep: %zu point%s, largest region %s; memory guard: each "
-		"point's region within MemAvailable (%s now)%s\n", n, n == 1 ? "" : "s", big,
+	/* two lines of 80 columns at most */
+	fprintf(stderr, "memtlb: sweep: %zu point%s, largest region %s; memory guard:\n"
+		"  each point's region within MemAvailable (%s now)%s\n", n, n == 1 ? "" : "s", big,
 		mem > 0 ? avail : "unknown", sc->base.force ? ", off (--force)" : "");
 
 	/*

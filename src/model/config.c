@@ -248,6 +248,8 @@ int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
 		cfg->force = true;
 	else if (!strcmp(key, "verbose"))
 		cfg->verbose = true;
+	else if (!strcmp(key, "wide"))
+		cfg->wide = true;
 	else if (!mt_config_has_value(key))
 		return -ENOENT;
 	else if (!value)

@@ -84,6 +84,7 @@ struct mt_config {
 	const char *output;	/* -o FILE: the JSON report, or NULL */
 	bool force;
 	bool verbose;
+	bool wide;		/* --wide: every column of the tables, whatever the width */
 };
 
 /*

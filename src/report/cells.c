@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "report/cells.h"
 #include "stats/compare.h"
@@ -84,17 +86,40 @@ static void running_share(char *buf, size_t len, int n, double running)
 		snprintf(buf + n, len - n, " (%.1f%%)", 100.0 * running);
 }
 
+void mt_cell_count(char *buf, size_t len, double v)
+{
+	char digits[64], *d = digits;
+	size_t n = 0, nd;
+
+	if (!len)
+		return;
+	/* perf's style: whole counts with thousands separators, small fractions kept */
+	if (!isfinite(v) || fabs(v) >= 1e18 || (fabs(v) < 100.0 && v != floor(v))) {
+		snprintf(buf, len, isfinite(v) && fabs(v) < 1e18 ? "%.2f" : "%g", v);
+		return;
+	}
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	if (*d == '-' && n + 1 < len)
+		buf[n++] = *d++;
+	nd = strlen(d);
+	for (size_t i = 0; i < nd && n + 1 < len; i++) {
+		if (i && (nd - i) % 3 == 0 && n + 2 < len)
+			buf[n++] = ',';
+		buf[n++] = d[i];
+	}
+	buf[n] = '\0';
+}
+
 void mt_cell_counter(char *buf, size_t len, const struct mt_counter_stat *cs)
 {
 	const char *state = mt_cell_state(cs->state);
-	double v = cs->s.mean;
 
 	if (state) {
 		snprintf(buf, len, "%s", state);
 		return;
 	}
-	running_share(buf, len, snprintf(buf, len, v >= 100.0 || v == floor(v) ? "%.0f" : "%.2f",
-					 v), cs->running);
+	mt_cell_count(buf, len, cs->s.mean);
+	running_share(buf, len, (int)strlen(buf), cs->running);
 }
 
 void mt_cell_counter_per(char *buf, size_t len, const struct mt_counter_stat *cs, double div)
@@ -125,9 +150,58 @@ void mt_cell_derived(char *buf, size_t len, const struct mt_phase_stat *ps, enum
 		snprintf(buf, len, v >= 100.0 ? "%.1f%s" : "%.3f%s", v, mark);
 }
 
-void mt_cell_time_us(char *buf, size_t len, double ns)
+static int cmp_double(const void *a, const void *b)
 {
-	snprintf(buf, len, "%.2f", ns / 1000.0);
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+const char *mt_time_unit(const double *ns, size_t n, double *scale)
+{
+	static const struct { const char *name; double ns; } units[] = {
+		{ "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
+	};
+	double *v, med = 0.0;
+
+	*scale = 1.0;
+	v = n ? malloc(n * sizeof(*v)) : NULL;
+	if (v) {
+		memcpy(v, ns, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_double);
+		med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+		free(v);
+	}
+	/* the largest unit that keeps the median at 1 or more: 1..999 */
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (fabs(med) >= units[i].ns) {
+			*scale = units[i].ns;
+			return units[i].name;
+		}
+	}
+	return "ns";
+}
+
+void mt_cell_time(char *buf, size_t len, double ns, double scale)
+{
+	double v = ns / scale, a = fabs(v);
+
+	/* three significant digits or more, never a bare 0 for a short phase */
+	snprintf(buf, len, a >= 100.0 ? "%.1f" : a >= 1.0 || a == 0.0 ? "%.2f" : "%.3g", v);
+}
+
+void mt_cell_csv_number(char *buf, size_t len, double v)
+{
+	/* whole numbers as integers, the rest in the fewest digits that read back */
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
 }
 
 void mt_cell_cv(char *buf, size_t len, const struct mt_summary *s)
@@ -239,10 +313,90 @@ const char *mt_table_cell(const struct mt_table *t, size_t row, unsigned int col
 	return t->cells[row * t->ncols + col];
 }
 
-int mt_table_print_text(FILE *f, const struct mt_table *t)
+int mt_text_width(FILE *f)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long v;
+	int fd = fileno(f);
+
+	/* COLUMNS first, as perf and less take it; below 20 no table is readable */
+	if (env && *env) {
+		v = strtol(env, &end, 10);
+		if (!*end && v >= 20 && v <= 10000)
+			return (int)v;
+	}
+	if (fd >= 0 && isatty(fd) && !ioctl(fd, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 100;
+}
+
+static bool pmu_role(enum mt_role role)
+{
+	return role == MT_ROLE_DTLB_LOADS || role == MT_ROLE_DTLB_MISSES ||
+	       role == MT_ROLE_CYCLES || role == MT_ROLE_INSTRUCTIONS ||
+	       role == MT_ROLE_WALK_CYCLES || role == MT_ROLE_ITLB_MISSES;
+}
+
+int mt_report_width(FILE *f, const struct mt_report *rep)
+{
+	int width = mt_text_width(f);
+
+	if (rep->system.hw_counters > 0 || width <= 80)
+		return width;
+	/* a replayed PMU counts too: what decides is what was counted */
+	for (size_t i = 0; i < rep->n_results; i++) {
+		const struct mt_result *r = rep->results[i];
+
+		for (unsigned int e = 0; e < r->n_events; e++)
+			if (pmu_role(r->events[e].role) && !mt_event_hidden(r, e))
+				return width;
+	}
+	return 80;
+}
+
+/* Columns [0, keep) then [from, to) of every row, without trailing spaces. */
+static int print_columns(FILE *f, const struct mt_table *t, const int *w, unsigned int keep,
+			 unsigned int from, unsigned int to)
+{
+	size_t rows = mt_table_rows(t), len = 0;
+	char *line = NULL;
+
+	for (size_t r = 0; r < rows; r++) {
+		FILE *m = open_memstream(&line, &len);
+		bool first = true;
+
+		if (!m)
+			return -ENOMEM;
+		for (unsigned int c = 0; c < to; c++) {
+			if (c >= keep && c < from)
+				continue;
+			if (!first)
+				fprintf(m, "%*s%*s", t->gap, "", w[c], mt_table_cell(t, r, c));
+			else
+				fprintf(m, "%-*s", keep + to - from > 1 ? w[c] : 0,
+					mt_table_cell(t, r, c));
+			first = false;
+		}
+		if (fclose(m)) {
+			free(line);
+			return -ENOMEM;
+		}
+		while (len && line[len - 1] == ' ')
+			line[--len] = '\0';
+		fprintf(f, "%s\n", line);
+		free(line);
+		line = NULL;
+	}
+	return 0;
+}
+
+int mt_table_print_fit(FILE *f, const struct mt_table *t, int width, unsigned int keep)
 {
 	size_t rows = mt_table_rows(t);
-	int *w = calloc(t->ncols, sizeof(*w));
+	int *w = calloc(t->ncols, sizeof(*w)), lead = 0, ret = 0;
+	unsigned int from;
 
 	if (!w)
 		return -ENOMEM;
@@ -255,46 +409,168 @@ int mt_table_print_text(FILE *f, const struct mt_table *t)
 				w[c] = len;
 		}
 	}
-	for (size_t r = 0; r < rows; r++) {
-		for (unsigned int c = 0; c < t->ncols; c++) {
-			if (c)
-				fprintf(f, "%*s%*s", t->gap, "", w[c], mt_table_cell(t, r, c));
-			else
-				fprintf(f, "%-*s", t->ncols > 1 ? w[c] : 0, mt_table_cell(t, r, c));
-		}
-		fputc('\n', f);
+	if (keep >= t->ncols)
+		keep = t->ncols - 1;
+	for (unsigned int c = 0; c < keep; c++)
+		lead += (c ? t->gap : 0) + w[c];
+	/*
+	 * perf's way when the counts do not fit: stacked tables that share
+	 * the leading columns, never a wrapped row, never a dropped value.
+	 */
+	for (from = keep; from < t->ncols || from == keep;) {
+		unsigned int to = from;
+		int used = lead;
+
+		while (to < t->ncols &&
+		       (to == from || width <= 0 || used + t->gap + w[to] <= width))
+			used += (used ? t->gap : 0) + w[to++];
+		if (from > keep)
+			fputc('\n', f);
+		ret = print_columns(f, t, w, keep, from, to);
+		if (ret || to == from)
+			break;
+		from = to;
 	}
 	free(w);
+	if (ret)
+		return ret;
+	return ferror(f) ? -EIO : 0;
+}
+
+int mt_table_print_text(FILE *f, const struct mt_table *t)
+{
+	return mt_table_print_fit(f, t, 0, 1);
+}
+
+int mt_text_wrap(FILE *f, const char *s, int width, int indent)
+{
+	int col = 0, lead = (int)strspn(s, " ");
+
+	if (width <= 0 || (int)strlen(s) <= width) {
+		fprintf(f, "%s\n", s);
+		return ferror(f) ? -EIO : 0;
+	}
+	fprintf(f, "%*s", lead, "");
+	col = lead;
+	s += lead;
+	while (*s) {
+		int n = (int)strcspn(s, " ");
+
+		/* a word longer than the line is not cut: it keeps a name whole */
+		if (col > lead && col + 1 + n > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > lead) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", n, s);
+		col += n;
+		s += n;
+		s += strspn(s, " ");
+	}
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int mt_table_print_notes_fit(FILE *f, const struct mt_table *t, int width)
+{
+	for (size_t i = 0; i < t->n_notes; i++)
+		mt_text_wrap(f, t->notes[i], width, (int)strspn(t->notes[i], " ") + 2);
 	return ferror(f) ? -EIO : 0;
 }
 
 int mt_table_print_notes(FILE *f, const struct mt_table *t)
 {
-	for (size_t i = 0; i < t->n_notes; i++)
-		fprintf(f, "%s\n", t->notes[i]);
-	return ferror(f) ? -EIO : 0;
+	return mt_table_print_notes_fit(f, t, 0);
 }
 
-/* Events not supported: each with its reason when verbose, else how many. */
+bool mt_event_hidden(const struct mt_result *r, unsigned int e)
+{
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		if (r->phases[p].counters[e].state == MT_COUNTER_OK)
+			return false;
+	return r->n_phases > 0;
+}
+
+static bool unsupported(const struct mt_result *r, unsigned int e)
+{
+	return r->n_phases && r->phases[0].counters[e].state == MT_COUNTER_UNSUPPORTED;
+}
+
+/* The reason of event e with its errno's name: "no PMU driver in this kernel: ENOENT". */
+static void reason_of(char *buf, size_t len, const struct mt_result *r, unsigned int e)
+{
+	const struct mt_result_event *ev = &r->events[e];
+	const char *name = ev->err > 0 ? strerrorname_np(ev->err) : NULL;
+
+	snprintf(buf, len, "%s%s%s", ev->reason[0] ? ev->reason : "not supported",
+		 name ? ": " : "", name ? name : "");
+}
+
+/*
+ * Events the machine cannot count, named once: one line per reason,
+ * "not supported here: a, b (reason)", rather than a column each of
+ * "not supported"; with verbose (--wide) a line per event, as before.
+ * Events whose group never ran in any phase likewise, "not counted".
+ */
 static void note_unsupported(struct mt_table *t, const struct mt_result *r, bool verbose)
 {
-	unsigned int n = 0;
+	char why[160], other[160], list[512];
+	uint64_t done = 0;
+	size_t n = 0;
 
 	if (!r->n_phases)
 		return;
 	for (unsigned int e = 0; e < r->n_events; e++) {
-		if (!r->events[e].err && !r->events[e].reason[0])
+		char *line = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		if (!unsupported(r, e) || (e < 64 && (done & (1ull << e))))
 			continue;
-		if (r->phases[0].counters[e].state != MT_COUNTER_UNSUPPORTED)
-			continue;
-		if (verbose)
+		reason_of(why, sizeof(why), r, e);
+		if (verbose) {
 			mt_table_note(t, "%s: not supported: %s", r->events[e].name,
-				      r->events[e].reason);
-		n++;
+				      r->events[e].reason[0] ? r->events[e].reason : why);
+			continue;
+		}
+		m = open_memstream(&line, &len);
+		if (!m) {
+			t->err = -ENOMEM;
+			return;
+		}
+		fprintf(m, "not supported here: %s", r->events[e].name);
+		for (unsigned int o = e + 1; o < r->n_events; o++) {
+			if (!unsupported(r, o) || (o < 64 && (done & (1ull << o))))
+				continue;
+			reason_of(other, sizeof(other), r, o);
+			if (strcmp(why, other))
+				continue;
+			fprintf(m, ", %s", r->events[o].name);
+			if (o < 64)
+				done |= 1ull << o;
+		}
+		fprintf(m, " (%s)", why);
+		if (fclose(m)) {
+			free(line);
+			t->err = -ENOMEM;
+			return;
+		}
+		mt_table_note(t, "%s", line);
+		free(line);
 	}
-	if (n && !verbose)
-		mt_table_note(t, "%u event%s not supported on this machine (--verbose says why)", n,
-			      n > 1 ? "s" : "");
+	if (verbose)
+		return;
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		if (unsupported(r, e) || !mt_event_hidden(r, e) || n >= sizeof(list))
+			continue;
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+			      n ? ", " : "", r->events[e].name);
+	}
+	if (n)
+		mt_table_note(t, "not counted (the counter never ran): %.*s", (int)sizeof(list),
+			      list);
 }
 
 /* Groups, when the events did not fit one; and what '*' means. */
@@ -354,40 +630,55 @@ int mt_table_notes(struct mt_table *t, const struct mt_report *rep, const struct
 int mt_phase_table(struct mt_table **out, const struct mt_report *rep,
 		   const struct mt_result *r, bool verbose)
 {
-	unsigned int any = 0, ncols = 3 + r->n_events, c = 0;
-	struct mt_table *t;
+	unsigned int any = 0, ncols = 3, c = 0;
+	bool nspb, *show = calloc(r->n_events ? r->n_events : 1, sizeof(*show));
+	double *times = calloc(r->n_phases ? r->n_phases : 1, sizeof(*times)), scale;
 	char cell[MT_CELL_MAX];
-	int ret;
+	const char *unit;
+	struct mt_table *t = NULL;
+	int ret = -ENOMEM;
 
-	for (unsigned int p = 0; p < r->n_phases; p++)
+	if (!show || !times)
+		goto out;
+	for (unsigned int p = 0; p < r->n_phases; p++) {
 		any |= r->phases[p].has_derived;
-	for (int d = 0; d < MT_DERIVED_MAX; d++)
-		ncols += !!(any & (1u << d));
-	ret = mt_table_create(&t, ncols);
-	if (ret) {
-		*out = NULL;
-		return ret;
+		times[p] = r->phases[p].time_ns.mean;
 	}
+	nspb = any & (1u << MT_DERIVED_NS_PER_BLOCK);
+	ncols += nspb;
+	/* what cannot be counted is named once in the notes, not a column of it */
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		show[e] = verbose || !mt_event_hidden(r, e);
+		ncols += show[e];
+	}
+	for (int d = 0; d < MT_DERIVED_MAX; d++)
+		ncols += d != MT_DERIVED_NS_PER_BLOCK && (any & (1u << d));
+	ret = mt_table_create(&t, ncols);
+	if (ret)
+		goto out;
+	unit = mt_time_unit(times, r->n_phases, &scale);
 
-	/* The seed's columns, ns/block beside the time, the counts, the other metrics. */
+	/* The cost per block first, beside the phase: what a reader looks at first. */
 	t->width[c++] = 10;
-	t->width[c++] = 14;
-	t->width[c++] = 8;
 	mt_table_add(t, "%s", MT_HEAD_PHASE);
-	mt_table_add(t, "%s", MT_HEAD_MEAN_US);
-	mt_table_add(t, "%s", MT_HEAD_CV);
-	if (any & (1u << MT_DERIVED_NS_PER_BLOCK)) {
-		t->width[c++] = 10;
+	if (nspb) {
+		t->width[c++] = 9;
 		mt_table_add(t, "%s", mt_derived_label(MT_DERIVED_NS_PER_BLOCK));
 	}
+	t->width[c++] = 10;
+	mt_table_add(t, "mean (%s)", unit);
+	t->width[c++] = 6;
+	mt_table_add(t, "%s", MT_HEAD_CV);
 	for (unsigned int e = 0; e < r->n_events; e++) {
-		t->width[c++] = 14;
+		if (!show[e])
+			continue;
+		t->width[c++] = 8;
 		mt_table_add(t, "%s", r->events[e].name);
 	}
 	for (int d = MT_DERIVED_NS_PER_BLOCK + 1; d < MT_DERIVED_MAX; d++) {
 		if (!(any & (1u << d)))
 			continue;
-		t->width[c++] = 15;
+		t->width[c++] = 8;
 		mt_table_add(t, "%s", mt_derived_label(d));
 	}
 
@@ -395,15 +686,17 @@ int mt_phase_table(struct mt_table **out, const struct mt_report *rep,
 		const struct mt_phase_stat *ps = &r->phases[p];
 
 		mt_table_add(t, "%s", ps->name);
-		mt_cell_time_us(cell, sizeof(cell), ps->time_ns.mean);
-		mt_table_add(t, "%s", cell);
-		mt_cell_cv(cell, sizeof(cell), &ps->time_ns);
-		mt_table_add(t, "%s", cell);
-		if (any & (1u << MT_DERIVED_NS_PER_BLOCK)) {
+		if (nspb) {
 			mt_cell_derived(cell, sizeof(cell), ps, MT_DERIVED_NS_PER_BLOCK);
 			mt_table_add(t, "%s", cell);
 		}
+		mt_cell_time(cell, sizeof(cell), ps->time_ns.mean, scale);
+		mt_table_add(t, "%s", cell);
+		mt_cell_cv(cell, sizeof(cell), &ps->time_ns);
+		mt_table_add(t, "%s", cell);
 		for (unsigned int e = 0; e < r->n_events; e++) {
+			if (!show[e])
+				continue;
 			mt_cell_counter(cell, sizeof(cell), &ps->counters[e]);
 			mt_table_add(t, "%s", cell);
 		}
@@ -414,12 +707,14 @@ int mt_phase_table(struct mt_table **out, const struct mt_report *rep,
 			mt_table_add(t, "%s", cell);
 		}
 	}
-
 	ret = mt_table_notes(t, rep, r, verbose);
 	if (ret) {
 		mt_table_destroy(t);
 		t = NULL;
 	}
+out:
+	free(show);
+	free(times);
 	*out = t;
 	return ret;
 }

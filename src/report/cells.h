@@ -48,11 +48,14 @@ void mt_report_number(char *buf, size_t len, double v);
 const char *mt_cell_state(enum mt_counter_state state);
 
 /*
- * A counter's mean per iteration: whole from 100 up or when whole, else 2
- * decimals; " (x%)", the share of time counted, when it was multiplexed;
+ * A counter's mean per iteration as mt_cell_count (262,144); " (x%)", the
+ * share of time counted, when it was multiplexed;
  * "not supported", "not counted".
  */
 void mt_cell_counter(char *buf, size_t len, const struct mt_counter_stat *cs);
+
+/* A count for people: whole with thousands separators (262,144), 2 decimals below 100. */
+void mt_cell_count(char *buf, size_t len, double v);
 
 /* The same divided by div (counts per block), the value as mt_report_number. */
 void mt_cell_counter_per(char *buf, size_t len, const struct mt_counter_stat *cs, double div);
@@ -64,15 +67,26 @@ void mt_cell_counter_per(char *buf, size_t len, const struct mt_counter_stat *cs
  */
 void mt_cell_derived(char *buf, size_t len, const struct mt_phase_stat *ps, enum mt_derived d);
 
-/* A time given in ns, shown in us with 2 decimals. */
-void mt_cell_time_us(char *buf, size_t len, double ns);
+/*
+ * The unit of a column of times given in ns: ns, us, ms or s, the one that
+ * keeps the median of the n values in 1..999; *scale is its size in ns.
+ * Returns the unit's name.
+ */
+const char *mt_time_unit(const double *ns, size_t n, double *scale);
+/* A time given in ns in a column's unit (mt_time_unit's scale), 3 digits or more. */
+void mt_cell_time(char *buf, size_t len, double ns, double scale);
+
+/*
+ * A number for CSV: an integer as an integer (no 1.47414e+08), anything else
+ * in the fewest digits that read back as the same double.
+ */
+void mt_cell_csv_number(char *buf, size_t len, double v);
 
 /* A summary's cv in %, 2 decimals; "-" with fewer than two samples (no spread). */
 void mt_cell_cv(char *buf, size_t len, const struct mt_summary *s);
 
 /* Column headings of the phase table (the derived ones are mt_derived_label). */
 #define MT_HEAD_PHASE "phase"
-#define MT_HEAD_MEAN_US "mean (us)"
 #define MT_HEAD_CV "cv (%)"
 
 /*
@@ -107,12 +121,47 @@ const char *mt_table_cell(const struct mt_table *t, size_t row, unsigned int col
 
 /* The rows as aligned text, one line each; the notes are not printed. 0 or -EIO. */
 int mt_table_print_text(FILE *f, const struct mt_table *t);
+/*
+ * The same within width columns (0: no limit): when the columns do not fit,
+ * stacked tables, each with the first keep columns (the phase) and as many
+ * of the others as fit; a row is never wrapped. 0, -ENOMEM or -EIO.
+ */
+int mt_table_print_fit(FILE *f, const struct mt_table *t, int width, unsigned int keep);
 /* The notes, one line each. 0 or -EIO. */
 int mt_table_print_notes(FILE *f, const struct mt_table *t);
+/* The notes wrapped at width (0: not wrapped), a wrapped line indented. 0 or -EIO. */
+int mt_table_print_notes_fit(FILE *f, const struct mt_table *t, int width);
 
 /*
- * Append the notes of a result's tables: the events not supported (with
- * their reasons when verbose, else how many), the counter groups when there
+ * The width text output to f may take: COLUMNS when set, else the terminal's
+ * (TIOCGWINSZ) when f is one, else 100.
+ */
+int mt_text_width(FILE *f);
+/*
+ * The width of rep's tables on f: mt_text_width, but 80 at most when nothing
+ * a PMU counts was counted (the machine says it has no hardware counters and
+ * no cycle, instruction or TLB event counted): such a table always fits 80.
+ */
+int mt_report_width(FILE *f, const struct mt_report *rep);
+/* Prose (headers, notes) wraps at 80 even on a wider terminal: lines stay readable. */
+#define MT_PROSE_WIDTH(width) ((width) > 0 && (width) < 80 ? (width) : 80)
+/*
+ * s on lines of at most width columns (0: one line), broken at spaces, a
+ * word longer than a line left whole; lines after the first indented by
+ * indent spaces. 0 or -EIO.
+ */
+int mt_text_wrap(FILE *f, const char *s, int width, int indent);
+
+/*
+ * Whether event e counted in no phase (not supported, or its group never
+ * ran): the phase table names it in a note instead of a column of it.
+ */
+bool mt_event_hidden(const struct mt_result *r, unsigned int e);
+
+/*
+ * Append the notes of a result's tables: the events not supported, named
+ * once per reason ("not supported here: a, b (why: ENOENT)"; a line per
+ * event when verbose), those never counted, the counter groups when there
  * were several, what "*" means when a cell has it, and what the events
  * measure on this CPU when an event set said so. 0 or the table's error.
  */
@@ -120,9 +169,10 @@ int mt_table_notes(struct mt_table *t, const struct mt_report *rep, const struct
 		   bool verbose);
 
 /*
- * The phase table of a result: phase, mean (us), cv (%), ns/block, a column
- * per event (mean count per iteration), the other derived metrics present in
- * any phase; one row per phase; and mt_table_notes. 0 or -ENOMEM; *out is NULL
+ * The phase table of a result: phase, ns/block, mean (its unit), cv (%), a
+ * column per event that counted (mean count per iteration; every event when
+ * verbose, the --wide table), the other derived metrics present in any
+ * phase; one row per phase; and mt_table_notes. 0 or -ENOMEM; *out is NULL
  * on failure.
  */
 int mt_phase_table(struct mt_table **out, const struct mt_report *rep,

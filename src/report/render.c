@@ -160,7 +160,8 @@ static int notes_print(FILE *f, const struct mt_table *t, enum mt_render_format 
 		return 0;
 	if (fmt == MT_RENDER_TEXT) {
 		fputc('\n', f);
-		return mt_table_print_notes(f, t);
+		/* wrapped as memtlb stat wraps them: the same lines in both */
+		return mt_table_print_notes_fit(f, t, MT_PROSE_WIDTH(mt_text_width(f)));
 	}
 	fputs(fmt == MT_RENDER_HTML ? "<ul>\n" : "\n", f);
 	for (size_t i = 0; i < t->n_notes; i++) {

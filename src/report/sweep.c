@@ -6,6 +6,7 @@
  * recomputed without rerunning.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,20 +86,38 @@ static const struct mt_knee *knee_at(const struct curve *c, size_t k)
 	return NULL;
 }
 
-static void print_knees(FILE *f, const struct curve *c, const struct mt_knee_opts *ko)
+/* A printf-style line wrapped at width (mt_text_wrap), later lines indented 2. */
+static void __attribute__((format(printf, 3, 4))) wrapf(FILE *f, int width, const char *fmt,
+							 ...)
+{
+	char *s = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	mt_text_wrap(f, s, width, 2);
+	free(s);
+}
+
+static void print_knees(FILE *f, const struct curve *c, const struct mt_knee_opts *ko,
+			int width)
 {
 	char a[32], b[32];
 	size_t at = 0;
 	double worst;
 
 	if (c->n_knees < 0) {
-		fprintf(f, "knee: not computed (%s)\n",
+		wrapf(f, width, "knee: not computed (%s)",
 			c->n_knees == -EINVAL ? "a region measured twice, or a zero cost" :
 						"out of memory");
 		return;
 	}
 	if (c->n < 3) {
-		fprintf(f, "knee: none (3 points or more are needed)\n");
+		wrapf(f, width, "knee: none (3 points or more are needed)");
 		return;
 	}
 	for (int i = 0; i < c->n_knees; i++) {
@@ -106,7 +125,7 @@ static void print_knees(FILE *f, const struct curve *c, const struct mt_knee_opt
 
 		mt_size_format_short((uint64_t)c->x[k->before], a, sizeof(a));
 		mt_size_format_short((uint64_t)c->x[k->after], b, sizeof(b));
-		fprintf(f, "knee: %s -> %s, ns/block x%.1f%s\n", a, b, k->step,
+		wrapf(f, width, "knee: %s -> %s, ns/block x%.1f%s", a, b, k->step,
 			k->confirmed ? "" : " (at the last point: not confirmed)");
 	}
 	if (c->n_knees)
@@ -114,12 +133,12 @@ static void print_knees(FILE *f, const struct curve *c, const struct mt_knee_opt
 	worst = mt_knee_largest_step(c->y, c->n, &at);
 	mt_size_format_short((uint64_t)c->x[at], a, sizeof(a));
 	mt_size_format_short((uint64_t)c->x[at + 1], b, sizeof(b));
-	fprintf(f, "knee: none (largest one-step rise x%.2f, %s -> %s; a knee is x%.1f over "
-		   "the trend)\n", worst, a, b, ko->ratio);
+	wrapf(f, width, "knee: none (largest one-step rise x%.2f, %s -> %s; a knee is x%.1f "
+	      "over the trend)", worst, a, b, ko->ratio);
 }
 
 /* A note once per report: misses per block needs dTLB events the machine lacks. */
-static void print_missing(FILE *f, const struct mt_report *rep)
+static void print_missing(FILE *f, const struct mt_report *rep, int width)
 {
 	for (size_t i = 0; i < rep->n_results; i++) {
 		const struct mt_result *r = rep->results[i];
@@ -130,7 +149,7 @@ static void print_missing(FILE *f, const struct mt_report *rep)
 			if (r->n_phases && r->phases[0].counters[e].state == MT_COUNTER_UNSUPPORTED &&
 			    (r->events[e].role == MT_ROLE_DTLB_MISSES ||
 			     (strcasestr(name, "tlb") && strcasestr(name, "miss")))) {
-				fprintf(f, "misses/block: absent, %s is not supported%s%s\n",
+				wrapf(f, width, "misses/block: absent, %s is not supported%s%s",
 					r->events[e].name, r->events[e].reason[0] ? ": " : "",
 					r->events[e].reason);
 				return;
@@ -139,8 +158,80 @@ static void print_missing(FILE *f, const struct mt_report *rep)
 	}
 }
 
+/* A per-block metric, "-" where the point does not have it. */
+static void per_block(struct mt_table *t, const struct mt_phase_stat *ps, enum mt_derived d)
+{
+	if (mt_phase_has(ps, d))
+		mt_table_add(t, "%.3f", ps->derived[d]);
+	else
+		mt_table_add(t, "%s", "-");
+}
+
+/* One series' rows: region, ns/block beside it, mean in the column's unit, ... */
+static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
+			const struct curve *c, int width)
+{
+	bool faults = false, misses = false;
+	unsigned int ncols = 5;
+	struct mt_table *t;
+	double *times, scale;
+	char cell[MT_CELL_MAX];
+	const char *unit;
+	int ret;
+
+	times = calloc(c->n ? c->n : 1, sizeof(*times));
+	if (!times)
+		return -ENOMEM;
+	for (size_t k = 0; k < c->n; k++) {
+		const struct mt_phase_stat *ps = mt_result_phase(rep->results[c->idx[k]], phase);
+
+		faults |= mt_phase_has(ps, MT_DERIVED_FAULTS_PER_BLOCK);
+		misses |= mt_phase_has(ps, MT_DERIVED_MISSES_PER_BLOCK);
+		times[k] = ps->time_ns.mean;
+	}
+	unit = mt_time_unit(times, c->n, &scale);
+	free(times);
+	ret = mt_table_create(&t, ncols + faults + misses);
+	if (ret)
+		return ret;
+	t->width[0] = 10;
+	mt_table_add(t, "%s", "region");
+	mt_table_add(t, "%s", mt_derived_label(MT_DERIVED_NS_PER_BLOCK));
+	mt_table_add(t, "mean (%s)", unit);
+	mt_table_add(t, "%s", MT_HEAD_CV);
+	if (faults)
+		mt_table_add(t, "%s", mt_derived_label(MT_DERIVED_FAULTS_PER_BLOCK));
+	if (misses)
+		mt_table_add(t, "%s", mt_derived_label(MT_DERIVED_MISSES_PER_BLOCK));
+	mt_table_add(t, "%s", "knee");
+	for (size_t k = 0; k < c->n; k++) {
+		const struct mt_result *r = rep->results[c->idx[k]];
+		const struct mt_phase_stat *ps = mt_result_phase(r, phase);
+		const struct mt_knee *kn = knee_at(c, k);
+
+		mt_size_format_short(r->region, cell, sizeof(cell));
+		mt_table_add(t, "%s", cell);
+		mt_table_add(t, "%.3f", c->y[k]);
+		mt_cell_time(cell, sizeof(cell), ps->time_ns.mean, scale);
+		mt_table_add(t, "%s", cell);
+		mt_cell_cv(cell, sizeof(cell), &ps->time_ns);
+		mt_table_add(t, "%s", cell);
+		if (faults)
+			per_block(t, ps, MT_DERIVED_FAULTS_PER_BLOCK);
+		if (misses)
+			per_block(t, ps, MT_DERIVED_MISSES_PER_BLOCK);
+		if (kn)
+			mt_table_add(t, "<- x%.1f%s", kn->step, kn->confirmed ? "" : "?");
+		else
+			mt_table_add(t, "%s", "");
+	}
+	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
+	mt_table_destroy(t);
+	return ret;
+}
+
 int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phase,
-			  const struct mt_knee_opts *ko)
+			  const struct mt_knee_opts *ko, bool wide)
 {
 	const struct mt_config *cfg = &rep->config;
 	struct mt_knee_opts def;
@@ -148,7 +239,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	size_t n_series;
 	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
 	char ph[MT_SAFE_MAX];
-	int ret = 0;
+	int ret = 0, width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width);
 
 	/* A report without a read pass has no default phase: nothing to show. */
 	if (!phase)
@@ -164,25 +255,24 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	n_series = mt_knee_series(rep->results, rep->n_results, series);
 	/* What --vary changes is in each series' title, not in this header. */
 	if (varied(rep, "iterations") || varied(rep, "passes") || varied(rep, "backing"))
-		fprintf(f, "memtlb %s: %s per region, %zu point%s\n",
-			mt_cell_safe(cmd, sizeof(cmd), rep->command),
-			mt_cell_safe(ph, sizeof(ph), phase), rep->n_results,
-			rep->n_results == 1 ? "" : "s");
+		wrapf(f, prose, "memtlb %s: %s per region, %zu point%s",
+		      mt_cell_safe(cmd, sizeof(cmd), rep->command),
+		      mt_cell_safe(ph, sizeof(ph), phase), rep->n_results,
+		      rep->n_results == 1 ? "" : "s");
 	else
-		fprintf(f, "memtlb %s: %s per region, %lu iteration%s x %lu pass%s (%s), "
-			"%zu point%s\n", mt_cell_safe(cmd, sizeof(cmd), rep->command),
-			mt_cell_safe(ph, sizeof(ph), phase), cfg->iterations,
-			cfg->iterations == 1 ? "" : "s", cfg->passes, cfg->passes == 1 ? "" : "es",
-			mt_backing_name(cfg->backing), rep->n_results,
-			rep->n_results == 1 ? "" : "s");
-	fprintf(f, "kernel %s on %s, counters: %s%s\n",
-		mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
-		mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
-			     rep->system.machine),
-		mt_cell_safe(be, sizeof(be), rep->backend),
-		rep->user_only ? " (user space only)" : "");
+		wrapf(f, prose, "memtlb %s: %s per region, %lu iteration%s x %lu pass%s (%s), "
+		      "%zu point%s", mt_cell_safe(cmd, sizeof(cmd), rep->command),
+		      mt_cell_safe(ph, sizeof(ph), phase), cfg->iterations,
+		      cfg->iterations == 1 ? "" : "s", cfg->passes, cfg->passes == 1 ? "" : "es",
+		      mt_backing_name(cfg->backing), rep->n_results,
+		      rep->n_results == 1 ? "" : "s");
+	wrapf(f, prose, "kernel %s on %s, counters: %s%s",
+	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
+	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
+			   rep->system.machine),
+	      mt_cell_safe(be, sizeof(be), rep->backend),
+	      rep->user_only ? " (user space only)" : "");
 	for (unsigned int s = 0; s < n_series; s++) {
-		bool faults = false, misses = false;
 		char title[512];
 		struct curve c;
 
@@ -193,51 +283,21 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		}
 		if (ret)
 			break;
-		for (size_t k = 0; k < c.n; k++) {
-			const struct mt_phase_stat *ps = mt_result_phase(rep->results[c.idx[k]], phase);
-
-			faults |= mt_phase_has(ps, MT_DERIVED_FAULTS_PER_BLOCK);
-			misses |= mt_phase_has(ps, MT_DERIVED_MISSES_PER_BLOCK);
-		}
 		series_title(title, sizeof(title), rep->results[c.idx[0]]);
-		fprintf(f, "\n%s\n%-10s %14s %8s %10s", title, "region", "mean (us)", "cv (%)",
-			"ns/block");
-		if (faults)
-			fprintf(f, " %13s", "faults/block");
-		if (misses)
-			fprintf(f, " %13s", "misses/block");
-		fprintf(f, "  knee\n");
-		for (size_t k = 0; k < c.n; k++) {
-			const struct mt_result *r = rep->results[c.idx[k]];
-			const struct mt_phase_stat *ps = mt_result_phase(r, phase);
-			const struct mt_knee *kn = knee_at(&c, k);
-			char reg[32];
-
-			mt_size_format_short(r->region, reg, sizeof(reg));
-			fprintf(f, "%-10s %14.2f %8.2f %10.3f", reg, ps->time_ns.mean / 1000.0,
-				100.0 * ps->time_ns.cv, c.y[k]);
-			if (faults) {
-				if (mt_phase_has(ps, MT_DERIVED_FAULTS_PER_BLOCK))
-					fprintf(f, " %13.3f", ps->derived[MT_DERIVED_FAULTS_PER_BLOCK]);
-				else
-					fprintf(f, " %13s", "-");
-			}
-			if (misses) {
-				if (mt_phase_has(ps, MT_DERIVED_MISSES_PER_BLOCK))
-					fprintf(f, " %13.3f", ps->derived[MT_DERIVED_MISSES_PER_BLOCK]);
-				else
-					fprintf(f, " %13s", "-");
-			}
-			if (kn)
-				fprintf(f, "  <- x%.1f%s", kn->step, kn->confirmed ? "" : "?");
-			fputc('\n', f);
-		}
-		print_knees(f, &c, ko);
+		fputc('\n', f);
+		mt_text_wrap(f, title, prose, 2);
+		ret = series_table(f, rep, phase, &c, wide ? 0 : width);
+		if (!ret)
+			print_knees(f, &c, ko, prose);
 		curve_free(&c);
+		if (ret)
+			break;
 	}
 	if (!ret)
-		print_missing(f, rep);
+		print_missing(f, rep, prose);
 	free(series);
+	if (!ret && ferror(f))
+		ret = -EIO;
 	return ret;
 }
 
@@ -254,7 +314,8 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 	if (!series)
 		return -ENOMEM;
 	n_series = mt_knee_series(rep->results, rep->n_results, series);
-	fprintf(f, "series,params,region,phase,mean_ns,cv,ns_per_block,faults_per_block,"
+	/* every unit in its header cell; cv and the knee's step are ratios */
+	fprintf(f, "series,params,region_bytes,phase,mean_ns,cv,ns_per_block,faults_per_block,"
 		   "misses_per_block,knee_step\n");
 	for (unsigned int s = 0; s < n_series; s++) {
 		char title[512], qt[2 * MT_SAFE_MAX + 3], qp[2 * MT_SAFE_MAX + 3];
@@ -273,19 +334,31 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 			const struct mt_phase_stat *ps = mt_result_phase(r, phase);
 			const struct mt_knee *kn = knee_at(&c, k);
 
-			fprintf(f, "%u,%s,%llu,%s,%.6g,%.6g,%.6g,", s,
+			char num[3][40];
+
+			mt_cell_csv_number(num[0], sizeof(num[0]), ps->time_ns.mean);
+			mt_cell_csv_number(num[1], sizeof(num[1]), ps->time_ns.cv);
+			mt_cell_csv_number(num[2], sizeof(num[2]), c.y[k]);
+			fprintf(f, "%u,%s,%llu,%s,%s,%s,%s,", s,
 				mt_cell_csv(qt, sizeof(qt), title, true),
 				(unsigned long long)r->region,
-				mt_cell_csv(qp, sizeof(qp), phase, false), ps->time_ns.mean,
-				ps->time_ns.cv, c.y[k]);
-			if (mt_phase_has(ps, MT_DERIVED_FAULTS_PER_BLOCK))
-				fprintf(f, "%.6g", ps->derived[MT_DERIVED_FAULTS_PER_BLOCK]);
+				mt_cell_csv(qp, sizeof(qp), phase, false), num[0], num[1], num[2]);
+			if (mt_phase_has(ps, MT_DERIVED_FAULTS_PER_BLOCK)) {
+				mt_cell_csv_number(num[0], sizeof(num[0]),
+						   ps->derived[MT_DERIVED_FAULTS_PER_BLOCK]);
+				fputs(num[0], f);
+			}
 			fputc(',', f);
-			if (mt_phase_has(ps, MT_DERIVED_MISSES_PER_BLOCK))
-				fprintf(f, "%.6g", ps->derived[MT_DERIVED_MISSES_PER_BLOCK]);
+			if (mt_phase_has(ps, MT_DERIVED_MISSES_PER_BLOCK)) {
+				mt_cell_csv_number(num[0], sizeof(num[0]),
+						   ps->derived[MT_DERIVED_MISSES_PER_BLOCK]);
+				fputs(num[0], f);
+			}
 			fputc(',', f);
-			if (kn)
-				fprintf(f, "%.4g", kn->step);
+			if (kn) {
+				mt_cell_csv_number(num[0], sizeof(num[0]), kn->step);
+				fputs(num[0], f);
+			}
 			fputc('\n', f);
 		}
 		curve_free(&c);

@@ -2,7 +2,9 @@
 /* Text table (test_with_mmap's, widened with counters) and CSV output. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/report.h"
@@ -13,109 +15,182 @@
 /*
  * The phase table, from the cells every report shares, and under it what
  * explains it: events not supported, counter groups, the '*' mark, meanings.
+ * At width when not verbose (--wide: one row per phase whatever the width).
  */
 static int print_result(FILE *f, const struct mt_report *rep, const struct mt_result *r,
-			bool verbose)
+			bool verbose, int width)
 {
 	struct mt_table *t;
 	int ret = mt_phase_table(&t, rep, r, verbose);
 
 	if (ret)
 		return ret;
-	ret = mt_table_print_text(f, t);
+	ret = mt_table_print_fit(f, t, verbose ? 0 : width, 1);
 	fputc('\n', f);
 	if (!ret)
-		ret = mt_table_print_notes(f, t);
+		ret = mt_table_print_notes_fit(f, t, MT_PROSE_WIDTH(width));
 	mt_table_destroy(t);
 	return ret;
 }
 
-/* One row of memtlb run's table: a summary over the runs. */
-static void run_row(FILE *f, const char *what, const struct mt_summary *s, double scale,
-		    double running)
+/* A printf-style line wrapped at width (mt_text_wrap), later lines indented 2. */
+static void __attribute__((format(printf, 3, 4))) wrapf(FILE *f, int width, const char *fmt,
+							 ...)
 {
-	char mean[32], sd[32] = "-", cv[16] = "-", sem[16] = "-", run[16] = "";
+	char *s = NULL;
+	va_list ap;
+	int n;
 
-	snprintf(mean, sizeof(mean), "%.2f", s->mean / scale);
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	mt_text_wrap(f, s, width, 2);
+	free(s);
+}
+
+/* One row of memtlb run's table: a summary over the runs. */
+static void run_row(struct mt_table *t, const char *what, const struct mt_summary *s,
+		    double scale, double running, bool count)
+{
+	char mean[MT_CELL_MAX], sd[MT_CELL_MAX] = "-", cv[16] = "-", sem[16] = "-";
+
+	if (count)
+		mt_cell_count(mean, sizeof(mean), s->mean);
+	else
+		mt_cell_time(mean, sizeof(mean), s->mean, scale);
 	if (s->n > 1) {	/* one run has no spread */
-		snprintf(sd, sizeof(sd), "%.2f", s->stddev / scale);
+		if (count)
+			mt_cell_count(sd, sizeof(sd), s->stddev);
+		else
+			mt_cell_time(sd, sizeof(sd), s->stddev, scale);
 		snprintf(cv, sizeof(cv), "%.2f", 100.0 * s->cv);
 		snprintf(sem, sizeof(sem), "%.2f", 100.0 * s->cv / sqrt((double)s->n));
 	}
-	if (running < 0.9999)
-		snprintf(run, sizeof(run), "%.1f%%", 100.0 * running);
-	fprintf(f, "%-32s %16s %14s %8s %8s %8s\n", what, mean, sd, cv, sem, run);
+	mt_table_add(t, "%s", what);
+	mt_table_add(t, "%s", mean);
+	mt_table_add(t, "%s", sd);
+	mt_table_add(t, "%s", cv);
+	mt_table_add(t, "%s", sem);
+	if (t->ncols > 5 && running < 0.9999)
+		mt_table_add(t, "%.1f%%", 100.0 * running);
+	else if (t->ncols > 5)
+		mt_table_add(t, "%s", "");
 }
 
 /*
  * memtlb run: one row per event, perf stat's shape, with the spread
  * spelt out: sample stddev and cv over the runs, and the standard error
  * of the mean (what perf prints as "+- x%") in its own labelled column.
+ * Events that did not count are named in a note (rows of them with verbose).
  */
-static int print_run(FILE *f, const struct mt_report *rep, bool verbose)
+static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int width)
 {
 	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
 	const struct mt_phase_stat *ps;
-	struct mt_table *notes;
-	int ret;
+	struct mt_table *t;
+	bool multiplexed = false, derived = false;
+	double scale;
+	const char *unit;
+	int ret, prose = MT_PROSE_WIDTH(width);
 
 	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
+	char set[MT_SAFE_MAX];
 
-	fprintf(f, "memtlb run: %s: %u run%s", mt_cell_safe(cmd, sizeof(cmd), rep->command_line),
-		rep->runs, rep->runs == 1 ? "" : "s");
+	wrapf(f, prose, "memtlb run: %s: %u run%s%s%s",
+	      mt_cell_safe(cmd, sizeof(cmd), rep->command_line), rep->runs,
+	      rep->runs == 1 ? "" : "s", rep->event_set[0] ? ", event set " : "",
+	      rep->event_set[0] ? mt_cell_safe(set, sizeof(set), rep->event_set) : "");
+	/* a line of its own: a long command line cannot wrap it away */
 	if (rep->exit_status)
-		fprintf(f, " (FAILED: exit status %d; stopped after it)", rep->exit_status);
-	if (rep->event_set[0])
-		fprintf(f, ", event set %s", mt_cell_safe(cmd, sizeof(cmd), rep->event_set));
-	fprintf(f, "\nkernel %s on %s, counters: %s%s\n\n",
-		mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
-		mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
-			     rep->system.machine),
-		mt_cell_safe(be, sizeof(be), rep->backend),
-		rep->user_only ? " (user space only)" : "");
+		fprintf(f, "FAILED: exit status %d; stopped after it\n", rep->exit_status);
+	wrapf(f, prose, "kernel %s on %s, counters: %s%s",
+	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
+	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
+			   rep->system.machine),
+	      mt_cell_safe(be, sizeof(be), rep->backend),
+	      rep->user_only ? " (user space only)" : "");
+	fputc('\n', f);
 	if (!r || !r->n_phases)
 		return ferror(f) ? -EIO : 0;
 	ps = &r->phases[0];
-	fprintf(f, "%-32s %16s %14s %8s %8s %8s\n", "", "mean", "stddev", "cv (%)",
-		"sem (%)", "running");
-	run_row(f, "wall time (ms)", &ps->time_ns, 1e6, 1.0);
+	for (unsigned int e = 0; e < r->n_events; e++)
+		multiplexed |= ps->counters[e].state == MT_COUNTER_OK &&
+			       ps->counters[e].running < 0.9999;
+	ret = mt_table_create(&t, multiplexed ? 6 : 5);
+	if (ret)
+		return ret;
+	mt_table_add(t, "%s", "");
+	mt_table_add(t, "%s", "mean");
+	mt_table_add(t, "%s", "stddev");
+	mt_table_add(t, "%s", "cv (%)");
+	mt_table_add(t, "%s", "sem (%)");
+	if (multiplexed)
+		mt_table_add(t, "%s", "running");
+	unit = mt_time_unit(&ps->time_ns.mean, 1, &scale);
+	{
+		char what[32];
+
+		snprintf(what, sizeof(what), "wall time (%s)", unit);
+		run_row(t, what, &ps->time_ns, scale, 1.0, false);
+	}
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		const struct mt_counter_stat *cs = &ps->counters[e];
 
-		if (cs->state == MT_COUNTER_OK)
-			run_row(f, r->events[e].name, &cs->s, 1.0, cs->running);
-		else
-			fprintf(f, "%-32s %16s\n", r->events[e].name, mt_cell_state(cs->state));
+		if (cs->state == MT_COUNTER_OK) {
+			run_row(t, r->events[e].name, &cs->s, 1.0, cs->running, true);
+			continue;
+		}
+		if (!verbose)
+			continue;
+		mt_table_add(t, "%s", r->events[e].name);
+		mt_table_add(t, "%s", mt_cell_state(cs->state));
+		for (unsigned int c = 2; c < t->ncols; c++)
+			mt_table_add(t, "%s", "");
 	}
 	for (int d = 0; d < MT_DERIVED_MAX; d++) {
 		char cell[MT_CELL_MAX];
 
 		if (!mt_phase_has(ps, d))
 			continue;
+		derived = true;
 		mt_cell_derived(cell, sizeof(cell), ps, d);
-		fprintf(f, "%-32s %16s   (from the means)\n", mt_derived_label(d), cell);
+		mt_table_add(t, "%s", mt_derived_label(d));
+		mt_table_add(t, "%s", cell);
+		for (unsigned int c = 2; c < t->ncols; c++)
+			mt_table_add(t, "%s", "");
 	}
+	ret = t->err;
+	if (!ret)
+		ret = mt_table_print_fit(f, t, verbose ? 0 : width, 1);
 	fputc('\n', f);
-	ret = mt_table_create(&notes, 1);
 	if (!ret)
-		ret = mt_table_notes(notes, rep, r, verbose);
+		ret = mt_table_notes(t, rep, r, verbose);
 	if (!ret)
-		ret = mt_table_print_notes(f, notes);
-	mt_table_destroy(notes);
+		ret = mt_table_print_notes_fit(f, t, prose);
+	mt_table_destroy(t);
 	if (ret)
 		return ret;
-	fprintf(f, "mean over the runs; stddev: sample standard deviation (n-1); "
-		   "cv = stddev/mean;\nsem = stddev/sqrt(runs)/mean, the standard error of the "
-		   "mean (perf stat's \"+- x%%\");\nrunning: share of time counted where "
-		   "multiplexed, values scaled\n");
+	/* one line each, so that a wrap never cuts a definition */
+	wrapf(f, prose, "mean over the runs; stddev: sample standard deviation (n-1); "
+	      "cv = stddev/mean");
+	wrapf(f, prose, "sem = stddev/sqrt(runs)/mean, the standard error of the mean "
+	      "(perf's \"+- x%%\")");
+	if (multiplexed)
+		wrapf(f, prose, "running: share of time counted where multiplexed, values scaled");
+	if (derived)
+		wrapf(f, prose, "derived metrics: from the means");
 	return ferror(f) ? -EIO : 0;
 }
 
 /* Kernel-side evidence and task rates: a second table, its columns where measured. */
-static void print_extras(FILE *f, const struct mt_result *r)
+static int print_extras(FILE *f, const struct mt_result *r, int width)
 {
+	unsigned int ncols = 1;
 	uint64_t show = 0;
-	int w[MT_EXTRA_MAX];
+	struct mt_table *t;
+	int ret;
 
 	for (unsigned int x = 0; x < r->n_extras && x < MT_EXTRA_MAX; x++) {
 		bool nonzero = false, any = false;
@@ -127,44 +202,45 @@ static void print_extras(FILE *f, const struct mt_result *r)
 			nonzero |= r->phases[p].extras[x].mean != 0.0;
 		}
 		/* vmstat counters that never moved would only widen the table. */
-		if (any && (nonzero || strncmp(r->extra_names[x], "vmstat.", 7)))
+		if (any && (nonzero || strncmp(r->extra_names[x], "vmstat.", 7))) {
 			show |= 1ull << x;
+			ncols++;
+		}
 	}
 	if (!show)
-		return;
-	fprintf(f, "%-10s", "phase");
-	for (unsigned int x = 0; x < r->n_extras; x++) {
-		if (!(show & (1ull << x)))
-			continue;
-		w[x] = (int)strlen(r->extra_names[x]);
-		if (w[x] < 12)
-			w[x] = 12;
-		fprintf(f, " %*s", w[x], r->extra_names[x]);
-	}
-	fputc('\n', f);
+		return 0;
+	ret = mt_table_create(&t, ncols);
+	if (ret)
+		return ret;
+	t->width[0] = 10;
+	mt_table_add(t, "%s", MT_HEAD_PHASE);
+	for (unsigned int x = 0; x < r->n_extras; x++)
+		if (show & (1ull << x))
+			mt_table_add(t, "%s", r->extra_names[x]);
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		const struct mt_phase_stat *ps = &r->phases[p];
+		char cell[MT_CELL_MAX];
 
-		fprintf(f, "%-10s", ps->name);
+		mt_table_add(t, "%s", ps->name);
 		for (unsigned int x = 0; x < r->n_extras; x++) {
-			double v = ps->extras ? ps->extras[x].mean : 0.0;
-
 			if (!(show & (1ull << x)))
 				continue;
-			if (!(ps->has_extra & (1ull << x)))
-				fprintf(f, " %*s", w[x], "-");
+			if (ps->extras && (ps->has_extra & (1ull << x)))
+				mt_cell_count(cell, sizeof(cell), ps->extras[x].mean);
 			else
-				fprintf(f, " %*.*f", w[x], v >= 100.0 || v == (double)(int64_t)v ? 0 : 2,
-					v);
+				snprintf(cell, sizeof(cell), "-");
+			mt_table_add(t, "%s", cell);
 		}
-		fputc('\n', f);
 	}
-	fprintf(f, "kernel: rusage and vmstat from one extra, untimed iteration (vmstat is "
-		   "system-wide, rusage counts memtlb and its tasks; counters that stayed 0 are "
-		   "in the JSON report); blocks/s: mean per timed iteration\n");
+	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
+	mt_table_destroy(t);
+	wrapf(f, MT_PROSE_WIDTH(width), "kernel: rusage and vmstat from one extra, untimed "
+	      "iteration (vmstat is system-wide, rusage counts memtlb and its tasks; counters "
+	      "that stayed 0 are in the JSON report); blocks/s: mean per timed iteration");
+	return ret;
 }
 
-static void print_mapping(FILE *f, const struct mt_result *r)
+static void print_mapping(FILE *f, const struct mt_result *r, int width)
 {
 	const struct mt_mapinfo *m = &r->map;
 	char a[32], k[32], u[32];
@@ -173,73 +249,80 @@ static void print_mapping(FILE *f, const struct mt_result *r)
 		mt_size_format_short(m->align, a, sizeof(a));
 		mt_size_format_short(m->kernel_page, k, sizeof(k));
 		mt_size_format_short(m->mmu_page, u, sizeof(u));
-		fprintf(f, "mapping: 0x%llx (aligned to %s), KernelPageSize %s, MMUPageSize %s, "
-			"huge pages %.1f%% (AnonHugePages %llu kB, ShmemPmdMapped %llu kB, "
-			"FilePmdMapped %llu kB, Hugetlb %llu kB)\n",
-			(unsigned long long)m->addr, a, k, u, 100.0 * m->huge_coverage,
-			(unsigned long long)m->anon_huge >> 10, (unsigned long long)m->shmem_pmd >> 10,
-			(unsigned long long)m->file_pmd >> 10, (unsigned long long)m->hugetlb >> 10);
+		wrapf(f, width, "mapping: 0x%llx (aligned to %s), KernelPageSize %s, "
+		      "MMUPageSize %s, huge pages %.1f%% (AnonHugePages %llu kB, ShmemPmdMapped "
+		      "%llu kB, FilePmdMapped %llu kB, Hugetlb %llu kB)",
+		      (unsigned long long)m->addr, a, k, u, 100.0 * m->huge_coverage,
+		      (unsigned long long)m->anon_huge >> 10,
+		      (unsigned long long)m->shmem_pmd >> 10,
+		      (unsigned long long)m->file_pmd >> 10, (unsigned long long)m->hugetlb >> 10);
 	}
 	if (m->cache_checked)
-		fprintf(f, "file cache: dropped before each iteration; the kernel kept up to "
-			"%llu of %llu pages%s\n", (unsigned long long)m->cache_resident,
-			(unsigned long long)m->cache_pages,
-			m->cache_resident ? " (the drop was not complete)" : "");
+		wrapf(f, width, "file cache: dropped before each iteration; the kernel kept up to "
+		      "%llu of %llu pages%s", (unsigned long long)m->cache_resident,
+		      (unsigned long long)m->cache_pages,
+		      m->cache_resident ? " (the drop was not complete)" : "");
 }
 
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
 	char region[32], block[32], kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX];
-	char cmd[MT_SAFE_MAX];
-	int ret = 0;
+	char cmd[MT_SAFE_MAX], line[512];
+	int ret = 0, width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width);
+	size_t n;
 
 	if (!strcmp(rep->command, "run"))
-		return print_run(f, rep, verbose);
+		return print_run(f, rep, verbose, width);
 
 	mt_size_format(c->region, region, sizeof(region));
 	mt_size_format(c->block, block, sizeof(block));
-	fprintf(f, "memtlb %s: region %s (%s), block %s, %lu iteration%s x %lu pass%s\n",
-		mt_cell_safe(cmd, sizeof(cmd), rep->command), region, mt_backing_name(c->backing),
-		block, c->iterations,
-		c->iterations == 1 ? "" : "s", c->passes, c->passes == 1 ? "" : "es");
-	fprintf(f, "pages %s, access %s", mt_pages_name(c->pages), mt_access_name(c->access));
+	wrapf(f, prose, "memtlb %s: region %s (%s), block %s, %lu iteration%s x %lu pass%s",
+	      mt_cell_safe(cmd, sizeof(cmd), rep->command), region, mt_backing_name(c->backing),
+	      block, c->iterations, c->iterations == 1 ? "" : "s", c->passes,
+	      c->passes == 1 ? "" : "es");
+	n = (size_t)snprintf(line, sizeof(line), "pages %s, access %s", mt_pages_name(c->pages),
+			     mt_access_name(c->access));
 	if (c->access == MT_ACCESS_STRIDE) {
 		mt_size_format_short(c->stride, block, sizeof(block));
-		fprintf(f, ":%s", block);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ":%s", block);
 	} else if (c->access == MT_ACCESS_RANDOM) {
-		fprintf(f, " (seed %llu)", (unsigned long long)c->seed);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " (seed %llu)",
+				      (unsigned long long)c->seed);
 	}
-	if (c->populate)
-		fprintf(f, ", populate");
-	if (c->read_first)
-		fprintf(f, ", read-first");
-	if (c->file_cold)
-		fprintf(f, ", file cache cold");
-	if (c->tasks)
-		fprintf(f, ", %lu %s%s, %s region%s", c->tasks, mt_task_mode_name(c->task_mode),
-			c->tasks > 1 ? "s" : "", mt_task_region_name(c->task_region),
-			c->task_region == MT_TASK_REGION_PRIVATE ? "s" : "");
-	fputc('\n', f);
-	fprintf(f, "kernel %s on %s, counters: %s%s\n",
-		mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
-		mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
-			     rep->system.machine),
-		mt_cell_safe(be, sizeof(be), rep->backend),
-		rep->user_only ? " (user space only)" : "");
+	if (c->populate && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", populate");
+	if (c->read_first && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", read-first");
+	if (c->file_cold && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", file cache cold");
+	if (c->tasks && n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, ", %lu %s%s, %s region%s", c->tasks,
+			 mt_task_mode_name(c->task_mode), c->tasks > 1 ? "s" : "",
+			 mt_task_region_name(c->task_region),
+			 c->task_region == MT_TASK_REGION_PRIVATE ? "s" : "");
+	mt_text_wrap(f, line, prose, 2);
+	wrapf(f, prose, "kernel %s on %s, counters: %s%s",
+	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
+	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
+			   rep->system.machine),
+	      mt_cell_safe(be, sizeof(be), rep->backend),
+	      rep->user_only ? " (user space only)" : "");
 	for (size_t i = 0; i < rep->n_results; i++)
-		print_mapping(f, rep->results[i]);
+		print_mapping(f, rep->results[i], prose);
 	fputc('\n', f);
 	for (size_t i = 0; !ret && i < rep->n_results; i++)
-		ret = print_result(f, rep, rep->results[i], verbose);
+		ret = print_result(f, rep, rep->results[i], verbose, width);
 	if (ret)
 		return ret;
-	fprintf(f, "counts: mean per iteration of each phase; (x%%) = share of time counted, "
-		   "values scaled\n");
-	for (size_t i = 0; i < rep->n_results; i++) {
+	wrapf(f, prose, "counts: mean per iteration of each phase; (x%%) = share of time "
+	      "counted, values scaled");
+	for (size_t i = 0; !ret && i < rep->n_results; i++) {
 		fputc('\n', f);
-		print_extras(f, rep->results[i]);
+		ret = print_extras(f, rep->results[i], verbose ? 0 : width);
 	}
+	if (ret)
+		return ret;
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -248,15 +331,18 @@ static void csv_summary(FILE *f, const char *phase, const char *metric, const ch
 			const struct mt_summary *s, double running, const char *status)
 {
 	char qp[2 * MT_SAFE_MAX + 3], qm[2 * MT_SAFE_MAX + 3];
+	char mean[40], sd[40] = "", cv[40] = "", run[40];
 
 	phase = mt_cell_csv(qp, sizeof(qp), phase, false);
 	metric = mt_cell_csv(qm, sizeof(qm), metric, false);
-	if (s->n > 1)
-		fprintf(f, "%s,%s,%s,%.6g,%.6g,%.6g,%.4f,%s\n", phase, metric, unit, s->mean,
-			s->stddev, s->cv, running, status);
-	else	/* one sample: no spread */
-		fprintf(f, "%s,%s,%s,%.6g,,,%.4f,%s\n", phase, metric, unit, s->mean, running,
-			status);
+	mt_cell_csv_number(mean, sizeof(mean), s->mean);
+	mt_cell_csv_number(run, sizeof(run), running);
+	if (s->n > 1) {
+		mt_cell_csv_number(sd, sizeof(sd), s->stddev);
+		mt_cell_csv_number(cv, sizeof(cv), s->cv);
+	}
+	/* one sample: no spread, empty fields */
+	fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s\n", phase, metric, unit, mean, sd, cv, run, status);
 }
 
 int mt_report_print_csv(FILE *f, const struct mt_report *rep)
@@ -265,10 +351,12 @@ int mt_report_print_csv(FILE *f, const struct mt_report *rep)
 	for (size_t i = 0; i < rep->n_results; i++) {
 		const struct mt_result *r = rep->results[i];
 		const struct mt_mapinfo *m = &r->map;
+		char num[40];
 
 		/* The proof of mapping: no phase, status "mapping". */
 		if (m->valid) {
-			fprintf(f, "%zu,,huge_coverage,fraction,%.6g,,,,mapping\n", i, m->huge_coverage);
+			mt_cell_csv_number(num, sizeof(num), m->huge_coverage);
+			fprintf(f, "%zu,,huge_coverage,fraction,%s,,,,mapping\n", i, num);
 			fprintf(f, "%zu,,align,bytes,%llu,,,,mapping\n", i,
 				(unsigned long long)m->align);
 			fprintf(f, "%zu,,kernel_page_size,bytes,%llu,,,,mapping\n", i,
@@ -302,8 +390,9 @@ int mt_report_print_csv(FILE *f, const struct mt_report *rep)
 			for (int d = 0; d < MT_DERIVED_MAX; d++) {
 				if (!mt_phase_has(ps, d))
 					continue;
-				fprintf(f, "%zu,%s,%s,%s,%.6g,,,,derived\n", i, qp,
-					mt_derived_name(d), mt_derived_unit(d), ps->derived[d]);
+				mt_cell_csv_number(num, sizeof(num), ps->derived[d]);
+				fprintf(f, "%zu,%s,%s,%s,%s,,,,derived\n", i, qp,
+					mt_derived_name(d), mt_derived_unit(d), num);
 			}
 			for (unsigned int x = 0; x < r->n_extras; x++) {
 				if (!(ps->has_extra & (1ull << x)))

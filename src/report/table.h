@@ -8,12 +8,18 @@
 #include "model/report.h"
 
 /*
- * The seed's table: phase, mean (us), cv (%), a column per event, derived
- * (the phase table of report/cells.h, as memtlb report shows it too); for
- * memtlb run, a row per event. 0, -ENOMEM or -EIO (the stream failed).
+ * The seed's table: phase, ns/block, mean (its unit), cv (%), a column per
+ * event that counted, derived (the phase table of report/cells.h, as memtlb
+ * report shows it too); for memtlb run, a row per event. Within the width
+ * of f (mt_report_width: stacked tables when the columns do not fit), every
+ * column and one table when verbose (--wide). 0, -ENOMEM or -EIO (the
+ * stream failed).
  */
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose);
-/* Every value a row: point, phase, metric, unit, mean, stddev, cv, running, status. */
+/*
+ * Every value a row: point, phase, metric, unit, mean, stddev, cv, running,
+ * status; integers as integers, the rest in the digits that read back.
+ */
 int mt_report_print_csv(FILE *f, const struct mt_report *rep);
 
 #endif

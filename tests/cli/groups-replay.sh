@@ -38,8 +38,8 @@ expect_grep '[0-9]\*' "$out" "a value carries the mark"
 run run -e $events -r 3 -- /bin/true
 expect_status 0 "run on two-counter replay"
 expect_grep '^dTLB MPKI +4\.000\*' "$err" "run: MPKI marked across groups"
-expect_grep '^dTLB miss ratio +1\.00% ' "$err" "run: miss ratio unmarked"
-expect_grep '^dTLB-loads +800000\.00 .* 50\.0%$' "$err" "run: multiplexed count with running"
+expect_grep '^dTLB miss ratio +1\.00%( |$)' "$err" "run: miss ratio unmarked"
+expect_grep '^dTLB-loads +800,000 .* 50\.0%$' "$err" "run: multiplexed count with running"
 
 # A group the kernel takes but never schedules (one free counter): stat
 # counts again with the events split; run says so and does not rerun.
@@ -52,7 +52,7 @@ check "$work/u.json" 'r["results"][0]["phases"][1]["counters"]["instructions"]["
 	"counted after the split"
 run run -e cycles,instructions,minor-faults -- /bin/true
 expect_status 0 "run with a never-scheduled group"
-expect_grep '^cycles +not counted$' "$err" "run: not counted, never 0"
+expect_grep '^not counted .*: cycles' "$err" "run: not counted, never 0"
 expect_grep 'never scheduled' "$err" "run says the group never ran"
 
 # A sweep counts every event after the split, at every point, and says so once.

@@ -62,10 +62,17 @@ expect_grep '^0,write_0,faults_per_block,faults/block,1,' "$out" "shared anon: o
 # Table: hardware events say not supported on a machine without a PMU driver.
 run stat --region 16m -i 2 -p 1
 expect_status 0 "stat table"
-expect_grep '^phase +mean \(us\) +cv \(%\)' "$out" "the seed's columns"
+expect_grep '^phase +ns/block +mean \((ns|us|ms|s)\) +cv \(%\)' "$out" \
+	"ns/block beside the phase, the time's unit in its header"
 expect_grep '^read_0 ' "$out" "a row per phase"
 if grep -q '"hw_counters": false' "$report"; then
-	expect_grep 'not supported' "$out" "hardware events not supported"
+	# one note, wrapped at 80 columns: the names, then the reason and errno
+	expect_grep '^not supported here: cycles, instructions, dTLB-loads, dTLB-load-misses \(no' \
+		"$out" "hardware events named once"
+	expect_grep 'in this kernel: ENOENT\)$' "$out" "with the reason and the errno"
+	if grep -v '^not supported here' "$out" | grep -q 'not supported'; then
+		fail "a not supported cell in the default table"
+	else ok; fi
 fi
 
 # Blocks larger than a page touch fewer pages: 64k blocks -> 1/16 faults per page.

@@ -28,7 +28,7 @@ for level in 2 3; do
 	status=$?
 	expect_status 0 "paranoid $level: stat runs"
 	expect_grep '^write_0 ' "$out" "paranoid $level: timing still works"
-	if grep -q '^write_0 .* 4096 .* 1\.000$' "$out"; then
+	if grep -q '^write_0 .* 4,096 .* 1\.000$' "$out"; then
 		ok
 		expect_grep 'perf_event_paranoid' "$err" "paranoid $level: user-only said once, naming the sysctl"
 		[ "$(grep -c '^memtlb: warning' "$err")" -eq 1 ] && ok || fail "one warning"
@@ -46,7 +46,7 @@ as_nobody "$MEMTLB" stat --region 16m --backing anon -i 2 -p 1 -v -e minor-fault
 	>"$out" 2>"$err"
 status=$?
 expect_status 0 "paranoid 2: stat with minor-faults:k"
-expect_grep '^write_0 .* not supported +4096$' "$out" "paranoid 2: :k not supported, the other counts"
+expect_grep '^write_0 .* not supported +4,096$' "$out" "paranoid 2: :k not supported, the other counts"
 expect_grep '^minor-faults:k: not supported: not permitted by kernel.perf_event_paranoid' "$out" \
 	"paranoid 2: :k refusal names the sysctl"
 as_nobody "$MEMTLB" stat --region 16m --backing anon -i 1 -p 1 -e minor-faults:k --format json \

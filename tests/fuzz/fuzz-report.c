@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		mt_report_print_table(null, rep, true);
 		mt_report_print_csv(null, rep);
 		/* memtlb sweep --from: the sweep table and its knees */
-		mt_report_print_sweep(null, rep, mt_report_default_phase(rep), NULL);
+		mt_report_print_sweep(null, rep, mt_report_default_phase(rep), NULL, false);
 		mt_report_print_sweep_csv(null, rep, "read_0", NULL);
 		/* compare and report (no HTML: that runs gnuplot) */
 		if (!mt_compare_create(&cmp, two, names, 2)) {

@@ -195,6 +195,11 @@ static int print_stat(FILE *f, const void *rep)
 	return mt_report_print_table(f, rep, false);
 }
 
+static int print_stat_wide(FILE *f, const void *rep)
+{
+	return mt_report_print_table(f, rep, true);
+}
+
 static int print_doc(FILE *f, const void *rep)
 {
 	const struct mt_report *reps[] = { rep };
@@ -203,7 +208,7 @@ static int print_doc(FILE *f, const void *rep)
 	return mt_render(f, reps, files, 1, MT_RENDER_TEXT);
 }
 
-/* Lines from the one starting "phase " and "mean (us)" to the blank line after. */
+/* Lines from the one starting "phase " and "mean (" to the blank line after. */
 static char *phase_lines(const char *text)
 {
 	const char *a = strstr(text, "\nphase ");
@@ -211,7 +216,7 @@ static char *phase_lines(const char *text)
 
 	assert_non_null(a);
 	a++;
-	assert_non_null(strstr(a, "mean (us)"));
+	assert_non_null(strstr(a, "mean ("));
 	b = strstr(a, "\n\n");
 	assert_non_null(b);
 	return strndup(a, (size_t)(b - a + 1));
@@ -236,16 +241,17 @@ static void test_phase_table(void **state)
 	assert_int_equal(mt_phase_table(&t, rep, rep->results[0], true), 0);
 	assert_int_equal(t->ncols, 3 + 1 + 2 + 1);	/* ns/block, two events, faults/block */
 	assert_int_equal(mt_table_rows(t), 3);
+	/* ns/block beside the phase; the time's unit, the median's, in its header */
 	assert_string_equal(mt_table_cell(t, 0, 0), "phase");
-	assert_string_equal(mt_table_cell(t, 0, 1), "mean (us)");
-	assert_string_equal(mt_table_cell(t, 0, 2), "cv (%)");
-	assert_string_equal(mt_table_cell(t, 0, 3), mt_derived_label(MT_DERIVED_NS_PER_BLOCK));
+	assert_string_equal(mt_table_cell(t, 0, 1), mt_derived_label(MT_DERIVED_NS_PER_BLOCK));
+	assert_string_equal(mt_table_cell(t, 0, 2), "mean (us)");
+	assert_string_equal(mt_table_cell(t, 0, 3), "cv (%)");
 	assert_string_equal(mt_table_cell(t, 0, 4), "minor-faults");
 	assert_string_equal(mt_table_cell(t, 0, 6), mt_derived_label(MT_DERIVED_FAULTS_PER_BLOCK));
 	assert_string_equal(mt_table_cell(t, 1, 0), "write_0");
-	assert_string_equal(mt_table_cell(t, 1, 1), "1001.00");
-	assert_string_equal(mt_table_cell(t, 1, 2), "0.10");
-	assert_string_equal(mt_table_cell(t, 1, 3), "3910.2");
+	assert_string_equal(mt_table_cell(t, 1, 1), "3910.2");
+	assert_string_equal(mt_table_cell(t, 1, 2), "1001.0");
+	assert_string_equal(mt_table_cell(t, 1, 3), "0.10");
 	assert_string_equal(mt_table_cell(t, 1, 4), "512 (50.0%)");
 	assert_string_equal(mt_table_cell(t, 1, 5), "not supported");
 	assert_string_equal(mt_table_cell(t, 1, 6), "2.000");
@@ -269,8 +275,8 @@ static void test_phase_table(void **state)
 	mt_table_destroy(u);
 	mt_table_destroy(t);
 
-	/* memtlb stat's table and memtlb report's text: the same phase lines. */
-	stat_text = printed(print_stat, rep);
+	/* memtlb stat's wide table and memtlb report's text: the same phase lines. */
+	stat_text = printed(print_stat_wide, rep);
 	doc_text = printed(print_doc, back);
 	a = phase_lines(stat_text);
 	b = phase_lines(doc_text);
@@ -290,14 +296,128 @@ static void test_phase_table(void **state)
 			MT_DERIVED_DTLB_MISS_RATIO);
 	assert_string_equal(cell, "-");
 	assert_int_equal(mt_phase_table(&t, rep, rep->results[0], false), 0);
-	assert_string_equal(mt_table_cell(t, 1, 6), "2.000*");
+	/* the default table: no column of not supported, one note naming it instead */
+	assert_int_equal(t->ncols, 3 + 1 + 1 + 1);
+	assert_string_equal(mt_table_cell(t, 0, 4), "minor-faults");
+	assert_string_equal(mt_table_cell(t, 1, 5), "2.000*");
 	for (size_t i = 0; i < t->n_notes; i++)
 		mark_note |= !strncmp(t->notes[i], "* inputs counted in different groups", 36);
 	assert_true(mark_note);
-	assert_string_equal(t->notes[0], "1 event not supported on this machine (--verbose says why)");
+	assert_string_equal(t->notes[0], "not supported here: dTLB-load-misses (no PMU driver in "
+					 "this kernel: ENOENT)");
 	mt_table_destroy(t);
 
 	mt_report_destroy(back);
+	mt_report_destroy(rep);
+}
+
+/* Every line of text at most width columns; returns how many lines. */
+static int lines_within(const char *text, int width)
+{
+	int n = 0;
+
+	for (const char *p = text; *p; n++) {
+		size_t len = strcspn(p, "\n");
+
+		if ((int)len > width)
+			fail_msg("%d columns, more than %d: '%.*s'", (int)len, width, (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	return n;
+}
+
+/*
+ * Text that fits: counts with thousands separators, times in the unit of
+ * their column's median, CSV numbers that read back, stacked tables that
+ * share the phase column and keep every cell, notes wrapped at the width.
+ */
+static void test_fit(void **state)
+{
+	const double ms[] = { 5e6, 2e6, 9e5 }, ns[] = { 500.0 }, s[] = { 2e9, 3e9 };
+	const double us[] = { 1000.0 }, third = 1.0 / 3.0;
+	struct mt_report *rep = make_report();
+	char buf[64], *text, *line = NULL;
+	struct mt_table *t;
+	size_t len = 0;
+	double scale;
+	FILE *f;
+
+	(void)state;
+	mt_cell_count(buf, sizeof(buf), 262144.0);
+	assert_string_equal(buf, "262,144");
+	mt_cell_count(buf, sizeof(buf), 1234567.4);
+	assert_string_equal(buf, "1,234,567");
+	mt_cell_count(buf, sizeof(buf), -1234.0);
+	assert_string_equal(buf, "-1,234");
+	mt_cell_count(buf, sizeof(buf), 999.0);
+	assert_string_equal(buf, "999");
+	mt_cell_count(buf, sizeof(buf), 12.5);
+	assert_string_equal(buf, "12.50");
+
+	assert_string_equal(mt_time_unit(ms, 3, &scale), "ms");
+	assert_true(scale == 1e6);
+	assert_string_equal(mt_time_unit(ns, 1, &scale), "ns");
+	assert_true(scale == 1.0);
+	assert_string_equal(mt_time_unit(us, 1, &scale), "us");
+	assert_string_equal(mt_time_unit(s, 2, &scale), "s");
+	mt_cell_time(buf, sizeof(buf), 2.5e6, 1e6);
+	assert_string_equal(buf, "2.50");
+
+	/* CSV: no 1.47414e+08 for a count, and every value reads back */
+	mt_cell_csv_number(buf, sizeof(buf), 147414000.0);
+	assert_string_equal(buf, "147414000");
+	mt_cell_csv_number(buf, sizeof(buf), 2507.5);
+	assert_string_equal(buf, "2507.5");
+	mt_cell_csv_number(buf, sizeof(buf), 0.1);
+	assert_string_equal(buf, "0.1");
+	mt_cell_csv_number(buf, sizeof(buf), third);
+	assert_true(strtod(buf, NULL) == third);
+
+	/* Six columns of 20 at 50: three stacked tables of phase and two columns. */
+	assert_int_equal(mt_table_create(&t, 7), 0);
+	mt_table_add(t, "%s", "phase");
+	for (int c = 1; c < 7; c++)
+		mt_table_add(t, "column-%d-%011d", c, 0);
+	mt_table_add(t, "%s", "write_0");
+	for (int c = 1; c < 7; c++)
+		mt_table_add(t, "value-%d-%012d", c, c);
+	f = open_memstream(&line, &len);
+	assert_non_null(f);
+	assert_int_equal(mt_table_print_fit(f, t, 50, 1), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(lines_within(line, 50), 3 * 2 + 2);
+	for (int c = 1; c < 7; c++) {
+		snprintf(buf, sizeof(buf), "value-%d-%012d", c, c);
+		assert_non_null(strstr(line, buf));
+	}
+	assert_int_equal(strncmp(line, "phase ", 6), 0);
+	assert_non_null(strstr(line, "\n\nphase "));
+	free(line);
+	/* no limit: one row per phase (--wide) */
+	line = NULL;
+	f = open_memstream(&line, &len);
+	assert_int_equal(mt_table_print_fit(f, t, 0, 1), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(lines_within(line, 1000), 2);
+	free(line);
+	mt_table_destroy(t);
+
+	/* memtlb stat's table at 80 columns: no column of not supported, one note. */
+	setenv("COLUMNS", "80", 1);
+	text = printed(print_stat, rep);
+	lines_within(text, 80);
+	assert_non_null(strstr(text, "\nnot supported here: dTLB-load-misses ("));
+	assert_null(strstr(text, " not supported\n"));
+	assert_non_null(strstr(text, "\nphase       ns/block"));
+	free(text);
+	text = printed(print_stat_wide, rep);
+	assert_non_null(strstr(text, " not supported "));
+	free(text);
+	setenv("COLUMNS", "40", 1);
+	text = printed(print_stat, rep);
+	lines_within(text, 40);
+	free(text);
+	unsetenv("COLUMNS");
 	mt_report_destroy(rep);
 }
 
@@ -581,6 +701,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_phase_table),
+		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_safe_and_csv),
 		cmocka_unit_test(test_write_failure_leaves_nothing),
 		cmocka_unit_test(test_bad_files),
