@@ -26,27 +26,33 @@ static int is_dir(const char *path)
 }
 
 /*
- * Running from a meson build tree: the executable's directory has
- * build.ninja, and meson linked the source tree's events/ there. No path of
- * the build is compiled in, so an installed binary carries none.
+ * Running from a meson build tree: a directory above the executable (the
+ * build root; tests sit in build/tests) has build.ninja, and meson linked
+ * the source tree's events/ beside it. No path of the build is compiled in,
+ * so an installed binary carries none.
  */
 static int build_tree_events(char *buf, size_t len)
 {
-	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
 	struct stat st;
 
 	if (n <= 0)
 		return 0;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return 0;
-	*slash = '\0';
-	if ((size_t)snprintf(buf, len, "%s/build.ninja", exe) >= len || stat(buf, &st) ||
-	    !S_ISREG(st.st_mode))
-		return 0;
-	return (size_t)snprintf(buf, len, "%s/events", exe) < len && is_dir(buf);
+	dir[n] = '\0';
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(dir, '/');
+
+		if (!slash || slash == dir)
+			return 0;
+		*slash = '\0';
+		snprintf(path, sizeof(path), "%s/build.ninja", dir);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		snprintf(path, sizeof(path), "%s/events", dir);
+		return is_dir(path) && realpath(path, dir) && (size_t)snprintf(buf, len, "%s", dir) < len;
+	}
+	return 0;
 }
 
 const char *mt_evsets_dir(const char *dir_override, char *buf, size_t len)
