@@ -127,7 +127,8 @@ static void print_extras(FILE *f, const struct mt_result *r)
 			nonzero |= r->phases[p].extras[x].mean != 0.0;
 		}
 		/* vmstat counters that never moved would only widen the table. */
-		if (any && (nonzero || strncmp(r->extra_names[x], "vmstat.", 7)))
+		if (any && (nonzero || (strncmp(r->extra_names[x], "vmstat.", 7) &&
+					strncmp(r->extra_names[x], "irq.", 4))))
 			show |= 1ull << x;
 	}
 	if (!show)
@@ -159,8 +160,8 @@ static void print_extras(FILE *f, const struct mt_result *r)
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "kernel: rusage and vmstat from one extra, untimed iteration (vmstat is "
-		   "system-wide, rusage counts memtlb and its tasks; counters that stayed 0 are "
+	fprintf(f, "kernel: rusage, vmstat and irq from one extra, untimed iteration (vmstat "
+		   "and irq are system-wide, rusage counts memtlb and its tasks; counters that stayed 0 are "
 		   "in the JSON report); blocks/s: mean per timed iteration\n");
 }
 
