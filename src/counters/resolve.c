@@ -207,7 +207,11 @@ static int resolve_tracepoint(const char *name, struct mt_event *ev, bool last, 
 	}
 	ret = tracepoint_filter(ev, tp, spec, fmt, bad, bad_len);
 	free(fmt);
-	return ret ? ret : 1;
+	if (ret)
+		return ret;
+	snprintf(ev->fstr, sizeof(ev->fstr), "tracepoint %s (id %llu) if %s", tp,
+		 (unsigned long long)id, ev->filter);
+	return 1;
 }
 
 /* 0, or -EINVAL (-ENOMEM) with the name and why libpfm4 or tracefs refused it in bad. */
