@@ -460,7 +460,7 @@ static int add_section(const struct mt_evset *set, const struct mt_evset_section
 			one->attr.size = sizeof(one->attr);
 			one->unavailable = -ENOENT;
 			bad[strcspn(bad, "\n")] = '\0';
-			snprintf(one->why, sizeof(one->why), "%s",
+			snprintf(one->why, sizeof(one->why), "%.100s",
 				 strchr(bad, ' ') ? strchr(bad, ' ') + 1 : bad);
 			ret = 0;
 		}

@@ -209,7 +209,7 @@ static int resolve_tracepoint(const char *name, struct mt_event *ev, bool last, 
 	free(fmt);
 	if (ret)
 		return ret;
-	snprintf(ev->fstr, sizeof(ev->fstr), "tracepoint %s (id %llu) if %s", tp,
+	snprintf(ev->fstr, sizeof(ev->fstr), "tracepoint %.64s (id %llu) if %.80s", tp,
 		 (unsigned long long)id, ev->filter);
 	return 1;
 }
