@@ -159,9 +159,10 @@ static void parse_field(struct mt_tracefs_format *fmt, const char *line)
 	if (!semi)
 		return;
 	p = semi;
-	/* The name is the last identifier of the declaration, before any [N]. */
-	if (memchr(decl, '[', (size_t)(semi - decl)))
-		p = memchr(decl, '[', (size_t)(semi - decl));
+	/* The name is the last identifier, before a trailing [N] ("char comm[16]"). */
+	if (p > decl && p[-1] == ']')
+		while (p > decl && *p != '[')
+			p--;
 	while (p > decl && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
 		p--;
 	n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
