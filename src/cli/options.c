@@ -288,11 +288,16 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 		if (hint)
 			*hint++ = '\0';
 		mt_err("-e: %s", msg);
-		if (hint)
-			mt_hint("%s", hint);
-		else
+		if (!hint)
 			mt_hint("perf names (cycles, dTLB-load-misses, minor-faults) or libpfm4 "
 				"names (DTLB_LOAD_MISSES:WALK_COMPLETED)");
+		/* Each of its lines a hint: a list of names wraps to 80 columns. */
+		for (char *next; hint; hint = next) {
+			next = strchr(hint, '\n');
+			if (next)
+				*next++ = '\0';
+			mt_hint("%s", hint);
+		}
 		return MT_EXIT_USAGE;
 	}
 	if (ret) {

@@ -102,18 +102,18 @@ static int tracepoint_filter(struct mt_event *ev, const char *tp, const char *sp
 	if (end == eq + 1 || *end || errno) {
 		sym = mt_tracefs_sym_find(f, eq + 1);
 		if (!sym) {
-			off = (size_t)snprintf(bad, bad_len, "%s: %s has no value %s in %s's "
-					       "format\n%s is a number%s", ev->name, field, eq + 1,
-					       tp, field, f->n_syms ? ", or:" : "");
+			off = (size_t)snprintf(bad, bad_len, "%s: no %s %s in its format "
+					       "file\n%s: a number%s", ev->name, field, eq + 1,
+					       field, f->n_syms ? ", or" : "");
 			line = (size_t)(strchr(bad, '\n') ? strchr(bad, '\n') - bad : 0);
 			for (unsigned int i = 0; i < f->n_syms && off < bad_len; i++) {
 				char sp[MT_TRACEFS_NAME_MAX];
 
 				mt_tracefs_spell(f->syms[i].label, sp, sizeof(sp));
 				/* The hint's lines fit 80 columns with "hint: " before them. */
-				if (off - line + strlen(sp) > 70) {
-					off += (size_t)snprintf(bad + off, bad_len - off, "\n ");
-					line = off;
+				if (off - line + strlen(sp) > 72) {
+					off += (size_t)snprintf(bad + off, bad_len - off, "\n%s:", field);
+					line = off - strlen(field) - 1;
 				}
 				off += (size_t)snprintf(bad + off, bad_len - off, " %s", sp);
 			}
@@ -169,11 +169,11 @@ static int resolve_tracepoint(const char *name, struct mt_event *ev, bool last, 
 		ev->unavailable = ret;
 		snprintf(ev->fstr, sizeof(ev->fstr), "tracepoint %s", tp);
 		if (ret == -ENOENT)
-			snprintf(ev->why, sizeof(ev->why), "tracefs is not mounted "
-				 "(mount -t tracefs nodev /sys/kernel/tracing)");
+			snprintf(ev->why, sizeof(ev->why), "tracefs not mounted: "
+				 "mount -t tracefs nodev /sys/kernel/tracing");
 		else
-			snprintf(ev->why, sizeof(ev->why), "tracefs cannot be read by this user "
-				 "(%s): run as root", strerror(-ret));
+			snprintf(ev->why, sizeof(ev->why), "tracefs unreadable here (%.24s): "
+				 "run as root", strerror(-ret));
 		return 1;
 	}
 	ret = mt_tracefs_id(dir, sys, event, &id);
@@ -190,7 +190,7 @@ static int resolve_tracepoint(const char *name, struct mt_event *ev, bool last, 
 		 (unsigned long long)id);
 	if (ret) {
 		ev->unavailable = ret;
-		snprintf(ev->why, sizeof(ev->why), "%.44s: tracefs id unreadable: %.40s", tp,
+		snprintf(ev->why, sizeof(ev->why), "tracefs id unreadable: %.40s",
 			 strerror(-ret));
 		return 1;
 	}
@@ -408,8 +408,8 @@ const char *mt_event_reason(const struct mt_event *ev, int hw_counters)
 	if (ev->unavailable && ev->err == ev->unavailable && ev->why[0])
 		return ev->why;
 	if (ev->attr.type == PERF_TYPE_TRACEPOINT && (ev->err == -EACCES || ev->err == -EPERM))
-		return "not permitted by kernel.perf_event_paranoid (a tracepoint fires in the "
-		       "kernel: memtlb does not count it user-only)";
+		/* No user-only fallback: a tracepoint fires in the kernel alone. */
+		return "not permitted by kernel.perf_event_paranoid (kernel-only event)";
 	switch (-ev->err) {
 	case 0:
 		return "counting";

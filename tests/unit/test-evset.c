@@ -400,7 +400,7 @@ static void test_flush_set(void **state)
 	setenv("MEMTLB_SYSROOT", "/nonexistent-memtlb", 1);
 	assert_int_equal(mt_evset_resolve(set, "", &ev, &n, &which, msg, sizeof(msg)), 0);
 	assert_int_equal(ev[2].unavailable, -ENOENT);
-	assert_non_null(strstr(ev[2].why, "not mounted"));
+	assert_non_null(strstr(ev[2].why, "tracefs not mounted"));
 	free(ev);
 	unsetenv("MEMTLB_SYSROOT");
 	mt_evsets_destroy(s);
