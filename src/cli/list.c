@@ -84,10 +84,33 @@ static void resolve_part(const struct mt_evset *set, const char *pmu, unsigned i
 	free(ev);
 }
 
+/*
+ * Text from col on (the cursor is there), wrapped at 80 columns, each
+ * further line indented to indent.
+ */
+static void wrap(const char *text, int indent, int col)
+{
+	const char *s = text;
+
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		if (col + 1 + (int)n > 80 && col > indent) {
+			printf("\n%*s", indent - 1, "");
+			col = indent - 1;
+		}
+		col += printf(" %.*s", (int)n, s);
+		s += n;
+		s += strspn(s, " ");
+	}
+	putchar('\n');
+}
+
 static void show_set(const struct mt_evset *set, struct shown *sh, const char *pmu,
 		     bool try_open, int hw_counters, bool verbose)
 {
-	printf("%s: %s\n", set->name, set->description[0] ? set->description : "");
+	printf("%s:", set->name);
+	wrap(set->description, 2, (int)strlen(set->name) + 1);
 	if (verbose) {
 		for (size_t i = 0; i < set->n_sections; i++)
 			printf("  section: %s (%zu events)\n", set->sections[i].pmus,
@@ -103,10 +126,12 @@ static void show_set(const struct mt_evset *set, struct shown *sh, const char *p
 		struct mt_event *ev = &sh->ev[i];
 		/* Each event alone on this process: countable or why not. */
 		bool opened = !try_open || !mt_counters_try(ev);
+		const char *why;
 
-		printf("  %-34s %s\n", ev->name, ev->meaning);
-		printf("      %s  type %u (%s) config %#llx  role %s  countable: ", ev->fstr,
-		       ev->attr.type, type_name(ev->attr.type),
+		printf("  %-34s", ev->name);
+		wrap(ev->meaning, 37, (int)(strlen(ev->name) > 34 ? strlen(ev->name) + 2 : 36));
+		printf("      %s\n      type %u (%s) config %#llx  role %s\n      countable: ",
+		       ev->fstr, ev->attr.type, type_name(ev->attr.type),
 		       (unsigned long long)ev->attr.config, mt_role_name(mt_event_role(ev)));
 		if (!try_open)
 			printf("(not this machine's PMU)\n");
@@ -114,8 +139,11 @@ static void show_set(const struct mt_evset *set, struct shown *sh, const char *p
 			printf("unknown (the counters backend failed)\n");
 		else if (!ev->err)
 			printf("yes%s\n", ev->user_only ? " (user space only)" : "");
-		else
-			printf("not supported: %s\n", mt_event_reason(ev, hw_counters));
+		else {
+			why = mt_event_reason(ev, hw_counters);
+			/* 80 columns: a long reason goes on a line of its own. */
+			printf("not supported:%s%s\n", strlen(why) > 48 ? "\n        " : " ", why);
+		}
 	}
 	putchar('\n');
 }
