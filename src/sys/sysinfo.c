@@ -129,7 +129,8 @@ int mt_sysinfo_debugfs_state(int err, const char *lockdown)
 	if (err == -ENOENT || err == -ENOTDIR)
 		return MT_SYSINFO_ABSENT;
 	lockdown_mode(lockdown, mode, sizeof(mode));
-	if ((err == -EPERM || err == -EACCES) && *mode && strcmp(mode, "none"))
+	/* Lockdown refuses with EPERM; EACCES is a file's mode (not root). */
+	if (err == -EPERM && *mode && strcmp(mode, "none"))
 		return MT_SYSINFO_LOCKDOWN;
 	return MT_SYSINFO_UNREADABLE;
 }

@@ -32,7 +32,7 @@ enum mt_sysinfo_state {
 	MT_SYSINFO_READ,
 	MT_SYSINFO_ABSENT,		/* no such file: debugfs not mounted, or no knob */
 	MT_SYSINFO_LOCKDOWN,		/* EPERM, and lockdown shows a mode other than none */
-	MT_SYSINFO_UNREADABLE,		/* any other error */
+	MT_SYSINFO_UNREADABLE,		/* any other error (EACCES: not root) */
 };
 
 /* "read", "absent", "unknown (lockdown)", "unreadable". */

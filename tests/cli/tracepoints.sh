@@ -61,6 +61,28 @@ expect_grep 'reason=flush_on_task_switch\|remote_shootdown' "$out" "reason value
 sed -n '/^TLB tracepoints/,/^$/p' "$out" >"$work/tp"
 expect_80 "$work/tp" "list's tracepoints"
 
+# debugfs values in sysinfo: read from the fixture, absent without debugfs.
+# (Lockdown's EPERM cannot be staged in a tree; test-tracefs checks it.)
+MEMTLB_SYSROOT=$fx run sysinfo --json
+expect_status 0 "sysinfo --json, fixture"
+if python3 -c 'import json, sys
+s = json.load(open(sys.argv[1])); t = s["tunables"]
+sys.exit(not (t["fault_around_bytes"] == 65536 and t["fault_around_bytes_state"] == "read" and
+    t["tlb_single_page_flush_ceiling"] == 33 and
+    t["tlb_single_page_flush_ceiling_state"] == "read" and s["lockdown"] == "integrity"))' "$out"
+then ok; else fail "sysinfo: debugfs values and lockdown"; sed 's/^/  /' "$out" >&2; fi
+MEMTLB_SYSROOT=$work/empty run sysinfo --json
+if python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["tunables"]
+sys.exit(not (t["tlb_single_page_flush_ceiling"] is None and
+    t["tlb_single_page_flush_ceiling_state"] == "absent"))' "$out"
+then ok; else fail "sysinfo: absent ceiling"; sed 's/^/  /' "$out" >&2; fi
+MEMTLB_SYSROOT=$work/empty run sysinfo
+expect_grep '^tlb_single_page_flush_ceiling +unreadable \(absent' "$out" "sysinfo text: absent"
+MEMTLB_SYSROOT=$fx run sysinfo
+expect_grep '^tlb_single_page_flush_ceiling +33$' "$out" "sysinfo text: read"
+expect_grep '^kernel lockdown +integrity$' "$out" "sysinfo text: lockdown mode"
+
 # Not permitted: nobody, at paranoid 2 or more, on a tracefs it can read
 # (the fixture: the real one is root's). The tracepoint is refused, never
 # opened user-only to count 0.

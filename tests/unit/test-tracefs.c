@@ -201,6 +201,8 @@ static void test_debugfs_state(void **state)
 	assert_int_equal(mt_sysinfo_debugfs_state(-EPERM, "[none] integrity confidentiality"),
 			 MT_SYSINFO_UNREADABLE);
 	assert_int_equal(mt_sysinfo_debugfs_state(-EPERM, NULL), MT_SYSINFO_UNREADABLE);
+	assert_int_equal(mt_sysinfo_debugfs_state(-EACCES, "none [integrity]"),
+			 MT_SYSINFO_UNREADABLE);
 	assert_int_equal(mt_sysinfo_debugfs_state(-EIO, "none [integrity]"),
 			 MT_SYSINFO_UNREADABLE);
 	assert_string_equal(mt_sysinfo_state_name(MT_SYSINFO_LOCKDOWN), "unknown (lockdown)");
