@@ -61,6 +61,22 @@ expect_grep 'reason=flush_on_task_switch\|remote_shootdown' "$out" "reason value
 sed -n '/^TLB tracepoints/,/^$/p' "$out" >"$work/tp"
 expect_80 "$work/tp" "list's tracepoints"
 
+# The replay backend stands in for the kernel: a tracepoint's name keeps
+# its colons there; its counts go through JSON and compare like any event.
+printf 'tlb:tlb_flush: 70\ntlb:tlb_flush/reason=remote_shootdown/: 61\nminor-faults: 16\n' \
+	>"$work/replay.txt"
+for side in a b; do
+	MEMTLB_SYSROOT=$fx MEMTLB_BACKEND=replay:$work/replay.txt run stat -r 64k -i 2 -p 1 \
+		-e 'tlb:tlb_flush,tlb:tlb_flush/reason=remote_shootdown/,minor-faults' \
+		-o "$work/$side.json"
+	expect_status 0 "replay $side"
+done
+expect_grep '^munmap .* 70 +61 +16 ' "$out" "replayed counts per phase"
+run compare "$work/a.json" "$work/b.json"
+expect_status 0 "compare two tracepoint reports"
+expect_grep ' 61 ~ 0% +\+0\.0% +61 ~ 0% +munmap\.tlb:tlb_flush/reason=remote_shootdown/$' "$out" \
+	"compare shows the filtered count"
+
 # debugfs values in sysinfo: read from the fixture, absent without debugfs.
 # (Lockdown's EPERM cannot be staged in a tree; test-tracefs checks it.)
 MEMTLB_SYSROOT=$fx run sysinfo --json
