@@ -181,8 +181,8 @@ static int resolve_tracepoint(const char *name, struct mt_event *ev, bool last, 
 		if (!slash && !last)
 			return 0;
 		snprintf(bad, bad_len, "%s: no tracepoint %s in %s/events\n"
-			 "memtlb list shows the TLB ones; SYSTEM:NAME as in %s/events/SYSTEM/NAME",
-			 name, tp, dir, dir);
+			 "SYSTEM:NAME as in tracefs events/SYSTEM/NAME (memtlb list: the TLB ones)",
+			 name, tp, dir);
 		return -EINVAL;
 	}
 	tracepoint_attr(ev, id);

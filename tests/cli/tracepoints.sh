@@ -32,6 +32,7 @@ expect_grep '^hint: its number fields: reason pages' "$err" "hint names the fiel
 MEMTLB_SYSROOT=$fx usage_case "unclosed filter" stat -r 64k -i 1 -p 1 -e 'tlb:tlb_flush/reason=1'
 MEMTLB_SYSROOT=$fx usage_case "no such tracepoint" stat -r 64k -i 1 -p 1 -e tlb:nope
 expect_grep 'no tracepoint tlb:nope' "$err" "names it"
+expect_80 "$err" "no such tracepoint"
 
 # Not mounted (an empty tree): not supported, the mount command as the
 # reason; the run goes on, and the JSON says unsupported, never 0.
