@@ -180,9 +180,9 @@ static int resolve_tracepoint(const char *name, struct mt_event *ev, bool last, 
 	if (ret == -ENOENT || ret == -EINVAL) {
 		if (!slash && !last)
 			return 0;
-		snprintf(bad, bad_len, "%s: no tracepoint %s in %s/events\n"
+		snprintf(bad, bad_len, "%s: no tracepoint %s in tracefs\n"
 			 "SYSTEM:NAME as in tracefs events/SYSTEM/NAME (memtlb list: the TLB ones)",
-			 name, tp, dir);
+			 name, tp);
 		return -EINVAL;
 	}
 	tracepoint_attr(ev, id);
