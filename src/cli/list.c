@@ -11,6 +11,7 @@
 #include "counters/evset.h"
 #include "stats/stats.h"
 #include "sys/sysinfo.h"
+#include "sys/tracefs.h"
 
 static const char cmdopts_s[] = "+:vh";
 static const struct option cmdopts[] = {
@@ -83,10 +84,33 @@ static void resolve_part(const struct mt_evset *set, const char *pmu, unsigned i
 	free(ev);
 }
 
+/*
+ * Text from col on (the cursor is there), wrapped at 80 columns, each
+ * further line indented to indent.
+ */
+static void wrap(const char *text, int indent, int col)
+{
+	const char *s = text;
+
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		if (col + 1 + (int)n > 80 && col > indent) {
+			printf("\n%*s", indent - 1, "");
+			col = indent - 1;
+		}
+		col += printf(" %.*s", (int)n, s);
+		s += n;
+		s += strspn(s, " ");
+	}
+	putchar('\n');
+}
+
 static void show_set(const struct mt_evset *set, struct shown *sh, const char *pmu,
 		     bool try_open, int hw_counters, bool verbose)
 {
-	printf("%s: %s\n", set->name, set->description[0] ? set->description : "");
+	printf("%s:", set->name);
+	wrap(set->description, 2, (int)strlen(set->name) + 1);
 	if (verbose) {
 		for (size_t i = 0; i < set->n_sections; i++)
 			printf("  section: %s (%zu events)\n", set->sections[i].pmus,
@@ -102,10 +126,12 @@ static void show_set(const struct mt_evset *set, struct shown *sh, const char *p
 		struct mt_event *ev = &sh->ev[i];
 		/* Each event alone on this process: countable or why not. */
 		bool opened = !try_open || !mt_counters_try(ev);
+		const char *why;
 
-		printf("  %-34s %s\n", ev->name, ev->meaning);
-		printf("      %s  type %u (%s) config %#llx  role %s  countable: ", ev->fstr,
-		       ev->attr.type, type_name(ev->attr.type),
+		printf("  %-34s", ev->name);
+		wrap(ev->meaning, 37, (int)(strlen(ev->name) > 34 ? strlen(ev->name) + 2 : 36));
+		printf("      %s\n      type %u (%s) config %#llx  role %s\n      countable: ",
+		       ev->fstr, ev->attr.type, type_name(ev->attr.type),
 		       (unsigned long long)ev->attr.config, mt_role_name(mt_event_role(ev)));
 		if (!try_open)
 			printf("(not this machine's PMU)\n");
@@ -113,8 +139,114 @@ static void show_set(const struct mt_evset *set, struct shown *sh, const char *p
 			printf("unknown (the counters backend failed)\n");
 		else if (!ev->err)
 			printf("yes%s\n", ev->user_only ? " (user space only)" : "");
-		else
-			printf("not supported: %s\n", mt_event_reason(ev, hw_counters));
+		else {
+			why = mt_event_reason(ev, hw_counters);
+			/* 80 columns: a long reason goes on a line of its own. */
+			printf("not supported:%s%s\n", strlen(why) > 48 ? "\n        " : " ", why);
+		}
+	}
+	putchar('\n');
+}
+
+/*
+ * Beside tlb:*, what a TLB-flush study counts: the IPIs a flush sends, the
+ * function-call vector they arrive on, and page faults. Shown where present.
+ */
+static const char *const study_tracepoints[] = {
+	"ipi:ipi_send_cpu", "ipi:ipi_send_cpumask", "irq_vectors:call_function_entry",
+	"irq_vectors:call_function_single_entry", "exceptions:page_fault_user",
+	"exceptions:page_fault_kernel",
+};
+
+/* A field's symbolic values, wrapped to 80 columns: the filter's spellings. */
+static void show_values(const char *dir, const char *name)
+{
+	char sys[MT_TRACEFS_NAME_MAX], sp[MT_TRACEFS_NAME_MAX];
+	const char *colon = strchr(name, ':');
+	struct mt_tracefs_format *fmt;
+
+	fmt = malloc(sizeof(*fmt));
+	if (!fmt || !colon || (size_t)(colon - name) >= sizeof(sys)) {
+		free(fmt);
+		return;
+	}
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - name), name);
+	if (mt_tracefs_format(dir, sys, colon + 1, fmt)) {
+		free(fmt);
+		return;
+	}
+	for (unsigned int i = 0; i < fmt->n_fields; i++) {
+		const struct mt_tracefs_field *f = &fmt->fields[i];
+		int col;
+
+		if (!f->n_syms)
+			continue;
+		col = printf("      %s=", f->name);
+		for (unsigned int j = 0; j < f->n_syms; j++) {
+			mt_tracefs_spell(f->syms[j].label, sp, sizeof(sp));
+			if (col + (int)strlen(sp) + 1 > 79)
+				col = printf("\n       ") - 1;
+			col += printf("%s%s", sp, j + 1 < f->n_syms ? "|" : "");
+		}
+		putchar('\n');
+	}
+	free(fmt);
+}
+
+static void show_tracepoint(const char *dir, const char *name, int hw_counters)
+{
+	struct mt_event *ev = NULL;
+	char bad[512];
+	size_t n;
+
+	if (mt_events_resolve(name, &ev, &n, bad, sizeof(bad))) {
+		printf("  %-40s not resolved: %.30s\n", name, strerror(EINVAL));
+		return;
+	}
+	if (mt_counters_try(ev))
+		printf("  %-40s countable: unknown (backend failed)\n", name);
+	else if (!ev->err)
+		printf("  %-40s countable: yes (id %llu)\n", name,
+		       (unsigned long long)ev->attr.config);
+	else
+		printf("  %-40s countable: no\n      %s\n", name, mt_event_reason(ev, hw_counters));
+	free(ev);
+	show_values(dir, name);
+}
+
+/* The TLB tracepoints tracefs has here, and whether this machine counts them. */
+static void show_tracepoints(int hw_counters)
+{
+	char dir[4096], names[4096], one[2 * MT_TRACEFS_NAME_MAX + 2];
+	char *tok, *save = NULL;
+	int ret;
+
+	ret = mt_tracefs_dir(dir, sizeof(dir));
+	printf("TLB tracepoints (-e SYSTEM:NAME[/FIELD=VALUE/], set flush):\n");
+	if (ret == -ENOENT) {
+		printf("  not supported: tracefs is not mounted\n"
+		       "  (mount -t tracefs nodev /sys/kernel/tracing)\n\n");
+		return;
+	}
+	if (ret) {
+		printf("  not supported: tracefs cannot be read by this user (%s)\n\n",
+		       strerror(-ret));
+		return;
+	}
+	if (mt_tracefs_list(dir, "tlb", names, sizeof(names)))
+		names[0] = '\0';
+	for (tok = strtok_r(names, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		snprintf(one, sizeof(one), "tlb:%s", tok);
+		show_tracepoint(dir, one, hw_counters);
+	}
+	for (size_t i = 0; i < sizeof(study_tracepoints) / sizeof(study_tracepoints[0]); i++) {
+		const char *name = study_tracepoints[i], *colon = strchr(name, ':');
+		char sys[MT_TRACEFS_NAME_MAX];
+		uint64_t id;
+
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - name), name);
+		if (!mt_tracefs_id(dir, sys, colon + 1, &id))
+			show_tracepoint(dir, name, hw_counters);
 	}
 	putchar('\n');
 }
@@ -196,6 +328,8 @@ static int cmd_list(int argc, char *argv[])
 			       "events count on %s cores only\n", cores, pmu, pmu);
 	}
 	putchar('\n');
+	if (optind == argc && !force)
+		show_tracepoints(si.hw_counters);
 	for (size_t i = 0; i < sets->n; i++) {
 		if (optind < argc && strcmp(sets->sets[i].name, argv[optind]))
 			continue;

@@ -266,7 +266,7 @@ static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t
 
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n)
 {
-	char msg[256];
+	char msg[512];
 	int ret;
 
 	ret = mt_backend_check(msg, sizeof(msg));
@@ -282,9 +282,22 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 		return resolve_set(cfg, ev, n);
 	ret = mt_events_resolve(cfg->events, ev, n, msg, sizeof(msg));
 	if (ret == -EINVAL) {
+		/* The resolver's own hint follows a newline (a tracepoint's values). */
+		char *hint = strchr(msg, '\n');
+
+		if (hint)
+			*hint++ = '\0';
 		mt_err("-e: %s", msg);
-		mt_hint("perf names (cycles, dTLB-load-misses, minor-faults) or libpfm4 names "
-			"(DTLB_LOAD_MISSES:WALK_COMPLETED)");
+		if (!hint)
+			mt_hint("perf names (cycles, dTLB-load-misses, minor-faults) or libpfm4 "
+				"names (DTLB_LOAD_MISSES:WALK_COMPLETED)");
+		/* Each of its lines a hint: a list of names wraps to 80 columns. */
+		for (char *next; hint; hint = next) {
+			next = strchr(hint, '\n');
+			if (next)
+				*next++ = '\0';
+			mt_hint("%s", hint);
+		}
 		return MT_EXIT_USAGE;
 	}
 	if (ret) {

@@ -42,6 +42,19 @@ static void print_long(const char *what, long v, const char *unit)
 		printf("%-30s %ld%s\n", what, v, unit);
 }
 
+/* What lockdown hides is unknown, not unreadable; never a guessed default. */
+static void print_debugfs(const char *what, long v, int state)
+{
+	if (state == MT_SYSINFO_READ && v >= 0)
+		printf("%-30s %ld\n", what, v);
+	else if (state == MT_SYSINFO_LOCKDOWN)
+		printf("%-30s unknown (lockdown)\n", what);
+	else if (state == MT_SYSINFO_ABSENT)
+		printf("%-30s unreadable (absent: debugfs not mounted?)\n", what);
+	else
+		printf("%-30s unreadable\n", what);
+}
+
 static const char *or_unknown(const char *s)
 {
 	return s && *s ? s : "unknown";
@@ -189,7 +202,10 @@ static void print_text(const struct mt_sysinfo *si)
 		printf("%-30s %ld total, %ld free\n", what, si->hugepools[i].total,
 		       si->hugepools[i].free);
 	}
-	print_long("fault_around_bytes", si->fault_around_bytes, "");
+	printf("%-30s %s\n", "kernel lockdown", si->lockdown[0] ? si->lockdown : "unknown");
+	print_debugfs("fault_around_bytes", si->fault_around_bytes, si->fault_around_state);
+	print_debugfs("tlb_single_page_flush_ceiling", si->tlb_flush_ceiling,
+		      si->tlb_flush_ceiling_state);
 	print_long("vm.percpu_pagelist_high_fraction", si->percpu_pagelist_high_fraction, "");
 	if (si->numa_nodes < 0)
 		printf("%-30s unknown\n", "NUMA nodes");

@@ -110,6 +110,11 @@ static int open_member(struct perf_backend *pb, struct mt_event *ev, struct perf
 	struct perf_evsel *evsel;
 	int ret, fd, guess;
 
+	/* Known before any open: tracefs unmounted or unreadable. */
+	if (ev->unavailable) {
+		ev->err = ev->unavailable;
+		return 0;
+	}
 	evsel = perf_evsel__new(&ev->attr);
 	if (!evsel)
 		return -ENOMEM;
@@ -130,9 +135,12 @@ static int open_member(struct perf_backend *pb, struct mt_event *ev, struct perf
 	/*
 	 * perf_event_paranoid >= 2 refuses kernel counting: user only, as perf
 	 * falls back, where user space was asked for too. An event for the
-	 * kernel alone (:k) stays refused: counting nothing is not it.
+	 * kernel alone (:k) stays refused: counting nothing is not it. So does
+	 * a tracepoint: it fires in the kernel only, and user-only it opens
+	 * and counts 0 (measured, paranoid 2), which would read as none.
 	 */
-	if ((ret == -EACCES || ret == -EPERM) && !attr->exclude_user && !attr->exclude_kernel) {
+	if ((ret == -EACCES || ret == -EPERM) && !attr->exclude_user && !attr->exclude_kernel &&
+	    attr->type != PERF_TYPE_TRACEPOINT) {
 		attr->exclude_kernel = 1;
 		attr->exclude_hv = 1;
 		ret = perf_evsel__open(evsel, NULL, pb->threads);
@@ -150,6 +158,17 @@ static int open_member(struct perf_backend *pb, struct mt_event *ev, struct perf
 	 */
 	if (fd < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC)) {
 		ret = fd < 0 ? fd : -errno;
+		perf_evsel__close(evsel);
+		goto drop;
+	}
+	/*
+	 * libperf has no filter call: the ioctl on its fd, before the group is
+	 * enabled. Inherited copies use their parent's filter (the kernel's
+	 * perf_tp_filter_match), so threads started later are filtered too.
+	 */
+	if (ev->filter[0] && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter)) {
+		ret = -errno;
+		ev->err = ret;
 		perf_evsel__close(evsel);
 		goto drop;
 	}

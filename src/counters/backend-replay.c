@@ -117,7 +117,12 @@ static int parse_line(char *line, struct replay_event *re)
 	char *colon, *tok, *save = NULL;
 
 	memset(re, 0, sizeof(*re));
-	colon = strchr(line, ':');
+	/* Names may hold colons (tlb:tlb_flush): the one before a blank ends it. */
+	colon = strstr(line, ": ");
+	if (!colon)
+		colon = strstr(line, ":\t");
+	if (!colon)
+		colon = strchr(line, ':');
 	if (!colon || colon == line || (size_t)(colon - line) >= sizeof(re->name))
 		return -EINVAL;
 	memcpy(re->name, line, colon - line);

@@ -9,6 +9,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "counters/resolve.h"
+#include "sys/tracefs.h"
 
 /* Idempotent in libpfm4: a no-op once done, redone after pfm_terminate(). */
 static int pfm_ready(void)
@@ -51,17 +52,186 @@ static int encode(const char *name, struct mt_event *ev)
 	return 0;
 }
 
-/* 0, or -EINVAL with why libpfm4 refused the name. */
-static int resolve_one(const char *name, struct mt_event *ev, const char **why)
+static void tracepoint_attr(struct mt_event *ev, uint64_t id)
+{
+	memset(&ev->attr, 0, sizeof(ev->attr));
+	ev->attr.type = PERF_TYPE_TRACEPOINT;
+	ev->attr.size = sizeof(ev->attr);
+	ev->attr.config = id;
+	/* Counting, as encode() sets it up: user and kernel, children too. */
+	ev->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	ev->attr.inherit = 1;
+}
+
+/* "reason=remote_shootdown" to the kernel's "reason == 1": 0, or -EINVAL with bad. */
+static int tracepoint_filter(struct mt_event *ev, const char *tp, const char *spec,
+			     const struct mt_tracefs_format *fmt, char *bad, size_t bad_len)
+{
+	const struct mt_tracefs_field *f;
+	const struct mt_tracefs_sym *sym;
+	const char *eq = strchr(spec, '=');
+	char field[MT_TRACEFS_NAME_MAX];
+	size_t off, line;
+	long long v;
+	char *end;
+
+	if (!eq || eq == spec || !eq[1] || (size_t)(eq - spec) >= sizeof(field) ||
+	    strchr(eq + 1, '=')) {
+		snprintf(bad, bad_len, "%s: /FIELD=VALUE/ expected after the tracepoint\n"
+			 "one field, one value: tlb:tlb_flush/reason=remote_shootdown/", ev->name);
+		return -EINVAL;
+	}
+	memcpy(field, spec, (size_t)(eq - spec));
+	field[eq - spec] = '\0';
+	f = mt_tracefs_field(fmt, field);
+	if (!f || !f->numeric) {
+		off = (size_t)snprintf(bad, bad_len, "%s: %s has no %sfield %s\nits number fields:",
+				       ev->name, tp, f ? "number " : "", field);
+		for (unsigned int i = 0; i < fmt->n_fields && off < bad_len; i++)
+			if (fmt->fields[i].numeric && strncmp(fmt->fields[i].name, "common_", 7))
+				off += (size_t)snprintf(bad + off, bad_len - off, " %s",
+							fmt->fields[i].name);
+		return -EINVAL;
+	}
+	/*
+	 * The kernel's filter compares a number field with numbers only (a
+	 * name there is refused): a name is translated by the format file.
+	 */
+	errno = 0;
+	v = strtoll(eq + 1, &end, 0);
+	if (end == eq + 1 || *end || errno) {
+		sym = mt_tracefs_sym_find(f, eq + 1);
+		if (!sym) {
+			off = (size_t)snprintf(bad, bad_len, "%s: no %s %s in its format "
+					       "file\n%s: a number%s", ev->name, field, eq + 1,
+					       field, f->n_syms ? ", or" : "");
+			line = (size_t)(strchr(bad, '\n') ? strchr(bad, '\n') - bad : 0);
+			for (unsigned int i = 0; i < f->n_syms && off < bad_len; i++) {
+				char sp[MT_TRACEFS_NAME_MAX];
+
+				mt_tracefs_spell(f->syms[i].label, sp, sizeof(sp));
+				/* The hint's lines fit 80 columns with "hint: " before them. */
+				if (off - line + strlen(sp) > 72) {
+					off += (size_t)snprintf(bad + off, bad_len - off, "\n%s:", field);
+					line = off - strlen(field) - 1;
+				}
+				off += (size_t)snprintf(bad + off, bad_len - off, " %s", sp);
+			}
+			return -EINVAL;
+		}
+		v = sym->value;
+	}
+	snprintf(ev->filter, sizeof(ev->filter), "%s == %lld", field, v);
+	return 0;
+}
+
+/*
+ * SYS:NAME[/FIELD=VALUE/] through tracefs. Returns 1 when resolved (or
+ * known not to be countable here: ev->unavailable), 0 when it may be
+ * libpfm4's (no such tracepoint, no filter; not when last), -EINVAL with
+ * bad, -ENOMEM.
+ */
+static int resolve_tracepoint(const char *name, struct mt_event *ev, bool last, char *bad,
+			      size_t bad_len)
+{
+	const char *slash = strchr(name, '/'), *colon = strchr(name, ':');
+	size_t base = slash ? (size_t)(slash - name) : strlen(name);
+	char sys[MT_TRACEFS_NAME_MAX], event[MT_TRACEFS_NAME_MAX];
+	char tp[MT_TRACEFS_NAME_MAX * 2 + 2];
+	char spec[MT_EVENT_NAME_MAX] = "", dir[4096];
+	struct mt_tracefs_format *fmt;
+	uint64_t id = 0;
+	int ret;
+
+	if (!mt_tracefs_is_name(name, base))
+		return 0;
+	if (slash) {
+		size_t n = strlen(slash + 1);
+
+		if (n < 2 || slash[n] != '/' || memchr(slash + 1, '/', n - 1)) {
+			snprintf(bad, bad_len, "%s: a filter is /FIELD=VALUE/, closed by '/'\n"
+				 "tlb:tlb_flush/reason=remote_shootdown/", name);
+			return -EINVAL;
+		}
+		memcpy(spec, slash + 1, n - 1);
+		spec[n - 1] = '\0';
+	}
+	/* mt_tracefs_is_name checked both lengths. */
+	memcpy(sys, name, (size_t)(colon - name));
+	sys[colon - name] = '\0';
+	snprintf(event, sizeof(event), "%.*s", (int)(base - (size_t)(colon - name) - 1), colon + 1);
+	snprintf(tp, sizeof(tp), "%.*s", (int)base, name);
+	ret = mt_tracefs_dir(dir, sizeof(dir));
+	if (ret) {
+		if (!slash && !last)
+			return 0;
+		tracepoint_attr(ev, 0);
+		ev->unavailable = ret;
+		snprintf(ev->fstr, sizeof(ev->fstr), "tracepoint %s", tp);
+		if (ret == -ENOENT)
+			snprintf(ev->why, sizeof(ev->why), "tracefs not mounted: "
+				 "mount -t tracefs nodev /sys/kernel/tracing");
+		else
+			snprintf(ev->why, sizeof(ev->why), "tracefs unreadable here (%.24s): "
+				 "run as root", strerror(-ret));
+		return 1;
+	}
+	ret = mt_tracefs_id(dir, sys, event, &id);
+	if (ret == -ENOENT || ret == -EINVAL) {
+		if (!slash && !last)
+			return 0;
+		snprintf(bad, bad_len, "%s: no tracepoint %s in tracefs\n"
+			 "SYSTEM:NAME as in tracefs events/SYSTEM/NAME (memtlb list: the TLB ones)",
+			 name, tp);
+		return -EINVAL;
+	}
+	tracepoint_attr(ev, id);
+	snprintf(ev->fstr, sizeof(ev->fstr), "tracepoint %s (id %llu)", tp,
+		 (unsigned long long)id);
+	if (ret) {
+		ev->unavailable = ret;
+		snprintf(ev->why, sizeof(ev->why), "tracefs id unreadable: %.40s",
+			 strerror(-ret));
+		return 1;
+	}
+	if (!slash)
+		return 1;
+	fmt = malloc(sizeof(*fmt));
+	if (!fmt)
+		return -ENOMEM;
+	ret = mt_tracefs_format(dir, sys, event, fmt);
+	if (ret) {
+		snprintf(bad, bad_len, "%s: %s's format file: %s", name, tp, strerror(-ret));
+		free(fmt);
+		return -EINVAL;
+	}
+	ret = tracepoint_filter(ev, tp, spec, fmt, bad, bad_len);
+	free(fmt);
+	if (ret)
+		return ret;
+	snprintf(ev->fstr, sizeof(ev->fstr), "tracepoint %.64s (id %llu) if %.80s", tp,
+		 (unsigned long long)id, ev->filter);
+	return 1;
+}
+
+/* 0, or -EINVAL (-ENOMEM) with the name and why libpfm4 or tracefs refused it in bad. */
+static int resolve_one(const char *name, struct mt_event *ev, char *bad, size_t bad_len)
 {
 	char qualified[MT_EVENT_NAME_MAX + 8];
 	int perf = PFM_ERR_NOTFOUND, ret;
 
 	if (strlen(name) >= MT_EVENT_NAME_MAX) {
-		*why = "name too long";
+		snprintf(bad, bad_len, "%.64s...: name too long", name);
 		return -EINVAL;
 	}
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	/*
+	 * A tracepoint in tracefs first: tlb:tlb_flush is no libpfm4 name, but
+	 * cycles:u is libpfm4's and looks like one (no events/cycles/u there).
+	 */
+	ret = resolve_tracepoint(name, ev, false, bad, bad_len);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	/*
 	 * perf's own names (cycles, dTLB-load-misses, minor-faults) live in
 	 * libpfm4's perf:: PMU, which an unqualified lookup may not reach first;
@@ -76,10 +246,16 @@ static int resolve_one(const char *name, struct mt_event *ev, const char **why)
 	ret = encode(name, ev);
 	if (ret == PFM_SUCCESS)
 		return 0;
+	/* Not libpfm4's either: a tracepoint that is not here, or one tracefs cannot show. */
+	if (mt_tracefs_is_name(name, strlen(name))) {
+		ret = resolve_tracepoint(name, ev, true, bad, bad_len);
+		return ret < 0 ? ret : 0;
+	}
 	/* A perf name with a bad modifier (minor-faults:x) says so, not "not found". */
 	if (ret == PFM_ERR_NOTFOUND)
 		ret = perf;
-	*why = pfm_strerror(ret);
+	/* libpfm4's reason: no such event, a missing unit mask, a bad modifier */
+	snprintf(bad, bad_len, "%s: %s", name, pfm_strerror(ret));
 	return -EINVAL;
 }
 
@@ -89,7 +265,6 @@ int mt_events_resolve(const char *list, struct mt_event **out, size_t *n, char *
 	struct mt_event *ev = NULL;
 	size_t count = 0, cap = 0;
 	char *copy, *tok, *save = NULL;
-	const char *why;
 	int ret;
 
 	ret = pfm_ready();
@@ -120,12 +295,9 @@ int mt_events_resolve(const char *list, struct mt_event **out, size_t *n, char *
 				goto fail;
 			}
 		}
-		if (resolve_one(tok, &ev[count], &why)) {
-			/* libpfm4's reason: no such event, a missing unit mask, a bad modifier */
-			snprintf(bad, bad_len, "%s: %s", tok, why);
-			ret = -EINVAL;
+		ret = resolve_one(tok, &ev[count], bad, bad_len);
+		if (ret)
 			goto fail;
-		}
 		count++;
 	}
 	if (!count) {
@@ -233,6 +405,11 @@ static int is_hw(const struct mt_event *ev)
 
 const char *mt_event_reason(const struct mt_event *ev, int hw_counters)
 {
+	if (ev->unavailable && ev->err == ev->unavailable && ev->why[0])
+		return ev->why;
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT && (ev->err == -EACCES || ev->err == -EPERM))
+		/* No user-only fallback: a tracepoint fires in the kernel alone. */
+		return "not permitted by kernel.perf_event_paranoid (kernel-only event)";
 	switch (-ev->err) {
 	case 0:
 		return "counting";

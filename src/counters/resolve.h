@@ -21,13 +21,21 @@ struct mt_event {
 	unsigned int group;		/* group the backend put it in (0 = first) */
 	bool alone;			/* never scheduled with others: a group of its own */
 	char meaning[128];		/* what it measures on this CPU, from the set */
+	char filter[96];		/* tracepoint: PERF_EVENT_IOC_SET_FILTER's, or "" */
+	int unavailable;		/* -errno known before any open (tracefs), 0 */
+	char why[112];			/* its reason, for humans */
 };
 
 /*
  * Split a comma-separated list and resolve every name: perf-style names
  * (cycles, dTLB-load-misses, minor-faults) through libpfm4's perf:: PMU,
- * PMU names (DTLB_LOAD_MISSES:WALK_COMPLETED) through the detected one.
- * Returns 0 or -EINVAL with the offending name copied into bad.
+ * PMU names (DTLB_LOAD_MISSES:WALK_COMPLETED) through the detected one,
+ * tracepoints (tlb:tlb_flush, tlb:tlb_flush/reason=remote_shootdown/)
+ * through tracefs. Returns 0 or -EINVAL with the offending name and why in
+ * bad, then, where there is one, a newline and a hint (the values a
+ * filter's field has). A tracepoint that cannot be read here (tracefs not
+ * mounted, not root) resolves with ev->unavailable and ev->why set: it is
+ * not supported, not bad input.
  */
 int mt_events_resolve(const char *list, struct mt_event **out, size_t *n, char *bad,
 		      size_t bad_len);

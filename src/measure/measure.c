@@ -16,16 +16,23 @@
 #include "model/sample.h"
 #include "stats/stats.h"
 #include "sys/env.h"
+#include "sys/interrupts.h"
 
 /*
  * Kernel-side evidence: /proc/vmstat counters (system-wide: other tasks on
  * the machine add to them) and getrusage (this process and its threads;
  * forked tasks report their own). The fixed names are read when present,
- * plus any nr_tlb_* the kernel has.
+ * plus any nr_tlb_* the kernel has (CONFIG_DEBUG_TLBFLUSH). Beside them the
+ * TLB-shootdown and function-call IPIs of /proc/interrupts, summed over the
+ * CPUs: system-wide too ("irq."), and absent where the kernel has no row.
  */
 static const char *const vmstat_names[] = {
 	"pgfault", "pgmajfault", "thp_fault_alloc", "thp_fault_fallback", "thp_split_pmd",
 };
+
+static const char *const irq_rows[] = { "TLB", "CAL" };
+
+#define IRQ_ROWS (sizeof(irq_rows) / sizeof(irq_rows[0]))
 
 enum { X_MINFLT, X_MAJFLT, X_VMSTAT };
 
@@ -33,6 +40,7 @@ enum { X_MINFLT, X_MAJFLT, X_VMSTAT };
 
 struct kstate {
 	uint64_t v[VMSTAT_MAX];
+	uint64_t irq[IRQ_ROWS];
 	long minflt, majflt;
 };
 
@@ -51,6 +59,8 @@ struct run {
 	bool evidence;
 	unsigned int n_vm;
 	char vm_names[VMSTAT_MAX][MT_EXTRA_NAME_MAX];
+	unsigned int n_irq;
+	const char *irq_names[IRQ_ROWS];	/* the rows this kernel has */
 	struct kstate k0, k1;
 	double *kx;		/* [phase][extra][iter]: iterations + 1, NaN = absent */
 	unsigned int n_extras;
@@ -102,6 +112,26 @@ static int vmstat_read(struct run *r, uint64_t *v, bool discover)
 	return 0;
 }
 
+/* The rows found at discovery, in k->irq; one missing later stays absent. */
+static void irq_read(struct run *r, struct kstate *k)
+{
+	if (!r->n_irq || mt_interrupts_read(r->irq_names, r->n_irq, k->irq))
+		for (unsigned int i = 0; i < IRQ_ROWS; i++)
+			k->irq[i] = MT_INTERRUPTS_ABSENT;
+}
+
+static void irq_discover(struct run *r)
+{
+	uint64_t v[IRQ_ROWS];
+
+	r->n_irq = 0;
+	if (mt_interrupts_read(irq_rows, IRQ_ROWS, v))
+		return;
+	for (unsigned int i = 0; i < IRQ_ROWS; i++)
+		if (v[i] != MT_INTERRUPTS_ABSENT)
+			r->irq_names[r->n_irq++] = irq_rows[i];
+}
+
 static void kstate_read(struct kstate *k)
 {
 	struct rusage ru;
@@ -123,14 +153,21 @@ static int boundary(void *arg, unsigned int phase, bool end)
 	int ret = 0;
 
 	if (r->evidence) {
-		/* Nested windows: rusage inside vmstat. */
+		/* Nested windows: rusage inside vmstat inside interrupts. */
 		if (!end) {
+			irq_read(r, &r->k0);
 			vmstat_read(r, r->k0.v, false);
 			kstate_read(&r->k0);
 			return 0;
 		}
 		kstate_read(&r->k1);
 		vmstat_read(r, r->k1.v, false);
+		irq_read(r, &r->k1);
+		for (unsigned int i = 0; i < r->n_irq; i++)
+			if (r->k0.irq[i] != MT_INTERRUPTS_ABSENT &&
+			    r->k1.irq[i] != MT_INTERRUPTS_ABSENT)
+				*kx(r, phase, X_VMSTAT + r->n_vm + i) =
+					(double)(r->k1.irq[i] - r->k0.irq[i]);
 		*kx(r, phase, X_MINFLT) = (double)(r->k1.minflt - r->k0.minflt);
 		*kx(r, phase, X_MAJFLT) = (double)(r->k1.majflt - r->k0.majflt);
 		for (unsigned int i = 0; i < r->n_vm; i++)
@@ -184,6 +221,9 @@ static int add_extras(struct mt_result *res, struct run *r, const struct mt_work
 	for (unsigned int i = 0; i < r->n_vm; i++)
 		snprintf(res->extra_names[X_VMSTAT + i], MT_EXTRA_NAME_MAX, "vmstat.%s",
 			 r->vm_names[i]);
+	for (unsigned int i = 0; i < r->n_irq; i++)
+		snprintf(res->extra_names[X_VMSTAT + r->n_vm + i], MT_EXTRA_NAME_MAX, "irq.%s",
+			 r->irq_names[i]);
 	snprintf(res->extra_names[r->n_extras - 2], MT_EXTRA_NAME_MAX, "blocks_per_s");
 	snprintf(res->extra_names[r->n_extras - 1], MT_EXTRA_NAME_MAX, "blocks_per_s_per_task");
 	res->map = *mt_workload_mapinfo(w);
@@ -232,8 +272,9 @@ static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 		snprintf(r.samples->phase_names[p], sizeof(r.samples->phase_names[p]), "%s",
 			 mt_workload_phase_name(w, p));
 	vmstat_read(&r, NULL, true);
-	/* rusage x2, vmstat, blocks_per_s, blocks_per_s_per_task */
-	r.n_extras = X_VMSTAT + r.n_vm + 2;
+	irq_discover(&r);
+	/* rusage x2, vmstat, irq, blocks_per_s, blocks_per_s_per_task */
+	r.n_extras = X_VMSTAT + r.n_vm + r.n_irq + 2;
 	r.n_phases = np;
 	r.kx = malloc((size_t)np * r.n_extras * (cfg->iterations + 1) * sizeof(*r.kx));
 	times = calloc(np, sizeof(*times));

@@ -342,6 +342,11 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 	tun = object(b);
 	put_int(b, tun, "perf_event_paranoid", si->perf_event_paranoid);
 	put(b, tun, "fault_around_bytes", long_or_null(b, si->fault_around_bytes));
+	put_str(b, tun, "fault_around_bytes_state", mt_sysinfo_state_name(si->fault_around_state));
+	put(b, tun, "tlb_single_page_flush_ceiling", long_or_null(b, si->tlb_flush_ceiling));
+	put_str(b, tun, "tlb_single_page_flush_ceiling_state",
+		mt_sysinfo_state_name(si->tlb_flush_ceiling_state));
+	put_str(b, o, "lockdown", si->lockdown);
 	put(b, tun, "percpu_pagelist_high_fraction",
 	    long_or_null(b, si->percpu_pagelist_high_fraction));
 	put(b, o, "tunables", tun);
@@ -1096,6 +1101,15 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 	tun = json_object_get(js, "tunables");
 	si->perf_event_paranoid = (int)get_long(tun, "perf_event_paranoid", -99);
 	si->fault_around_bytes = get_long(tun, "fault_around_bytes", -1);
+	si->fault_around_state = mt_sysinfo_state_parse(json_string_value(
+		json_object_get(tun, "fault_around_bytes_state")));
+	si->tlb_flush_ceiling = get_long(tun, "tlb_single_page_flush_ceiling", -1);
+	si->tlb_flush_ceiling_state = mt_sysinfo_state_parse(json_string_value(
+		json_object_get(tun, "tlb_single_page_flush_ceiling_state")));
+	/* Reports from before the states: a number was read, null was not. */
+	if (!json_object_get(tun, "fault_around_bytes_state") && si->fault_around_bytes >= 0)
+		si->fault_around_state = MT_SYSINFO_READ;
+	get_str(js, "lockdown", si->lockdown, sizeof(si->lockdown));
 	si->percpu_pagelist_high_fraction = get_long(tun, "percpu_pagelist_high_fraction", -1);
 	thp = json_object_get(js, "khugepaged");
 	get_str(thp, "defrag", si->thp_khugepaged_defrag, sizeof(si->thp_khugepaged_defrag));

@@ -202,7 +202,8 @@ static int print_extras(FILE *f, const struct mt_result *r, int width)
 			nonzero |= r->phases[p].extras[x].mean != 0.0;
 		}
 		/* vmstat counters that never moved would only widen the table. */
-		if (any && (nonzero || strncmp(r->extra_names[x], "vmstat.", 7))) {
+		if (any && (nonzero || (strncmp(r->extra_names[x], "vmstat.", 7) &&
+					strncmp(r->extra_names[x], "irq.", 4)))) {
 			show |= 1ull << x;
 			ncols++;
 		}
@@ -234,9 +235,10 @@ static int print_extras(FILE *f, const struct mt_result *r, int width)
 	}
 	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
 	mt_table_destroy(t);
-	wrapf(f, MT_PROSE_WIDTH(width), "kernel: rusage and vmstat from one extra, untimed "
-	      "iteration (vmstat is system-wide, rusage counts memtlb and its tasks; counters "
-	      "that stayed 0 are in the JSON report); blocks/s: mean per timed iteration");
+	wrapf(f, MT_PROSE_WIDTH(width), "kernel: rusage, vmstat and irq from one extra, untimed "
+	      "iteration (vmstat and irq are system-wide, rusage counts memtlb and its tasks; "
+	      "counters that stayed 0 are in the JSON report); blocks/s: mean per timed "
+	      "iteration");
 	return ret;
 }
 

@@ -92,6 +92,69 @@ static long read_long(const char *path, long dfl)
 	return end == line ? dfl : v;
 }
 
+const char *mt_sysinfo_state_name(int state)
+{
+	switch (state) {
+	case MT_SYSINFO_READ: return "read";
+	case MT_SYSINFO_ABSENT: return "absent";
+	case MT_SYSINFO_LOCKDOWN: return "unknown (lockdown)";
+	default: return "unreadable";
+	}
+}
+
+int mt_sysinfo_state_parse(const char *name)
+{
+	for (int st = MT_SYSINFO_READ; st < MT_SYSINFO_UNREADABLE; st++)
+		if (name && !strcmp(name, mt_sysinfo_state_name(st)))
+			return st;
+	return MT_SYSINFO_UNREADABLE;
+}
+
+/* "none [integrity] confidentiality" -> "integrity"; "" when there is none. */
+static void lockdown_mode(const char *line, char *out, size_t len)
+{
+	const char *open = line ? strchr(line, '[') : NULL;
+	const char *close = open ? strchr(open, ']') : NULL;
+
+	out[0] = '\0';
+	if (open && close && close - open - 1 < (int)len)
+		snprintf(out, len, "%.*s", (int)(close - open - 1), open + 1);
+}
+
+int mt_sysinfo_debugfs_state(int err, const char *lockdown)
+{
+	char mode[16];
+
+	if (!err)
+		return MT_SYSINFO_READ;
+	if (err == -ENOENT || err == -ENOTDIR)
+		return MT_SYSINFO_ABSENT;
+	lockdown_mode(lockdown, mode, sizeof(mode));
+	/* Lockdown refuses with EPERM; EACCES is a file's mode (not root). */
+	if (err == -EPERM && *mode && strcmp(mode, "none"))
+		return MT_SYSINFO_LOCKDOWN;
+	return MT_SYSINFO_UNREADABLE;
+}
+
+/* A debugfs number: the value, or -1 with *state saying why there is none. */
+static long read_debugfs(const char *path, const char *lockdown, int *state)
+{
+	char line[64], *end;
+	long v;
+	int ret;
+
+	ret = mt_sys_read_line(path, line, sizeof(line));
+	*state = mt_sysinfo_debugfs_state(ret, lockdown);
+	if (ret)
+		return -1;
+	v = strtol(line, &end, 10);
+	if (end == line || v < 0) {
+		*state = MT_SYSINFO_UNREADABLE;
+		return -1;
+	}
+	return v;
+}
+
 /* Key "name:   value" from a /proc file with such lines; 0 or -errno. */
 static int read_keyed(const char *path, const char *key, char *out, size_t len)
 {
@@ -457,7 +520,13 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 		read_long("/sys/kernel/mm/transparent_hugepage/khugepaged/pages_to_scan", -1);
 	si->khugepaged_scan_sleep_ms =
 		read_long("/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs", -1);
-	si->fault_around_bytes = read_long("/sys/kernel/debug/fault_around_bytes", -1);
+	if (mt_sys_read_line("/sys/kernel/security/lockdown", line, sizeof(line)))
+		line[0] = '\0';
+	lockdown_mode(line, si->lockdown, sizeof(si->lockdown));
+	si->fault_around_bytes = read_debugfs("/sys/kernel/debug/fault_around_bytes",
+					      *line ? line : NULL, &si->fault_around_state);
+	si->tlb_flush_ceiling = read_debugfs("/sys/kernel/debug/x86/tlb_single_page_flush_ceiling",
+					     *line ? line : NULL, &si->tlb_flush_ceiling_state);
 	si->percpu_pagelist_high_fraction =
 		read_long("/proc/sys/vm/percpu_pagelist_high_fraction", -1);
 	si->numa_nodes = -1;

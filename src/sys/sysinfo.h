@@ -26,6 +26,30 @@ struct mt_hugepool {
 };
 
 /*
+ * How a debugfs value was read. Under kernel lockdown (integrity or
+ * confidentiality) debugfs refuses even root (EPERM): the value is then
+ * unknown, neither an error nor a guess.
+ */
+enum mt_sysinfo_state {
+	MT_SYSINFO_READ,
+	MT_SYSINFO_ABSENT,		/* no such file: debugfs not mounted, or no knob */
+	MT_SYSINFO_LOCKDOWN,		/* EPERM, and lockdown shows a mode other than none */
+	MT_SYSINFO_UNREADABLE,		/* any other error (EACCES: not root) */
+};
+
+/* "read", "absent", "unknown (lockdown)", "unreadable". */
+const char *mt_sysinfo_state_name(int state);
+/* The state so named, or MT_SYSINFO_UNREADABLE. */
+int mt_sysinfo_state_parse(const char *name);
+
+/*
+ * The state of a read that returned err (0 or -errno), given the first
+ * line of /sys/kernel/security/lockdown ("none [integrity] confidentiality",
+ * NULL where unreadable).
+ */
+int mt_sysinfo_debugfs_state(int err, const char *lockdown);
+
+/*
  * The machine a report was measured on. Every field is read from the
  * running system; a field that could not be read is empty or -1, never
  * guessed. /proc and /sys are read under MEMTLB_SYSROOT when it is set, so
@@ -53,6 +77,10 @@ struct mt_sysinfo {
 	long khugepaged_pages_to_scan;		/* -1 unreadable */
 	long khugepaged_scan_sleep_ms;		/* -1 unreadable */
 	long fault_around_bytes;		/* debugfs; -1 unreadable */
+	int fault_around_state;			/* enum mt_sysinfo_state */
+	long tlb_flush_ceiling;			/* debugfs x86/tlb_single_page_flush_ceiling; -1 */
+	int tlb_flush_ceiling_state;		/* enum mt_sysinfo_state */
+	char lockdown[16];			/* securityfs's mode in brackets, "" unknown */
 	long percpu_pagelist_high_fraction;	/* vm sysctl; -1 unreadable */
 	int numa_nodes;				/* online nodes; -1 unknown */
 	unsigned int n_tlbs;

@@ -3,13 +3,25 @@
 # memtlb list and --events: the shipped sets, on this machine and forced PMUs.
 . "$(dirname "$0")/lib.sh"
 
+# An event's lines (name, encoding, type, countable) joined into one: the
+# checks below read one event per line.
+joined() {
+	awk '/^      / { sub(/^ +/, " "); printf "%s", $0; next } { printf "\n%s", $0 } END { print "" }' \
+		"$out" >"$work/joined"
+	j=$work/joined
+}
+
 run list
 expect_status 0 "list"
+joined
+# Every line fits 80 columns (an encoding is one word: it may not).
+if awk 'length > 80 && !/::/ { bad = 1 } END { exit bad }' "$out"; then ok; else
+	fail "list: a line past 80 columns"; awk 'length > 80' "$out" >&2; fi
 for set in default tlb walk faults; do
 	expect_grep "^$set: " "$out" "set $set listed"
 done
 # Software events count on any kernel that has perf events.
-expect_grep 'PERF_COUNT_SW_PAGE_FAULTS_MIN.*type 1 \(software\) config 0x5 .*countable: yes' "$out" \
+expect_grep 'PERF_COUNT_SW_PAGE_FAULTS_MIN.*type 1 \(software\) config 0x5 .*countable: yes' "$j" \
 	"minor-faults countable"
 if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
 	# This machine has no PMU driver: hardware events say so, never 0.
@@ -18,22 +30,23 @@ if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/de
 		if grep '^  for PMU ' "$out" | grep -qv 'for PMU (none): the generic (perf names) section'; then
 			fail "no core PMU, yet a set used another section"; else ok; fi
 		expect_grep 'type 0 \(hardware\) .*countable: not supported: no PMU driver in this kernel' \
-			"$out" "generic hardware events not supported, with the reason"
-		if grep 'countable: yes' "$out" | grep -Eq 'type (0|3|4) '; then
+			"$j" "generic hardware events not supported, with the reason"
+		if grep 'countable: yes' "$j" | grep -Eq 'type (0|3|4) '; then
 			fail "a hardware event claims to count without a PMU driver"; else ok; fi
 	else
 		expect_grep 'type 4 \(raw\) .*countable: not supported: no PMU driver in this kernel' \
-			"$out" "hardware events not supported, with the reason"
+			"$j" "hardware events not supported, with the reason"
 	fi
-	if grep 'countable: yes' "$out" | grep -q 'type 4'; then
+	if grep 'countable: yes' "$j" | grep -q 'type 4'; then
 		fail "a raw event claims to count without a PMU driver"; else ok; fi
 	# A forced core PMU gives raw events whatever libpfm4 detects: they say so too.
 	LIBPFM_FORCE_PMU=icl run list walk
 	expect_status 0 "list with a forced PMU"
+	joined
 	expect_grep 'for PMU icl: its own section' "$out" "the forced PMU's section"
-	expect_grep 'type 4 \(raw\) .*countable: not supported: no PMU driver in this kernel' "$out" \
+	expect_grep 'type 4 \(raw\) .*countable: not supported: no PMU driver in this kernel' "$j" \
 		"forced raw events not supported, with the reason"
-	if grep 'countable: yes' "$out" | grep -q 'type 4'; then
+	if grep 'countable: yes' "$j" | grep -q 'type 4'; then
 		fail "a forced raw event claims to count without a PMU driver"; else ok; fi
 fi
 
@@ -45,11 +58,13 @@ if grep -q '^default: ' "$out"; then fail "list SET shows other sets"; else ok; 
 # Encodings for another CPU, through libpfm4.
 run list --pmu icl default
 expect_status 0 "list --pmu icl"
+joined
 expect_grep 'for PMU icl: its own section' "$out" "uses icl's section"
-expect_grep 'icl::DTLB_LOAD_MISSES:WALK_COMPLETED.*type 4 \(raw\) config 0xe08 .*role dtlb-miss' "$out" \
+expect_grep 'icl::DTLB_LOAD_MISSES:WALK_COMPLETED.*type 4 \(raw\) config 0xe08 .*role dtlb-miss' "$j" \
 	"icl walk-completed encoding"
 run list --pmu amd64_fam19h_zen4 walk
-expect_grep 'config 0xf045 .*role dtlb-miss' "$out" "zen4 L2 dTLB misses"
+joined
+expect_grep 'config 0xf045 .*role dtlb-miss' "$j" "zen4 L2 dTLB misses"
 run list --pmu amd64_fam10h_barcelona default
 expect_status 0 "a PMU no set names"
 expect_grep 'the generic \(perf names\) section' "$out" "falls back to perf names"

@@ -196,7 +196,6 @@ static void test_reasons(void **state)
 	struct mt_event ev;
 
 	(void)state;
-	memset(&ev, 0, sizeof(ev));
 	ev.attr.type = PERF_TYPE_HARDWARE;
 	ev.err = -ENOENT;
 	assert_string_equal(mt_event_reason(&ev, 0), "no PMU driver in this kernel");
@@ -273,6 +272,88 @@ static void test_core_count_short_buffer(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+
+/* Tracepoints through the fixture tracefs (tests/data/sysroot-tracefs). */
+static void test_tracepoints(void **state)
+{
+	const char *data = getenv("MEMTLB_TEST_DATA");
+	char root[4096], bad[512];
+	struct mt_event *ev;
+	size_t n;
+
+	(void)state;
+	assert_non_null(data);
+	snprintf(root, sizeof(root), "%s/sysroot-tracefs", data);
+	setenv("MEMTLB_SYSROOT", root, 1);
+	assert_int_equal(mt_events_resolve("tlb:tlb_flush,tlb:tlb_flush/reason=remote_shootdown/,"
+					   "tlb:tlb_flush/reason=4/,exceptions:page_fault_user,"
+					   "cycles:u,tlb:tlb_flush/reason=LOCAL_MM_SHOOTDOWN/",
+					   &ev, &n, bad, sizeof(bad)), 0);
+	assert_int_equal(n, 6);
+	assert_int_equal(ev[0].attr.type, PERF_TYPE_TRACEPOINT);
+	assert_int_equal(ev[0].attr.config, 188);
+	assert_int_equal(ev[0].attr.size, sizeof(struct perf_event_attr));
+	assert_int_equal(ev[0].attr.exclude_kernel, 0);
+	assert_int_equal(ev[0].attr.inherit, 1);
+	assert_string_equal(ev[0].filter, "");
+	assert_int_equal(ev[0].unavailable, 0);
+	/* The kernel's filter compares numbers: the name became its value. */
+	assert_string_equal(ev[1].name, "tlb:tlb_flush/reason=remote_shootdown/");
+	assert_string_equal(ev[1].filter, "reason == 1");
+	assert_string_equal(ev[2].filter, "reason == 4");
+	assert_int_equal(ev[3].attr.config, 190);
+	/* cycles:u looks like a tracepoint; tracefs has no cycles/u: libpfm4's */
+	assert_int_equal(ev[4].attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(ev[4].attr.exclude_kernel, 1);
+	assert_string_equal(ev[5].filter, "reason == 3");
+	free(ev);
+
+	assert_int_equal(mt_events_resolve("tlb:tlb_flush/reason=remote/", &ev, &n, bad,
+					   sizeof(bad)), -EINVAL);
+	assert_non_null(strstr(bad, "no reason remote in its format file"));
+	/* The hint, after the newline, has the format file's names. */
+	assert_non_null(strchr(bad, '\n'));
+	assert_non_null(strstr(strchr(bad, '\n'), "remote_shootdown"));
+	assert_non_null(strstr(strchr(bad, '\n'), "remote_wrong_cpu"));
+	assert_int_equal(mt_events_resolve("tlb:tlb_flush/nofield=1/", &ev, &n, bad, sizeof(bad)),
+			 -EINVAL);
+	assert_non_null(strstr(bad, "no field nofield"));
+	assert_non_null(strstr(bad, " reason pages"));
+	assert_int_equal(mt_events_resolve("tlb:tlb_flush/reason=1", &ev, &n, bad, sizeof(bad)),
+			 -EINVAL);
+	assert_int_equal(mt_events_resolve("tlb:tlb_flush/reason/", &ev, &n, bad, sizeof(bad)),
+			 -EINVAL);
+	assert_int_equal(mt_events_resolve("tlb:nope", &ev, &n, bad, sizeof(bad)), -EINVAL);
+	assert_non_null(strstr(bad, "no tracepoint tlb:nope"));
+
+	/* No tracefs: not supported, with the mount command; not bad input. */
+	setenv("MEMTLB_SYSROOT", "/nonexistent-memtlb", 1);
+	assert_int_equal(mt_events_resolve("tlb:tlb_flush/reason=remote_shootdown/,tlb:tlb_flush",
+					   &ev, &n, bad, sizeof(bad)), 0);
+	assert_int_equal(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(ev[i].unavailable, -ENOENT);
+		assert_non_null(strstr(ev[i].why, "mount -t tracefs nodev /sys/kernel/tracing"));
+		assert_int_equal(mt_counters_try(&ev[i]), 0);
+		assert_int_equal(ev[i].err, -ENOENT);
+		assert_string_equal(mt_event_reason(&ev[i], 0), ev[i].why);
+		/* a report keeps 63 characters of it */
+		assert_true(strlen(ev[i].why) < 64);
+	}
+	free(ev);
+	unsetenv("MEMTLB_SYSROOT");
+
+	/* Refused by paranoia: a tracepoint is never counted user-only. */
+	{
+		struct mt_event one = { .err = -EACCES };
+
+		one.attr.type = PERF_TYPE_TRACEPOINT;
+		assert_non_null(strstr(mt_event_reason(&one, 0), "perf_event_paranoid"));
+		assert_non_null(strstr(mt_event_reason(&one, 0), "kernel-only"));
+		assert_true(strlen(mt_event_reason(&one, 0)) < 64);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_libpfm_errors),
 		cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_core_count_short_buffer),
+		cmocka_unit_test(test_tracepoints),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
