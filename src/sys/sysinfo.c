@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sys/sysinfo.h"
+#include "sys/tlbflush.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -442,6 +443,7 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 	si->hypervisor = -1;
 	if (!read_keyed("/proc/cpuinfo", "flags", line, sizeof(line)))
 		si->hypervisor = has_flag(line, "hypervisor");
+	si->pv_tlb_flush = mt_tlbflush_pv();
 	read_choice("/sys/kernel/mm/transparent_hugepage/khugepaged/defrag",
 		    si->thp_khugepaged_defrag, sizeof(si->thp_khugepaged_defrag));
 	si->khugepaged_pages_to_scan =

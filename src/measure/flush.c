@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/* The flush engine: a sweep over K of timed ops, counters around each op. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters/counters.h"
+#include "measure/flush.h"
+#include "model/sample.h"
+#include "stats/knee.h"
+#include "stats/stats.h"
+#include "sys/tlbflush.h"
+#include "workload/flush.h"
+
+/* What each other task reads while it spins: enough to stay in its dTLB. */
+#define SPIN_PAGES 16
+
+struct point {
+	struct mt_counters *counters;
+	bool counting;
+};
+
+/* Outside the op's clock reads: the counters run for the op alone. */
+static int hook(void *arg, bool end)
+{
+	struct point *pt = arg;
+
+	if (!pt->counting)
+		return 0;
+	return end ? mt_counters_disable(pt->counters) : mt_counters_enable(pt->counters);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The phase's times and counts were of M ops an iteration: made per op. */
+static void per_op(struct mt_result *r, unsigned long m)
+{
+	struct mt_phase_stat *ps = &r->phases[0];
+	double d = (double)m;
+	struct mt_summary *s[1 + 64];
+	unsigned int n = 0;
+
+	s[n++] = &ps->time_ns;
+	for (unsigned int e = 0; e < r->n_events && n < sizeof(s) / sizeof(s[0]); e++)
+		if (ps->counters[e].state == MT_COUNTER_OK)
+			s[n++] = &ps->counters[e].s;
+	for (unsigned int i = 0; i < n; i++) {
+		s[i]->mean /= d;
+		s[i]->stddev /= d;
+		s[i]->min /= d;
+		s[i]->median /= d;
+		s[i]->max /= d;
+	}
+	for (size_t i = 0; ps->time_samples && i < ps->time_ns.n; i++)
+		ps->time_samples[i] /= d;
+	mt_result_derive(r);
+}
+
+static int one_point(struct mt_flush *w, struct point *pt, const struct mt_config *cfg,
+		     const struct mt_flush_params *p, uint64_t k, struct mt_event *ev,
+		     size_t n_ev, const struct mt_measure_opts *opts, struct mt_result **out,
+		     struct mt_flush_point *fp)
+{
+	unsigned int n_iter = (unsigned int)cfg->iterations;
+	struct mt_counts *before, *after;
+	struct mt_samples *smp = NULL;
+	struct mt_flush_run run;
+	uint64_t *op_ns;
+	long psz = sysconf(_SC_PAGESIZE);
+	int ret;
+
+	op_ns = malloc((size_t)p->ops * n_iter * sizeof(*op_ns));
+	before = calloc(n_ev + 1, sizeof(*before));
+	after = calloc(n_ev + 1, sizeof(*after));
+	ret = op_ns && before && after ? mt_samples_create(&smp, 1, n_iter, (unsigned int)n_ev)
+				       : -ENOMEM;
+	if (ret)
+		goto out;
+	snprintf(smp->phase_names[0], sizeof(smp->phase_names[0]), "%s", mt_flush_op_name(p->op));
+	memset(fp, 0, sizeof(*fp));
+	fp->pages = k;
+	for (unsigned int it = 0; it < n_iter; it++) {
+		if (opts->stop && *opts->stop) {
+			ret = -EINTR;
+			goto out;
+		}
+		/* Read at the point's boundaries: the counters are stopped there. */
+		if (pt->counting && (ret = mt_counters_read(pt->counters, before)))
+			goto out;
+		ret = mt_flush_ops(w, k, p->ops, hook, pt, op_ns + (size_t)it * p->ops, &run);
+		if (ret)
+			goto out;
+		if (pt->counting && (ret = mt_counters_read(pt->counters, after)))
+			goto out;
+		for (size_t e = 0; e < n_ev; e++) {
+			struct mt_counts *d = mt_samples_counts(smp, 0, (unsigned int)e, it);
+
+			d->val = after[e].val - before[e].val;
+			d->ena = after[e].ena - before[e].ena;
+			d->run = after[e].run - before[e].run;
+		}
+		*mt_samples_time(smp, 0, it) = run.time_ns;
+		fp->ops += run.ops;
+		fp->refaults += run.refaults;
+	}
+	qsort(op_ns, (size_t)p->ops * n_iter, sizeof(*op_ns), cmp_u64);
+	{
+		size_t n = (size_t)p->ops * n_iter;
+
+		fp->op_median_ns = n % 2 ? (double)op_ns[n / 2]
+					 : ((double)op_ns[n / 2 - 1] + (double)op_ns[n / 2]) / 2;
+	}
+	ret = mt_result_from_samples(out, smp, ev, k * (uint64_t)psz, (uint64_t)psz, k);
+	if (ret)
+		goto out;
+	per_op(*out, p->ops);
+	ret = mt_result_set_param(*out, "op", mt_flush_op_name(p->op));
+	for (size_t e = 0; !ret && e < n_ev; e++)
+		snprintf((*out)->events[e].reason, sizeof((*out)->events[e].reason), "%s",
+			 ev[e].err ? mt_event_reason(&ev[e], opts->hw_counters) : "");
+	(*out)->tasks = p->tasks;
+out:
+	mt_samples_destroy(smp);
+	free(op_ns);
+	free(before);
+	free(after);
+	return ret;
+}
+
+/*
+ * Knees of the time per op over K, and the largest step, where there are 2
+ * points: on the median of the single ops, which a preempted op (a shared
+ * or virtual machine) moves far less than the mean.
+ */
+static void knees(struct mt_report *rep)
+{
+	struct mt_flush_info *fi = rep->flush;
+	struct mt_knee found[MT_FLUSH_KNEE_MAX];
+	struct mt_knee_opts ko;
+	double *x, *y;
+	size_t n = rep->n_results, at;
+	int nk;
+
+	if (n < 2)
+		return;
+	x = calloc(n, sizeof(*x));
+	y = calloc(n, sizeof(*y));
+	if (!x || !y)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		x[i] = (double)fi->points[i].pages;
+		y[i] = fi->points[i].op_median_ns;
+		if (!(y[i] > 0))
+			goto out;
+	}
+	mt_knee_opts_init(&ko);
+	nk = mt_knee_find(x, y, n, &ko, found, MT_FLUSH_KNEE_MAX);
+	if (nk < 0)
+		goto out;
+	fi->n_knees = nk;
+	for (int i = 0; i < nk; i++) {
+		fi->knees[i].before = fi->points[found[i].before].pages;
+		fi->knees[i].after = fi->points[found[i].after].pages;
+		fi->knees[i].step = found[i].step;
+	}
+	fi->largest.step = mt_knee_largest_step(y, n, &at);
+	if (fi->largest.step > 0) {
+		fi->largest.before = fi->points[at].pages;
+		fi->largest.after = fi->points[at + 1].pages;
+	}
+out:
+	free(x);
+	free(y);
+}
+
+int mt_flush_measure(const struct mt_config *cfg, const struct mt_flush_params *p,
+		     struct mt_event *ev, size_t n_ev, const struct mt_measure_opts *opts,
+		     struct mt_report *rep)
+{
+	struct mt_flush_opts wo = {
+		.op = p->op, .tasks = p->tasks, .pages = p->region_pages,
+		.spin_pages = SPIN_PAGES,
+	};
+	struct point pt = { 0 };
+	struct mt_flush *w = NULL;
+	struct mt_flush_info *fi;
+	int ret;
+
+	if (!p->n_pages || !p->ops || !cfg->iterations)
+		return -EINVAL;
+	for (size_t i = 0; i < p->n_pages; i++)
+		if (!p->pages[i] || p->pages[i] > p->region_pages ||
+		    (i && p->pages[i] <= p->pages[i - 1]))
+			return -EINVAL;
+	ret = mt_flush_info_create(&fi, 0);
+	if (ret)
+		return ret;
+	mt_flush_info_destroy(rep->flush);
+	rep->flush = fi;
+	fi->op = p->op;
+	fi->tasks = p->tasks;
+	fi->ops = p->ops;
+	fi->spin_pages = p->tasks > 1 ? SPIN_PAGES : 0;
+	fi->ceiling = mt_tlbflush_ceiling(fi->ceiling_note, sizeof(fi->ceiling_note));
+	free(fi->points);
+	fi->points = calloc(p->n_pages, sizeof(*fi->points));
+	if (!fi->points)
+		return -ENOMEM;
+	/* Before the tasks start: counters opened on this process are inherited by them. */
+	if (n_ev) {
+		ret = mt_counters_create(&pt.counters, ev, n_ev, 0);
+		if (ret)
+			return ret;
+		pt.counting = true;
+	}
+	ret = mt_flush_create(&w, &wo);
+	if (ret)
+		goto out;
+	fi->pinned = mt_flush_pinned(w);
+	for (size_t i = 0; i < p->n_pages; i++) {
+		struct mt_result *res = NULL;
+
+		if (opts->progress) {
+			struct mt_progress pr = {
+				.kind = MT_PROGRESS_POINT, .point = i + 1, .n_points = p->n_pages,
+				.region = p->pages[i] * (uint64_t)sysconf(_SC_PAGESIZE), .eta_s = -1,
+			};
+
+			opts->progress(opts->progress_arg, &pr);
+		}
+		ret = one_point(w, &pt, cfg, p, p->pages[i], ev, n_ev, opts, &res,
+				&fi->points[i]);
+		if (!ret)
+			ret = mt_report_add(rep, res);
+		if (ret) {
+			mt_result_destroy(res);
+			break;
+		}
+		fi->n_points = i + 1;
+	}
+	knees(rep);
+out:
+	mt_flush_destroy(w);
+	mt_counters_destroy(pt.counters);
+	if (opts->progress) {
+		struct mt_progress pr = { .kind = MT_PROGRESS_DONE, .eta_s = -1 };
+
+		opts->progress(opts->progress_arg, &pr);
+	}
+	return ret;
+}
