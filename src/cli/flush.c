@@ -133,8 +133,8 @@ static int check(struct flush_cmd *fc)
 		return MT_EXIT_USAGE;
 	}
 	if (fc->p.region_pages > (1ull << 20)) {
-		mt_err("--region: %llu pages: more than %llu", (unsigned long long)fc->p.region_pages,
-		       1ull << 20);
+		mt_err("--region: %llu pages: more than %llu",
+		       (unsigned long long)fc->p.region_pages, 1ull << 20);
 		return MT_EXIT_USAGE;
 	}
 	if (fc->p.ops * fc->cfg.iterations > OPS_TOTAL_MAX) {

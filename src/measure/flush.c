@@ -230,7 +230,8 @@ int mt_flush_measure(const struct mt_config *cfg, const struct mt_flush_params *
 		if (opts->progress) {
 			struct mt_progress pr = {
 				.kind = MT_PROGRESS_POINT, .point = i + 1, .n_points = p->n_pages,
-				.region = p->pages[i] * (uint64_t)sysconf(_SC_PAGESIZE), .eta_s = -1,
+				.region = p->pages[i] * (uint64_t)sysconf(_SC_PAGESIZE),
+				.eta_s = -1,
 			};
 
 			opts->progress(opts->progress_arg, &pr);
