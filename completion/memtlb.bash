@@ -12,7 +12,7 @@ _memtlb_opts_report="--format --output --help"
 _memtlb_opts_run="--repeat --event --events --events-dir --format --output --verbose --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --help"
 _memtlb_opts_sysinfo="--json --help"
-_memtlb_opts_flush="--op --tasks --pages --ops --region --iterations --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_flush="--op --tasks --pages --ops --knee-ratio --region --iterations --event --events --events-dir --format --output --verbose --help"
 
 _memtlb()
 {

@@ -23,6 +23,7 @@ enum {
 	OPT_TASKS,
 	OPT_PAGES,
 	OPT_OPS,
+	OPT_KNEE_RATIO,
 };
 
 static const char cmdopts_s[] = "+:r:i:e:o:vh";
@@ -31,6 +32,7 @@ static const struct option cmdopts[] = {
 	{ "tasks", required_argument, NULL, OPT_TASKS },
 	{ "pages", required_argument, NULL, OPT_PAGES },
 	{ "ops", required_argument, NULL, OPT_OPS },
+	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
 	{ "region", required_argument, NULL, 'r' },
 	{ "iterations", required_argument, NULL, 'i' },
 	{ "event", required_argument, NULL, 'e' },
@@ -57,6 +59,7 @@ static void help(void)
 	       "      --pages K            pages per op, or a range A..B[:STEP|xF]\n"
 	       "                           (default " MT_FLUSH_PAGES_DEFAULT ")\n"
 	       "      --ops M              timed ops per point and iteration (default 100)\n"
+	       "      --knee-ratio R       a step R times off the trend is a knee (default 2)\n"
 	       "  -r, --region SIZE        the ops' region (default: the largest K's pages)\n"
 	       "  -i, --iterations N       iterations per point (default 10)\n"
 	       "Counting:\n"
@@ -101,6 +104,8 @@ static int own_opt(struct flush_cmd *fc, int c, const char *arg)
 	case OPT_PAGES:
 		fc->pages_arg = arg;
 		return 0;
+	case OPT_KNEE_RATIO:
+		return mt_cli_knee_ratio_opt("--knee-ratio", arg, &fc->p.knee_ratio);
 	case OPT_OPS:
 		if (mt_cli_count_opt("--ops", arg, &fc->p.ops))
 			return MT_EXIT_USAGE;
@@ -204,7 +209,8 @@ static int cmd_flush(int argc, char *argv[])
 			help();
 			return MT_EXIT_OK;
 		}
-		if (c == OPT_OP || c == OPT_TASKS || c == OPT_PAGES || c == OPT_OPS || c == 'r')
+		if (c == OPT_OP || c == OPT_TASKS || c == OPT_PAGES || c == OPT_OPS ||
+		    c == OPT_KNEE_RATIO || c == 'r')
 			ret = own_opt(&fc, c, optarg);
 		else if (c != '?' && c != ':' && mt_cli_is_workload_opt(c))
 			ret = mt_cli_workload_opt(c, optarg, &fc.cfg);

@@ -134,50 +134,78 @@ out:
 	return ret;
 }
 
-/*
- * Knees of the time per op over K, and the largest step, where there are 2
- * points: on the median of the single ops, which a preempted op (a shared
- * or virtual machine) moves far less than the mean.
- */
-static void knees(struct mt_report *rep)
+/* Knees of y over K into fi->knees; down: y is ops per second. */
+static void find(struct mt_flush_info *fi, const double *x, const double *y, size_t n,
+		 double ratio, bool down)
 {
-	struct mt_flush_info *fi = rep->flush;
 	struct mt_knee found[MT_FLUSH_KNEE_MAX];
 	struct mt_knee_opts ko;
-	double *x, *y;
-	size_t n = rep->n_results, at;
 	int nk;
+
+	mt_knee_opts_init(&ko);
+	if (ratio > 1)
+		ko.ratio = ratio;
+	nk = mt_knee_find(x, y, n, &ko, found, MT_FLUSH_KNEE_MAX);
+	for (int i = 0; i < nk && fi->n_knees < MT_FLUSH_KNEE_MAX; i++) {
+		struct mt_flush_knee *k = &fi->knees[fi->n_knees++];
+
+		k->before = fi->points[found[i].before].pages;
+		k->after = fi->points[found[i].after].pages;
+		k->step = down ? 1 / found[i].step : found[i].step;
+		k->down = down;
+	}
+}
+
+static void largest(struct mt_flush_info *fi, const double *y, size_t n, bool down,
+		    struct mt_flush_knee *k)
+{
+	size_t at;
+	double step = mt_knee_largest_step(y, n, &at);
+
+	if (!(step > 1))
+		return;
+	k->before = fi->points[at].pages;
+	k->after = fi->points[at + 1].pages;
+	k->step = down ? 1 / step : step;
+	k->down = down;
+}
+
+/*
+ * Knees of the time per op over K where there are 2 points: rises (a
+ * costlier way to flush), and drops found as rises of ops per second
+ * (above the ceiling one full flush replaces K single ones and can be
+ * cheaper). On the median of the single ops, which a preempted op (a
+ * shared or virtual machine) moves far less than the mean.
+ */
+static void knees(struct mt_report *rep, double ratio)
+{
+	struct mt_flush_info *fi = rep->flush;
+	size_t n = rep->n_results;
+	double *x, *y, *rate;
 
 	if (n < 2)
 		return;
 	x = calloc(n, sizeof(*x));
 	y = calloc(n, sizeof(*y));
-	if (!x || !y)
+	rate = calloc(n, sizeof(*rate));
+	if (!x || !y || !rate)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		x[i] = (double)fi->points[i].pages;
 		y[i] = fi->points[i].op_median_ns;
 		if (!(y[i] > 0))
 			goto out;
+		rate[i] = 1e9 / y[i];
 	}
-	mt_knee_opts_init(&ko);
-	nk = mt_knee_find(x, y, n, &ko, found, MT_FLUSH_KNEE_MAX);
-	if (nk < 0)
-		goto out;
-	fi->n_knees = nk;
-	for (int i = 0; i < nk; i++) {
-		fi->knees[i].before = fi->points[found[i].before].pages;
-		fi->knees[i].after = fi->points[found[i].after].pages;
-		fi->knees[i].step = found[i].step;
-	}
-	fi->largest.step = mt_knee_largest_step(y, n, &at);
-	if (fi->largest.step > 0) {
-		fi->largest.before = fi->points[at].pages;
-		fi->largest.after = fi->points[at + 1].pages;
-	}
+	fi->n_knees = 0;
+	find(fi, x, y, n, ratio, false);
+	find(fi, x, rate, n, ratio, true);
+	largest(fi, y, n, false, &fi->largest);
+	largest(fi, rate, n, true, &fi->largest_drop);
 out:
 	free(x);
 	free(y);
+	free(rate);
 }
 
 int mt_flush_measure(const struct mt_config *cfg, const struct mt_flush_params *p,
@@ -207,6 +235,7 @@ int mt_flush_measure(const struct mt_config *cfg, const struct mt_flush_params *
 	fi->op = p->op;
 	fi->tasks = p->tasks;
 	fi->ops = p->ops;
+	fi->knee_ratio = p->knee_ratio > 1 ? p->knee_ratio : MT_KNEE_RATIO_DEFAULT;
 	fi->spin_pages = p->tasks > 1 ? SPIN_PAGES : 0;
 	fi->ceiling = mt_tlbflush_ceiling(fi->ceiling_note, sizeof(fi->ceiling_note));
 	free(fi->points);
@@ -246,7 +275,7 @@ int mt_flush_measure(const struct mt_config *cfg, const struct mt_flush_params *
 		}
 		fi->n_points = i + 1;
 	}
-	knees(rep);
+	knees(rep, p->knee_ratio);
 out:
 	mt_flush_destroy(w);
 	mt_counters_destroy(pt.counters);

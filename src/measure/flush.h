@@ -26,6 +26,7 @@ struct mt_flush_params {
 	const uint64_t *pages;	/* the K of the sweep, ascending */
 	size_t n_pages;
 	uint64_t region_pages;	/* the target's pages, >= every K */
+	double knee_ratio;	/* the knee finder's opts.ratio; 0: its default */
 };
 
 /*

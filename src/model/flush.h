@@ -2,6 +2,7 @@
 #ifndef MEMTLB_MODEL_FLUSH_H
 #define MEMTLB_MODEL_FLUSH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,7 +43,8 @@ struct mt_flush_point {
 
 struct mt_flush_knee {
 	uint64_t before, after;	/* K of the last point before and the first after */
-	double step;		/* time per op after / before */
+	double step;		/* time per op after / before: < 1 for a drop */
+	bool down;		/* found on ops per second: the time dropped */
 };
 
 struct mt_flush_info {
@@ -55,9 +57,11 @@ struct mt_flush_info {
 	char ceiling_note[48];	/* "debugfs", "unknown (lockdown)", ... */
 	size_t n_points;
 	struct mt_flush_point *points;
+	double knee_ratio;	/* the finder's ratio: a step this far off the trend */
 	int n_knees;		/* -1: not looked for (fewer than 2 points) */
 	struct mt_flush_knee knees[MT_FLUSH_KNEE_MAX];
 	struct mt_flush_knee largest;	/* largest one-step rise; step 0: none */
+	struct mt_flush_knee largest_drop;	/* largest one-step fall; step 0: none */
 };
 
 /* An empty info with room for n points; destroy accepts NULL. */

@@ -6,7 +6,6 @@
 
 #include "report/flush.h"
 #include "stats/compare.h"
-#include "stats/knee.h"
 
 #define EV_COLS 5
 
@@ -91,18 +90,21 @@ static void notes(FILE *f, const struct mt_report *rep)
 	if (fi->n_knees < 0)
 		fprintf(f, "Knee: not looked for (one point)\n");
 	for (int i = 0; i < fi->n_knees; i++)
-		fprintf(f, "Knee: time per op x%.2f from %llu to %llu pages\n", fi->knees[i].step,
+		fprintf(f, "Knee: median time per op %s x%.2f from %llu to %llu pages\n",
+			fi->knees[i].down ? "drops" : "rises", fi->knees[i].step,
 			(unsigned long long)fi->knees[i].before,
 			(unsigned long long)fi->knees[i].after);
-	if (!fi->n_knees) {
-		fprintf(f, "Knee: none seen (a rise of x%.1f over the trend makes one)",
-			MT_KNEE_RATIO_DEFAULT);
-		if (fi->largest.step > 0)
-			fprintf(f, ";\n  largest step x%.2f from %llu to %llu pages",
-				fi->largest.step, (unsigned long long)fi->largest.before,
-				(unsigned long long)fi->largest.after);
-		fprintf(f, "\n");
-	}
+	if (!fi->n_knees)
+		fprintf(f, "Knee: none seen (a step of x%.1f over the trend makes one)\n",
+			fi->knee_ratio);
+	if (fi->n_knees >= 0 && fi->largest.step > 0)
+		fprintf(f, "  largest rise x%.2f from %llu to %llu pages\n", fi->largest.step,
+			(unsigned long long)fi->largest.before,
+			(unsigned long long)fi->largest.after);
+	if (fi->n_knees >= 0 && fi->largest_drop.step > 0)
+		fprintf(f, "  largest drop x%.2f from %llu to %llu pages\n",
+			fi->largest_drop.step, (unsigned long long)fi->largest_drop.before,
+			(unsigned long long)fi->largest_drop.after);
 	mt_compare_escape(note, sizeof(note), fi->ceiling_note);
 	if (fi->ceiling >= 0)
 		fprintf(f, "Flush ceiling: %ld pages (tlb_single_page_flush_ceiling, %s)\n",

@@ -448,6 +448,7 @@ static json_t *flush_knee_json(struct jb *b, const struct mt_flush_knee *k)
 	put_int(b, o, "before", (json_int_t)k->before);
 	put_int(b, o, "after", (json_int_t)k->after);
 	set_real(b, o, "step", k->step);
+	put_str(b, o, "direction", k->down ? "down" : "up");
 	return o;
 }
 
@@ -479,6 +480,7 @@ static json_t *flush_json(struct jb *b, const struct mt_report *rep)
 		push(b, pts, jp);
 	}
 	put(b, o, "points", pts);
+	set_real(b, o, "knee_ratio", fi->knee_ratio);
 	if (fi->n_knees < 0) {
 		put(b, o, "knees", json_null());
 	} else {
@@ -489,6 +491,8 @@ static json_t *flush_json(struct jb *b, const struct mt_report *rep)
 	}
 	put(b, o, "largest_step", fi->largest.step > 0 ? flush_knee_json(b, &fi->largest)
 						       : json_null());
+	put(b, o, "largest_drop", fi->largest_drop.step > 0 ?
+	    flush_knee_json(b, &fi->largest_drop) : json_null());
 	return o;
 }
 
@@ -1076,10 +1080,12 @@ static void load_flush_knee(json_t *o, struct mt_flush_knee *k)
 	double step = 0;
 
 	if (get_u64(o, "before", &k->before) || get_u64(o, "after", &k->after) ||
-	    get_num(o, "step", &step) || !(step > 0))
+	    get_num(o, "step", &step) || !(step > 0)) {
 		memset(k, 0, sizeof(*k));
-	else
-		k->step = step;
+		return;
+	}
+	k->step = step;
+	k->down = !strcmp(json_string_value(json_object_get(o, "direction")) ?: "", "down");
 }
 
 /* memtlb flush's section; absent in other reports. Untrusted: every field checked. */
@@ -1119,6 +1125,7 @@ static int load_flush(struct loader *ld, json_t *jf, struct mt_report *rep)
 			return bad(ld, "flush: points: pages, ops and refaults must be integers");
 		get_num(jp, "op_median_ns", &fp->op_median_ns);
 	}
+	get_num(jf, "knee_ratio", &fi->knee_ratio);
 	fi->n_knees = -1;
 	if (json_is_array(kn)) {
 		fi->n_knees = 0;
@@ -1130,6 +1137,8 @@ static int load_flush(struct loader *ld, json_t *jf, struct mt_report *rep)
 	}
 	if (json_is_object(json_object_get(jf, "largest_step")))
 		load_flush_knee(json_object_get(jf, "largest_step"), &fi->largest);
+	if (json_is_object(json_object_get(jf, "largest_drop")))
+		load_flush_knee(json_object_get(jf, "largest_drop"), &fi->largest_drop);
 	return 0;
 }
 

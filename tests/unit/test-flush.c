@@ -235,7 +235,8 @@ static void test_json_round_trip(void **state)
 	fi->points[0] = (struct mt_flush_point){ 16, 20, 320, 1500.5 };
 	fi->points[1] = (struct mt_flush_point){ 64, 20, 1280, 2500 };
 	fi->n_knees = 1;
-	fi->knees[0] = (struct mt_flush_knee){ 16, 64, 2.5 };
+	fi->knees[0] = (struct mt_flush_knee){ 16, 64, 2.5, false };
+	fi->largest_drop = (struct mt_flush_knee){ 16, 64, 0.5, true };
 	fi->largest = fi->knees[0];
 	assert_int_equal(mt_report_write(rep, path), 0);
 	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
@@ -254,6 +255,9 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(back->flush->n_knees, 1);
 	assert_int_equal(back->flush->knees[0].after, 64);
 	assert_int_equal(back->flush->largest.before, 16);
+	assert_true(back->flush->largest_drop.down);
+	assert_true(back->flush->largest_drop.step == 0.5);
+	assert_false(back->flush->knees[0].down);
 	mt_report_destroy(back);
 	mt_report_destroy(rep);
 	unlink(path);
