@@ -39,28 +39,42 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The phase's times and counts were of M ops an iteration: made per op. */
-static void per_op(struct mt_result *r, unsigned long m)
+/* Sorts v: the median of n > 0 values. */
+static double median(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+}
+
+/*
+ * The phase's counts were of M ops an iteration: made per op. Its time
+ * samples become each iteration's median op: on a shared or virtual
+ * machine one preempted op (milliseconds) moves the mean of a hundred
+ * ops of microseconds many times over, the median hardly.
+ */
+static int per_op(struct mt_result *r, unsigned long m, const double *med)
 {
 	struct mt_phase_stat *ps = &r->phases[0];
 	double d = (double)m;
-	struct mt_summary *s[1 + 64];
-	unsigned int n = 0;
+	int ret;
 
-	s[n++] = &ps->time_ns;
-	for (unsigned int e = 0; e < r->n_events && n < sizeof(s) / sizeof(s[0]); e++)
-		if (ps->counters[e].state == MT_COUNTER_OK)
-			s[n++] = &ps->counters[e].s;
-	for (unsigned int i = 0; i < n; i++) {
-		s[i]->mean /= d;
-		s[i]->stddev /= d;
-		s[i]->min /= d;
-		s[i]->median /= d;
-		s[i]->max /= d;
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		struct mt_summary *s = &ps->counters[e].s;
+
+		if (ps->counters[e].state != MT_COUNTER_OK)
+			continue;
+		s->mean /= d;
+		s->stddev /= d;
+		s->min /= d;
+		s->median /= d;
+		s->max /= d;
 	}
 	for (size_t i = 0; ps->time_samples && i < ps->time_ns.n; i++)
-		ps->time_samples[i] /= d;
-	mt_result_derive(r);
+		ps->time_samples[i] = med[i];
+	ret = mt_stats_summarize(ps->time_samples, ps->time_ns.n, &ps->time_ns);
+	if (!ret)
+		mt_result_derive(r);
+	return ret;
 }
 
 static int one_point(struct mt_flush *w, struct point *pt, const struct mt_config *cfg,
@@ -72,14 +86,16 @@ static int one_point(struct mt_flush *w, struct point *pt, const struct mt_confi
 	struct mt_counts *before, *after;
 	struct mt_samples *smp = NULL;
 	struct mt_flush_run run;
-	uint64_t *op_ns;
+	uint64_t *op_ns, total_ns = 0;
+	double *med;
 	long psz = sysconf(_SC_PAGESIZE);
 	int ret;
 
 	op_ns = malloc((size_t)p->ops * n_iter * sizeof(*op_ns));
 	before = calloc(n_ev + 1, sizeof(*before));
 	after = calloc(n_ev + 1, sizeof(*after));
-	ret = op_ns && before && after ? mt_samples_create(&smp, 1, n_iter, (unsigned int)n_ev)
+	med = calloc(n_iter, sizeof(*med));
+	ret = op_ns && before && after && med ? mt_samples_create(&smp, 1, n_iter, (unsigned int)n_ev)
 				       : -ENOMEM;
 	if (ret)
 		goto out;
@@ -107,21 +123,18 @@ static int one_point(struct mt_flush *w, struct point *pt, const struct mt_confi
 			d->run = after[e].run - before[e].run;
 		}
 		*mt_samples_time(smp, 0, it) = run.time_ns;
+		med[it] = median(op_ns + (size_t)it * p->ops, p->ops);
+		total_ns += run.time_ns;
 		fp->ops += run.ops;
 		fp->refaults += run.refaults;
 	}
-	qsort(op_ns, (size_t)p->ops * n_iter, sizeof(*op_ns), cmp_u64);
-	{
-		size_t n = (size_t)p->ops * n_iter;
-
-		fp->op_median_ns = n % 2 ? (double)op_ns[n / 2]
-					 : ((double)op_ns[n / 2 - 1] + (double)op_ns[n / 2]) / 2;
-	}
+	fp->op_median_ns = median(op_ns, (size_t)p->ops * n_iter);
+	fp->op_mean_ns = fp->ops ? (double)total_ns / (double)fp->ops : 0;
 	ret = mt_result_from_samples(out, smp, ev, k * (uint64_t)psz, (uint64_t)psz, k);
-	if (ret)
-		goto out;
-	per_op(*out, p->ops);
-	ret = mt_result_set_param(*out, "op", mt_flush_op_name(p->op));
+	if (!ret)
+		ret = per_op(*out, p->ops, med);
+	if (!ret)
+		ret = mt_result_set_param(*out, "op", mt_flush_op_name(p->op));
 	for (size_t e = 0; !ret && e < n_ev; e++)
 		snprintf((*out)->events[e].reason, sizeof((*out)->events[e].reason), "%s",
 			 ev[e].err ? mt_event_reason(&ev[e], opts->hw_counters) : "");
@@ -129,6 +142,7 @@ static int one_point(struct mt_flush *w, struct point *pt, const struct mt_confi
 out:
 	mt_samples_destroy(smp);
 	free(op_ns);
+	free(med);
 	free(before);
 	free(after);
 	return ret;

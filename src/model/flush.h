@@ -39,6 +39,7 @@ struct mt_flush_point {
 	uint64_t ops;		/* timed operations done, every iteration */
 	uint64_t refaults;	/* minor faults of the untimed re-touch, every iteration */
 	double op_median_ns;	/* median of the single ops' times */
+	double op_mean_ns;	/* their mean: preempted ops weigh in */
 };
 
 struct mt_flush_knee {

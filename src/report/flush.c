@@ -21,8 +21,8 @@ static void times(FILE *f, const struct mt_report *rep)
 {
 	const struct mt_flush_info *fi = rep->flush;
 
-	fprintf(f, "%6s %10s %6s %10s %10s %8s %10s\n", "pages", "us/op", "cv", "median us",
-		"ns/page", "ops", "refault/op");
+	fprintf(f, "%6s %9s %6s %9s %9s %9s %8s %10s\n", "pages", "us/op", "cv", "median us",
+		"mean us", "ns/page", "ops", "refault/op");
 	for (size_t i = 0; i < rep->n_results && i < fi->n_points; i++) {
 		const struct mt_phase_stat *ps = &rep->results[i]->phases[0];
 		const struct mt_flush_point *fp = &fi->points[i];
@@ -30,9 +30,10 @@ static void times(FILE *f, const struct mt_report *rep)
 
 		if (ps->time_ns.n > 1)
 			snprintf(cv, sizeof(cv), "%.1f%%", 100.0 * ps->time_ns.cv);
-		fprintf(f, "%6llu %10.3f %6s %10.3f %10.1f %8llu %10.2f\n",
+		fprintf(f, "%6llu %9.3f %6s %9.3f %9.3f %9.1f %8llu %10.2f\n",
 			(unsigned long long)fp->pages, ps->time_ns.mean / 1e3, cv,
-			fp->op_median_ns / 1e3, ps->time_ns.mean / (double)fp->pages,
+			fp->op_median_ns / 1e3, fp->op_mean_ns / 1e3,
+			ps->time_ns.mean / (double)fp->pages,
 			(unsigned long long)fp->ops,
 			fp->ops ? (double)fp->refaults / (double)fp->ops : 0.0);
 	}

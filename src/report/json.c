@@ -477,6 +477,7 @@ static json_t *flush_json(struct jb *b, const struct mt_report *rep)
 		put_int(b, jp, "ops", (json_int_t)fp->ops);
 		put_int(b, jp, "refaults", (json_int_t)fp->refaults);
 		set_real(b, jp, "op_median_ns", fp->op_median_ns);
+		set_real(b, jp, "op_mean_ns", fp->op_mean_ns);
 		push(b, pts, jp);
 	}
 	put(b, o, "points", pts);
@@ -1124,6 +1125,7 @@ static int load_flush(struct loader *ld, json_t *jf, struct mt_report *rep)
 		    get_u64(jp, "refaults", &fp->refaults))
 			return bad(ld, "flush: points: pages, ops and refaults must be integers");
 		get_num(jp, "op_median_ns", &fp->op_median_ns);
+		get_num(jp, "op_mean_ns", &fp->op_mean_ns);
 	}
 	get_num(jf, "knee_ratio", &fi->knee_ratio);
 	fi->n_knees = -1;

@@ -232,8 +232,8 @@ static void test_json_round_trip(void **state)
 	fi->pinned = 2;
 	fi->spin_pages = 16;
 	snprintf(fi->ceiling_note, sizeof(fi->ceiling_note), "unknown (lockdown)");
-	fi->points[0] = (struct mt_flush_point){ 16, 20, 320, 1500.5 };
-	fi->points[1] = (struct mt_flush_point){ 64, 20, 1280, 2500 };
+	fi->points[0] = (struct mt_flush_point){ 16, 20, 320, 1500.5, 1800.25 };
+	fi->points[1] = (struct mt_flush_point){ 64, 20, 1280, 2500, 2600 };
 	fi->n_knees = 1;
 	fi->knees[0] = (struct mt_flush_knee){ 16, 64, 2.5, false };
 	fi->largest_drop = (struct mt_flush_knee){ 16, 64, 0.5, true };
@@ -252,6 +252,7 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(back->flush->points[1].pages, 64);
 	assert_int_equal(back->flush->points[1].refaults, 1280);
 	assert_true(back->flush->points[0].op_median_ns == 1500.5);
+	assert_true(back->flush->points[0].op_mean_ns == 1800.25);
 	assert_int_equal(back->flush->n_knees, 1);
 	assert_int_equal(back->flush->knees[0].after, 64);
 	assert_int_equal(back->flush->largest.before, 16);
