@@ -157,6 +157,9 @@ static int check(struct flush_cmd *fc)
 	fc->cfg.region = fc->p.region_pages * (uint64_t)psz;
 	fc->cfg.block = (uint64_t)psz;
 	fc->cfg.passes = 1;
+	/* What the report's config says of the mapping: what the workload maps. */
+	fc->cfg.backing = MT_BACKING_ANON;
+	fc->cfg.pages = MT_PAGES_BASE;
 	return mt_cli_report_size_check(&fc->cfg, n);
 }
 

@@ -79,6 +79,23 @@ cp "$out" "$work/c.json"
 check_report "$work/c.json" mprotect 2 33 0 && ok || fail "mprotect report"
 expect_grep '"knees": null' "$work/c.json" "one point: no knee looked for"
 
+# An event the machine cannot count is "not supported", never 0, and has no column.
+run flush --pages 4 -i 2 --ops 5 -e task-clock,cycles -v -o "$work/d.json"
+expect_status 0 "flush with cycles"
+python3 - "$work/d.json" "$out" <<'PY' && ok || fail "cycles as counted or not supported"
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+c = d["results"][0]["phases"][0]["counters"]["cycles"]
+assert d["config"]["backing"] == "anon" and d["config"]["pages"] == "base"
+if d["system"]["hw_counters"] is False:
+    assert c["supported"] is False and "mean" not in c, c
+    assert "  cycles: not supported" in text, text
+    assert "[2] cycles" not in text
+else:
+    assert c["supported"] is False or c["mean"] > 0, c
+PY
+
 # compare of two flush reports: every K a point, time and counts per op.
 run flush --tasks 1 --op munmap --pages 16..64:16 -i 2 --ops 20 -o "$work/b2.json"
 expect_status 0 "second munmap report"
