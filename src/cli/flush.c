@@ -131,9 +131,9 @@ static int check(struct flush_cmd *fc)
 	fc->p.n_pages = n;
 	fc->p.region_pages = fc->region ? fc->region / (uint64_t)psz : fc->pages[n - 1];
 	if (fc->pages[n - 1] > fc->p.region_pages) {
-		mt_err("--pages: %llu pages: larger than the region (%llu pages)",
+		mt_err("--pages: %llu pages: larger than the region (%llu page%s)",
 		       (unsigned long long)fc->pages[n - 1],
-		       (unsigned long long)fc->p.region_pages);
+		       (unsigned long long)fc->p.region_pages, fc->p.region_pages == 1 ? "" : "s");
 		mt_hint("a larger --region, or leave it out: it is then the largest K's pages");
 		return MT_EXIT_USAGE;
 	}

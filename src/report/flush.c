@@ -45,6 +45,8 @@ static void events(FILE *f, const struct mt_report *rep, bool verbose)
 	unsigned int cols[256], n = 0;
 	char name[160], buf[32];
 
+	if (r0->n_events)
+		fprintf(f, "\nCounts per op:\n");
 	for (unsigned int e = 0; e < r0->n_events && n < sizeof(cols) / sizeof(cols[0]); e++) {
 		mt_compare_escape(name, sizeof(name), r0->events[e].name);
 		if (r0->phases[0].counters[e].state == MT_COUNTER_UNSUPPORTED) {
@@ -58,7 +60,8 @@ static void events(FILE *f, const struct mt_report *rep, bool verbose)
 	for (unsigned int c0 = 0; c0 < n; c0 += EV_COLS) {
 		unsigned int c1 = c0 + EV_COLS < n ? c0 + EV_COLS : n;
 
-		fprintf(f, "\nCounts per op:\n");
+		if (c0)
+			fputc('\n', f);
 		for (unsigned int c = c0; c < c1; c++) {
 			mt_compare_escape(name, sizeof(name), r0->events[cols[c]].name);
 			fprintf(f, "  [%u] %s\n", c + 1, name);
