@@ -241,21 +241,18 @@ int mt_flush_measure(const struct mt_config *cfg, const struct mt_flush_params *
 		if (!p->pages[i] || p->pages[i] > p->region_pages ||
 		    (i && p->pages[i] <= p->pages[i - 1]))
 			return -EINVAL;
-	ret = mt_flush_info_create(&fi, 0);
+	ret = mt_flush_info_create(&fi, p->n_pages);
 	if (ret)
 		return ret;
 	mt_flush_info_destroy(rep->flush);
 	rep->flush = fi;
+	fi->n_points = 0;	/* the points measured so far */
 	fi->op = p->op;
 	fi->tasks = p->tasks;
 	fi->ops = p->ops;
 	fi->knee_ratio = p->knee_ratio > 1 ? p->knee_ratio : MT_KNEE_RATIO_DEFAULT;
 	fi->spin_pages = p->tasks > 1 ? SPIN_PAGES : 0;
 	fi->ceiling = mt_tlbflush_ceiling(fi->ceiling_note, sizeof(fi->ceiling_note));
-	free(fi->points);
-	fi->points = calloc(p->n_pages, sizeof(*fi->points));
-	if (!fi->points)
-		return -ENOMEM;
 	/* Before the tasks start: counters opened on this process are inherited by them. */
 	if (n_ev) {
 		ret = mt_counters_create(&pt.counters, ev, n_ev, 0);
