@@ -2,7 +2,7 @@
 # bash completion for memtlb. tests/cli/doc-sync.sh keeps these lists in step
 # with `memtlb --list-cmds` and each command's --help.
 
-_memtlb_commands="stat sweep probe compare report run list sysinfo"
+_memtlb_commands="stat sweep probe compare report run list sysinfo flush"
 
 _memtlb_opts_stat="--region --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --wide --help"
 _memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --wide --help"
@@ -12,6 +12,7 @@ _memtlb_opts_report="--format --output --origin --checkout --build --run --help"
 _memtlb_opts_run="--repeat --event --events --events-dir --format --output --verbose --wide --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --help"
 _memtlb_opts_sysinfo="--json --check --help"
+_memtlb_opts_flush="--op --tasks --pages --ops --knee-ratio --region --iterations --event --events --events-dir --format --output --verbose --help"
 
 _memtlb()
 {
@@ -35,6 +36,7 @@ _memtlb()
 		probe) word="table csv json" ;;
 		compare) word="text markdown csv json html" ;;
 		report) word="text markdown html lkp lava kcidb" ;;
+		flush) word="table json" ;;
 		esac
 		COMPREPLY=($(compgen -W "$word" -- "$cur"))
 		return
@@ -50,9 +52,14 @@ _memtlb()
 	--pages)
 		case $cmd in
 		probe) word="base thp hugetlb" ;;
+		flush) word="1..64:x2 16..64:4 1..64:1" ;;
 		*) word="default base thp hugetlb hugetlb:2m hugetlb:1g" ;;
 		esac
 		COMPREPLY=($(compgen -W "$word" -- "$cur"))
+		return
+		;;
+	--op)
+		COMPREPLY=($(compgen -W "madvise munmap mprotect" -- "$cur"))
 		return
 		;;
 	--file-cache)

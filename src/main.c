@@ -17,6 +17,7 @@ static const struct mt_cmd *const commands[] = {
 	&mt_cmd_run,
 	&mt_cmd_list,
 	&mt_cmd_sysinfo,
+	&mt_cmd_flush,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

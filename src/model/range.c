@@ -51,7 +51,8 @@ static int push(uint64_t **pts, size_t *n, uint64_t v, char *msg, size_t msg_len
 	return 0;
 }
 
-int mt_range_parse(const char *s, uint64_t **out, size_t *n, char *msg, size_t msg_len)
+static int parse(const char *s, uint64_t round, uint64_t **out, size_t *n, char *msg,
+		 size_t msg_len)
 {
 	const char *dots = strstr(s, ".."), *colon;
 	uint64_t a, b, step = 0, *pts = NULL;
@@ -122,7 +123,7 @@ int mt_range_parse(const char *s, uint64_t **out, size_t *n, char *msg, size_t m
 		return -E2BIG;
 	}
 	for (double v = (double)a; v <= (double)b * (1 + 1e-12); v *= factor) {
-		uint64_t p = m ? (uint64_t)v / ROUND * ROUND : a;
+		uint64_t p = m ? (uint64_t)v / round * round : a;
 
 		if (m && p <= pts[m - 1])
 			continue;
@@ -138,4 +139,14 @@ out:
 	*out = pts;
 	*n = m;
 	return 0;
+}
+
+int mt_range_parse(const char *s, uint64_t **out, size_t *n, char *msg, size_t msg_len)
+{
+	return parse(s, ROUND, out, n, msg, msg_len);
+}
+
+int mt_range_parse_count(const char *s, uint64_t **out, size_t *n, char *msg, size_t msg_len)
+{
+	return parse(s, 1, out, n, msg, msg_len);
 }

@@ -17,4 +17,10 @@
  */
 int mt_range_parse(const char *s, uint64_t **out, size_t *n, char *msg, size_t msg_len);
 
+/*
+ * The same grammar over counts (pages, not bytes): "1..64:x2" is 1, 2, 4,
+ * ... 64, the factor's points rounded down to whole counts, not to 4 KiB.
+ */
+int mt_range_parse_count(const char *s, uint64_t **out, size_t *n, char *msg, size_t msg_len);
+
 #endif

@@ -27,6 +27,7 @@ void mt_report_destroy(struct mt_report *rep)
 	for (size_t i = 0; i < rep->n_results; i++)
 		mt_result_destroy(rep->results[i]);
 	free(rep->results);
+	mt_flush_info_destroy(rep->flush);
 	free(rep);
 }
 

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "model/config.h"
+#include "model/flush.h"
 #include "model/result.h"
 #include "sys/sysinfo.h"
 
@@ -30,6 +31,7 @@ struct mt_report {
 	char event_set[32];	/* --events SET, "" when -e or the default */
 	size_t n_results;
 	struct mt_result **results;
+	struct mt_flush_info *flush;	/* memtlb flush only, else NULL */
 };
 
 int mt_report_create(struct mt_report **out, const char *command);

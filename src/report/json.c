@@ -323,6 +323,8 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 	put_str(b, o, "cpu", si->cpu);
 	put_str(b, o, "cpu_vendor", si->cpu_vendor);
 	put(b, o, "hypervisor", si->hypervisor < 0 ? json_null() : json_boolean(si->hypervisor));
+	put(b, o, "pv_tlb_flush", si->pv_tlb_flush < 0 ? json_null()
+					       : json_boolean(si->pv_tlb_flush));
 	put(b, o, "pmu", si->pmu[0] ? str(b, si->pmu) : json_null());
 	put_str(b, o, "pmus", si->pmus);
 	put_int(b, o, "page_size", si->page_size);
@@ -527,6 +529,62 @@ static json_t *result_json(struct jb *b, const struct mt_result *r)
 	return res;
 }
 
+static json_t *flush_knee_json(struct jb *b, const struct mt_flush_knee *k)
+{
+	json_t *o = object(b);
+
+	put_int(b, o, "before", (json_int_t)k->before);
+	put_int(b, o, "after", (json_int_t)k->after);
+	set_real(b, o, "step", k->step);
+	put_str(b, o, "direction", k->down ? "down" : "up");
+	return o;
+}
+
+/* memtlb flush: what the workload counted per K, the knees, the ceiling. */
+static json_t *flush_json(struct jb *b, const struct mt_report *rep)
+{
+	const struct mt_flush_info *fi = rep->flush;
+	json_t *o = object(b), *pts = array(b), *ceil = object(b), *kn;
+
+	put_str(b, o, "op", mt_flush_op_name(fi->op) ? mt_flush_op_name(fi->op) : "");
+	put_int(b, o, "tasks", (json_int_t)fi->tasks);
+	put_int(b, o, "ops", (json_int_t)fi->ops);
+	put_int(b, o, "pinned", (json_int_t)fi->pinned);
+	put_int(b, o, "spin_pages", (json_int_t)fi->spin_pages);
+	put(b, o, "pv_tlb_flush", rep->system.pv_tlb_flush < 0 ? json_null()
+				  : json_boolean(rep->system.pv_tlb_flush));
+	put(b, ceil, "pages", fi->ceiling < 0 ? json_null() : keep(b, json_integer(fi->ceiling)));
+	put_str(b, ceil, "source", fi->ceiling_note);
+	put_int(b, ceil, "default", MT_FLUSH_CEILING_DEFAULT);
+	put(b, o, "ceiling", ceil);
+	for (size_t i = 0; i < fi->n_points; i++) {
+		const struct mt_flush_point *fp = &fi->points[i];
+		json_t *jp = object(b);
+
+		put_int(b, jp, "pages", (json_int_t)fp->pages);
+		put_int(b, jp, "ops", (json_int_t)fp->ops);
+		put_int(b, jp, "refaults", (json_int_t)fp->refaults);
+		set_real(b, jp, "op_median_ns", fp->op_median_ns);
+		set_real(b, jp, "op_mean_ns", fp->op_mean_ns);
+		push(b, pts, jp);
+	}
+	put(b, o, "points", pts);
+	set_real(b, o, "knee_ratio", fi->knee_ratio);
+	if (fi->n_knees < 0) {
+		put(b, o, "knees", json_null());
+	} else {
+		kn = array(b);
+		for (int i = 0; i < fi->n_knees; i++)
+			push(b, kn, flush_knee_json(b, &fi->knees[i]));
+		put(b, o, "knees", kn);
+	}
+	put(b, o, "largest_step", fi->largest.step > 0 ? flush_knee_json(b, &fi->largest)
+						       : json_null());
+	put(b, o, "largest_drop", fi->largest_drop.step > 0 ?
+	    flush_knee_json(b, &fi->largest_drop) : json_null());
+	return o;
+}
+
 /* The report document, or NULL with *err (-ENOMEM) when any part of it could not be made. */
 static json_t *report_json(const struct mt_report *rep, int *err)
 {
@@ -542,6 +600,8 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 	for (size_t i = 0; i < rep->n_results && !b.err; i++)
 		push(&b, results, result_json(&b, rep->results[i]));
 	put(&b, root, "results", results);
+	if (rep->flush)
+		put(&b, root, "flush", flush_json(&b, rep));
 	if (!strcmp(rep->command, "run")) {
 		json_t *run = object(&b);
 
@@ -1098,6 +1158,8 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 	si->hw_counters = json_is_boolean(v) ? json_is_true(v) : -1;
 	v = json_object_get(js, "hypervisor");
 	si->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
+	v = json_object_get(js, "pv_tlb_flush");
+	si->pv_tlb_flush = json_is_boolean(v) ? json_is_true(v) : -1;
 	tun = json_object_get(js, "tunables");
 	si->perf_event_paranoid = (int)get_long(tun, "perf_event_paranoid", -99);
 	si->fault_around_bytes = get_long(tun, "fault_around_bytes", -1);
@@ -1213,6 +1275,74 @@ static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
 	return 0;
 }
 
+static void load_flush_knee(json_t *o, struct mt_flush_knee *k)
+{
+	double step = 0;
+
+	if (get_u64(o, "before", &k->before) || get_u64(o, "after", &k->after) ||
+	    get_num(o, "step", &step) || !(step > 0)) {
+		memset(k, 0, sizeof(*k));
+		return;
+	}
+	k->step = step;
+	k->down = !strcmp(json_string_value(json_object_get(o, "direction")) ?: "", "down");
+}
+
+/* memtlb flush's section; absent in other reports. Untrusted: every field checked. */
+static int load_flush(struct loader *ld, json_t *jf, struct mt_report *rep)
+{
+	json_t *pts = json_object_get(jf, "points"), *kn = json_object_get(jf, "knees"), *c;
+	struct mt_flush_info *fi;
+	uint64_t v;
+	size_t n;
+	int ret;
+
+	if (!jf)
+		return 0;
+	if (!json_is_object(jf) || !json_is_array(pts) || json_array_size(pts) > 4096)
+		return bad(ld, "flush: an object with at most 4096 points expected");
+	n = json_array_size(pts);
+	ret = mt_flush_info_create(&fi, n);
+	if (ret)
+		return ret;
+	rep->flush = fi;
+	fi->op = mt_flush_op_parse(json_string_value(json_object_get(jf, "op")));
+	if (fi->op < 0)
+		return bad(ld, "flush: op: not munmap, madvise or mprotect");
+	fi->tasks = (unsigned long)(get_u64(jf, "tasks", &v) ? 0 : v);
+	fi->ops = (unsigned long)(get_u64(jf, "ops", &v) ? 0 : v);
+	fi->pinned = (unsigned int)(get_u64(jf, "pinned", &v) ? 0 : v);
+	fi->spin_pages = get_u64(jf, "spin_pages", &v) ? 0 : v;
+	c = json_object_get(jf, "ceiling");
+	fi->ceiling = get_long(c, "pages", -1);
+	get_str(c, "source", fi->ceiling_note, sizeof(fi->ceiling_note));
+	for (size_t i = 0; i < n; i++) {
+		json_t *jp = json_array_get(pts, i);
+		struct mt_flush_point *fp = &fi->points[i];
+
+		if (get_u64(jp, "pages", &fp->pages) || get_u64(jp, "ops", &fp->ops) ||
+		    get_u64(jp, "refaults", &fp->refaults))
+			return bad(ld, "flush: points: pages, ops and refaults must be integers");
+		get_num(jp, "op_median_ns", &fp->op_median_ns);
+		get_num(jp, "op_mean_ns", &fp->op_mean_ns);
+	}
+	get_num(jf, "knee_ratio", &fi->knee_ratio);
+	fi->n_knees = -1;
+	if (json_is_array(kn)) {
+		fi->n_knees = 0;
+		for (size_t i = 0; i < json_array_size(kn) && i < MT_FLUSH_KNEE_MAX; i++) {
+			load_flush_knee(json_array_get(kn, i), &fi->knees[fi->n_knees]);
+			if (fi->knees[fi->n_knees].step > 0)
+				fi->n_knees++;
+		}
+	}
+	if (json_is_object(json_object_get(jf, "largest_step")))
+		load_flush_knee(json_object_get(jf, "largest_step"), &fi->largest);
+	if (json_is_object(json_object_get(jf, "largest_drop")))
+		load_flush_knee(json_object_get(jf, "largest_drop"), &fi->largest_drop);
+	return 0;
+}
+
 /* The whole of path, at most MT_REPORT_MAX_SIZE bytes (-EFBIG past it). */
 static int read_capped(const char *path, char **out, size_t *len)
 {
@@ -1319,6 +1449,8 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	ret = load_config(&ld, json_object_get(root, "config"), rep);
 	if (!ret)
 		ret = load_run(&ld, json_object_get(root, "run"), rep);
+	if (!ret)
+		ret = load_flush(&ld, json_object_get(root, "flush"), rep);
 	for (size_t i = 0; !ret && i < json_array_size(results); i++) {
 		struct mt_result *r = NULL;
 

@@ -534,5 +534,9 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 		si->numa_nodes = count_list(line);
 	read_tlbs(si);
 	mt_env_read(&si->env);
+	/* KVM's paravirtual flush; no hypervisor leaf read is bare metal or another: no. */
+	si->pv_tlb_flush = mt_env_kvm_feature(&si->env, "pv_tlb_flush");
+	if (si->pv_tlb_flush < 0 && si->env.hv_cpuid >= 0)
+		si->pv_tlb_flush = 0;
 	return 0;
 }

@@ -73,6 +73,7 @@ struct mt_sysinfo {
 	char cpu_vendor[16];	/* cpuinfo vendor_id */
 	char pmus[256];		/* libpfm4's present PMUs, space-separated */
 	int hypervisor;		/* cpuinfo flags has "hypervisor": 1/0, -1 unknown */
+	int pv_tlb_flush;	/* KVM's paravirtual TLB flush (sys/env): 1/0, -1 unknown */
 	char thp_khugepaged_defrag[8];
 	long khugepaged_pages_to_scan;		/* -1 unreadable */
 	long khugepaged_scan_sleep_ms;		/* -1 unreadable */

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/* memtlb flush's text: the curve over K, counts per op, knee and ceiling. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/flush.h"
+#include "stats/compare.h"
+
+#define EV_COLS 5
+
+static const char *count(const struct mt_counter_stat *cs, char *buf, size_t len)
+{
+	if (cs->state == MT_COUNTER_NOT_COUNTED)
+		return "not counted";
+	snprintf(buf, len, "%.2f", cs->s.mean);
+	return buf;
+}
+
+static void times(FILE *f, const struct mt_report *rep)
+{
+	const struct mt_flush_info *fi = rep->flush;
+
+	fprintf(f, "%6s %9s %6s %9s %9s %9s %8s %10s\n", "pages", "us/op", "cv", "median us",
+		"mean us", "ns/page", "ops", "refault/op");
+	for (size_t i = 0; i < rep->n_results && i < fi->n_points; i++) {
+		const struct mt_phase_stat *ps = &rep->results[i]->phases[0];
+		const struct mt_flush_point *fp = &fi->points[i];
+		char cv[16] = "-";
+
+		if (ps->time_ns.n > 1)
+			snprintf(cv, sizeof(cv), "%.1f%%", 100.0 * ps->time_ns.cv);
+		fprintf(f, "%6llu %9.3f %6s %9.3f %9.3f %9.1f %8llu %10.2f\n",
+			(unsigned long long)fp->pages, ps->time_ns.mean / 1e3, cv,
+			fp->op_median_ns / 1e3, fp->op_mean_ns / 1e3,
+			ps->time_ns.mean / (double)fp->pages,
+			(unsigned long long)fp->ops,
+			fp->ops ? (double)fp->refaults / (double)fp->ops : 0.0);
+	}
+}
+
+static void events(FILE *f, const struct mt_report *rep, bool verbose)
+{
+	const struct mt_result *r0 = rep->results[0];
+	unsigned int cols[256], n = 0;
+	char name[160], buf[32];
+
+	if (r0->n_events)
+		fprintf(f, "\nCounts per op:\n");
+	for (unsigned int e = 0; e < r0->n_events && n < sizeof(cols) / sizeof(cols[0]); e++) {
+		mt_compare_escape(name, sizeof(name), r0->events[e].name);
+		if (r0->phases[0].counters[e].state == MT_COUNTER_UNSUPPORTED) {
+			mt_compare_escape(buf, sizeof(buf), r0->events[e].reason);
+			fprintf(f, "  %s: not supported%s%s\n", name,
+				verbose && buf[0] ? ": " : "", verbose ? buf : "");
+			continue;
+		}
+		cols[n++] = e;
+	}
+	for (unsigned int c0 = 0; c0 < n; c0 += EV_COLS) {
+		unsigned int c1 = c0 + EV_COLS < n ? c0 + EV_COLS : n;
+
+		if (c0)
+			fputc('\n', f);
+		for (unsigned int c = c0; c < c1; c++) {
+			mt_compare_escape(name, sizeof(name), r0->events[cols[c]].name);
+			fprintf(f, "  [%u] %s\n", c + 1, name);
+		}
+		fprintf(f, "%6s", "pages");
+		for (unsigned int c = c0; c < c1; c++) {
+			snprintf(buf, sizeof(buf), "[%u]", c + 1);
+			fprintf(f, " %12s", buf);
+		}
+		fputc('\n', f);
+		for (size_t i = 0; i < rep->n_results; i++) {
+			const struct mt_result *r = rep->results[i];
+
+			fprintf(f, "%6llu", (unsigned long long)r->blocks);
+			for (unsigned int c = c0; c < c1; c++)
+				fprintf(f, " %12s", cols[c] < r->n_events ?
+					count(&r->phases[0].counters[cols[c]], buf, sizeof(buf))
+					: "-");
+			fputc('\n', f);
+		}
+	}
+}
+
+static void notes(FILE *f, const struct mt_report *rep)
+{
+	const struct mt_flush_info *fi = rep->flush;
+	char note[sizeof(fi->ceiling_note)];
+
+	fputc('\n', f);
+	if (fi->n_knees < 0)
+		fprintf(f, "Knee: not looked for (one point)\n");
+	for (int i = 0; i < fi->n_knees; i++)
+		fprintf(f, "Knee: median time per op %s x%.2f from %llu to %llu pages\n",
+			fi->knees[i].down ? "drops" : "rises", fi->knees[i].step,
+			(unsigned long long)fi->knees[i].before,
+			(unsigned long long)fi->knees[i].after);
+	if (!fi->n_knees)
+		fprintf(f, "Knee: none seen (a step of x%.1f over the trend makes one)\n",
+			fi->knee_ratio);
+	if (fi->n_knees >= 0 && fi->largest.step > 0)
+		fprintf(f, "  largest rise x%.2f from %llu to %llu pages\n", fi->largest.step,
+			(unsigned long long)fi->largest.before,
+			(unsigned long long)fi->largest.after);
+	if (fi->n_knees >= 0 && fi->largest_drop.step > 0)
+		fprintf(f, "  largest drop x%.2f from %llu to %llu pages\n",
+			fi->largest_drop.step, (unsigned long long)fi->largest_drop.before,
+			(unsigned long long)fi->largest_drop.after);
+	mt_compare_escape(note, sizeof(note), fi->ceiling_note);
+	if (fi->ceiling >= 0)
+		fprintf(f, "Flush ceiling: %ld pages (tlb_single_page_flush_ceiling, %s)\n",
+			fi->ceiling, note);
+	else
+		fprintf(f, "Flush ceiling: %s; x86's default is %d pages\n", note,
+			MT_FLUSH_CEILING_DEFAULT);
+	if (rep->system.pv_tlb_flush > 0)
+		fprintf(f, "Paravirtual TLB flush (KVM): flushes of preempted vCPUs are left to\n"
+			   "  the host, without an IPI: IPI counts depend on the host's load.\n");
+	else if (rep->system.pv_tlb_flush < 0)
+		fprintf(f, "Paravirtual TLB flush: unknown\n");
+	if (fi->tasks < 2)
+		fprintf(f, "One task: every flush is local.\n");
+}
+
+int mt_flush_print_table(FILE *f, const struct mt_report *rep, bool verbose)
+{
+	const struct mt_flush_info *fi = rep->flush;
+
+	if (!fi || !rep->n_results || fi->n_points < rep->n_results)
+		return -EINVAL;
+	fprintf(f, "memtlb flush: %s, %lu task%s (%u pinned), %lu ops x %lu iterations\n\n",
+		mt_flush_op_name(fi->op) ? mt_flush_op_name(fi->op) : "?", fi->tasks,
+		fi->tasks == 1 ? "" : "s", fi->pinned, fi->ops, rep->config.iterations);
+	times(f, rep);
+	events(f, rep, verbose);
+	notes(f, rep);
+	return ferror(f) ? -EIO : 0;
+}
