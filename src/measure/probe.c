@@ -288,8 +288,9 @@ static void summary(const double *x, struct mt_summary *s)
 
 /*
  * The validation pass: both ends of every step measured again, on another
- * random chain; the step must rise again or it is no level. Its confidence
- * is 1 - p of Welch's test between the two ends' translation costs.
+ * random chain; the step must rise again (ratio and size), with Welch's
+ * p under 0.05 between the two ends' translation costs, or it is no level.
+ * Its confidence is 1 - p.
  */
 static void validate(struct probe *pr)
 {
@@ -312,12 +313,14 @@ static void validate(struct probe *pr)
 		measure_pair(pr, (size_t)a->pages, SEED_CHECK, &hi);
 		mt_ci_mean95(lo.diff, MT_PROBE_REPS, &mlo, &clo);
 		mt_ci_mean95(hi.diff, MT_PROBE_REPS, &mhi, &chi);
-		if (!mt_steps_rises(mlo, clo, mhi, chi, &pr->so)) {
+		summary(lo.diff, &sb);
+		summary(hi.diff, &sa);
+		/* The rise again, by ratio and size, and unlikely by chance (p < 0.05). */
+		if (!mt_steps_rises(mlo, 0.0, mhi, 0.0, &pr->so) || mt_stats_welch(&sb, &sa, &w) ||
+		    !(w.p < 0.05)) {
 			res->unvalidated++;
 			continue;
 		}
-		summary(lo.diff, &sb);
-		summary(hi.diff, &sa);
 		lv = &res->levels[res->n_levels];
 		lv->name = res->n_levels < 2 ? names[res->n_levels] : "further translation knee";
 		lv->entries_min = b->pages;
@@ -326,7 +329,7 @@ static void validate(struct probe *pr)
 		lv->reach_bytes = b->pages * res->page;
 		lv->from_ns = st[k].from;
 		lv->to_ns = st[k].to;
-		lv->confidence = mt_stats_welch(&sb, &sa, &w) ? 0.0 : 1.0 - w.p;
+		lv->confidence = 1.0 - w.p;
 		res->n_levels++;
 	}
 }
