@@ -142,19 +142,23 @@ static double turn_ns(void ***p, size_t n, uint64_t chunk)
 	return best;
 }
 
+/* The validation pass repeats twice as often: it decides alone. */
+#define CHECK_REPS (2 * MT_PROBE_REPS)
+
 struct pair {
-	double base[MT_PROBE_REPS], huge[MT_PROBE_REPS], diff[MT_PROBE_REPS];
+	double base[CHECK_REPS], huge[CHECK_REPS], diff[CHECK_REPS];
 	double packed;
 };
 
 /* Both variants of n pages, ABAB by repetition, never at once. */
-static void measure_pair(struct probe *pr, size_t n, uint64_t seed, struct pair *out)
+static void measure_pair(struct probe *pr, size_t n, uint64_t seed, unsigned int reps,
+			 struct pair *out)
 {
 	uint64_t chunk = round8(n * 2 > (1u << 16) ? n * 2 : (1u << 16));
 	void **a, **b, **c;
 
 	mt_chase_link_pair(pr->base.at, pr->huge.at, n, pr->res->page, seed, pr->order, &a, &b);
-	for (unsigned int r = 0; r < MT_PROBE_REPS; r++) {
+	for (unsigned int r = 0; r < reps; r++) {
 		out->base[r] = turn_ns(&a, n, chunk);
 		out->huge[r] = turn_ns(&b, n, chunk);
 		out->diff[r] = out->base[r] - out->huge[r];
@@ -204,7 +208,7 @@ static struct mt_probe_point *find_point(struct mt_probe_result *res, uint64_t p
 }
 
 /* The point of n pages (once: a size measured before is kept). */
-static struct mt_probe_point *measure(struct probe *pr, size_t n)
+static struct mt_probe_point *measure(struct probe *pr, size_t n, bool refined)
 {
 	struct mt_probe_result *res = pr->res;
 	struct mt_probe_point pt = { 0 }, *old = find_point(res, n);
@@ -215,10 +219,11 @@ static struct mt_probe_point *measure(struct probe *pr, size_t n)
 		return old;
 	if (res->n_points == MT_PROBE_MAX_POINTS || n < 2 || !verified(pr, n))
 		return NULL;
-	measure_pair(pr, n, SEED_MAIN, &pa);
+	measure_pair(pr, n, SEED_MAIN, MT_PROBE_REPS, &pa);
 	pt.pages = n;
 	pt.bytes = (uint64_t)n * res->page;
 	pt.reps = MT_PROBE_REPS;
+	pt.refined = refined;
 	mt_ci_mean95(pa.base, MT_PROBE_REPS, &pt.base_ns, &pt.ci95_ns);
 	mt_ci_mean95(pa.huge, MT_PROBE_REPS, &pt.huge_ns, &pt.ci95_ns);
 	mt_ci_mean95(pa.diff, MT_PROBE_REPS, &pt.translation_ns, &pt.ci95_ns);
@@ -234,104 +239,160 @@ static struct mt_probe_point *measure(struct probe *pr, size_t n)
 size_t mt_probe_steps(const struct mt_probe_result *r, struct mt_step *out, size_t max)
 {
 	double y[MT_PROBE_MAX_POINTS], ci[MT_PROBE_MAX_POINTS];
+	size_t idx[MT_PROBE_MAX_POINTS], n = 0, ns;
 	struct mt_step_opts so;
 
 	mt_step_opts_init(&so);
 	so.ratio = r->ratio;
 	for (size_t i = 0; i < r->n_points; i++) {
-		y[i] = r->points[i].translation_ns;
-		ci[i] = r->points[i].ci95_ns;
-	}
-	return mt_steps_find(y, ci, r->n_points, &so, out, max);
-}
-
-/*
- * Narrow every step to an eighth of its size (or one page): the middle is
- * measured and kept as the step's top when it already rises over the
- * plateau below, so the range ends at the first size that misses.
- */
-static void refine(struct probe *pr)
-{
-	for (int round = 0; round < 3; round++) {
-		struct mt_step st[MT_STEPS_MAX];
-		size_t ns = mt_probe_steps(pr->res, st, MT_STEPS_MAX);
-		int narrowed = 0;
-
-		for (size_t k = 0; k < ns; k++) {
-			uint64_t lo = pr->res->points[st[k].before].pages;
-			uint64_t hi = pr->res->points[st[k].after].pages;
-			double cp = pr->res->points[st[k].before].ci95_ns;
-
-			while (hi - lo > 1 && hi - lo > lo / 8) {
-				uint64_t mid = (lo + hi) / 2;
-				const struct mt_probe_point *m = measure(pr, (size_t)mid);
-
-				if (!m)
-					break;
-				narrowed++;
-				if (mt_steps_rises(st[k].from, cp, m->translation_ns, m->ci95_ns,
-						   &pr->so))
-					hi = mid;
-				else
-					lo = mid;
-			}
-		}
-		if (!narrowed)
-			break;
-	}
-}
-
-static void summary(const double *x, struct mt_summary *s)
-{
-	mt_stats_summarize(x, MT_PROBE_REPS, s);
-}
-
-/*
- * The validation pass: both ends of every step measured again, on another
- * random chain; the step must rise again (ratio and size), with Welch's
- * p under 0.05 between the two ends' translation costs, or it is no level.
- * Its confidence is 1 - p.
- */
-static void validate(struct probe *pr)
-{
-	static const char *const names[] = { "L1 dTLB", "L2 TLB" };
-	struct mt_probe_result *res = pr->res;
-	struct mt_step st[MT_STEPS_MAX];
-	size_t ns = mt_probe_steps(res, st, MT_STEPS_MAX);
-
-	res->n_levels = 0;
-	for (size_t k = 0; k < ns; k++) {
-		const struct mt_probe_point *b = &res->points[st[k].before];
-		const struct mt_probe_point *a = &res->points[st[k].after];
-		struct mt_summary sb, sa;
-		struct mt_welch w;
-		struct pair lo, hi;
-		double mlo, clo, mhi, chi;
-		struct mt_probe_level *lv;
-
-		measure_pair(pr, (size_t)b->pages, SEED_CHECK, &lo);
-		measure_pair(pr, (size_t)a->pages, SEED_CHECK, &hi);
-		mt_ci_mean95(lo.diff, MT_PROBE_REPS, &mlo, &clo);
-		mt_ci_mean95(hi.diff, MT_PROBE_REPS, &mhi, &chi);
-		summary(lo.diff, &sb);
-		summary(hi.diff, &sa);
-		/* The rise again, by ratio and size, and unlikely by chance (p < 0.05). */
-		if (!mt_steps_rises(mlo, 0.0, mhi, 0.0, &pr->so) || mt_stats_welch(&sb, &sa, &w) ||
-		    !(w.p < 0.05)) {
-			res->unvalidated++;
+		if (r->points[i].refined)
 			continue;
-		}
-		lv = &res->levels[res->n_levels];
-		lv->name = res->n_levels < 2 ? names[res->n_levels] : "further translation knee";
-		lv->entries_min = b->pages;
-		lv->entries_max = a->pages;
-		lv->page_size = res->page;
-		lv->reach_bytes = b->pages * res->page;
-		lv->from_ns = st[k].from;
-		lv->to_ns = st[k].to;
-		lv->confidence = 1.0 - w.p;
-		res->n_levels++;
+		idx[n] = i;
+		y[n] = r->points[i].translation_ns;
+		ci[n++] = r->points[i].ci95_ns;
 	}
+	ns = mt_steps_find(y, ci, n, &so, out, max);
+	for (size_t k = 0; k < ns; k++) {
+		out[k].before = idx[out[k].before];
+		out[k].after = idx[out[k].after];
+		out[k].top = idx[out[k].top];
+	}
+	return ns;
+}
+
+/* A step of the grid, narrowed: where its rise starts, and its top. */
+struct cand {
+	uint64_t lo, hi, top;	/* pages: entries_min, entries_max, the rise's top */
+	double from, to;
+	bool confirmed;
+};
+
+/*
+ * Narrow a step's start to an eighth of its lower end (or one page): the
+ * middle is measured and kept as the top of the range when it already
+ * rises over the plateau below, so the range ends at the first size that
+ * misses. The steps themselves come from the grid alone: partial misses
+ * inside a ramp must not cut it into levels.
+ */
+static void refine(struct probe *pr, const struct mt_step *st, struct cand *c)
+{
+	const struct mt_probe_result *res = pr->res;
+	double cp = res->points[st->before].ci95_ns;
+
+	c->lo = res->points[st->before].pages;
+	c->hi = res->points[st->after].pages;
+	c->top = res->points[st->top].pages;
+	c->from = st->from;
+	c->to = st->to;
+	c->confirmed = st->confirmed;
+	if (!c->confirmed)
+		return;		/* at the largest size: never a level */
+	while (c->hi - c->lo > 1 && c->hi - c->lo > c->lo / 8) {
+		uint64_t mid = (c->lo + c->hi) / 2;
+		const struct mt_probe_point *m = measure(pr, (size_t)mid, true);
+
+		if (!m)
+			break;
+		if (mt_steps_rises(c->from, cp, m->translation_ns, m->ci95_ns, &pr->so))
+			c->hi = mid;
+		else
+			c->lo = mid;
+	}
+}
+
+static bool named(const struct mt_probe_result *res, const char *name)
+{
+	for (size_t i = 0; i < res->n_levels; i++)
+		if (!strcmp(res->levels[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * A first-level miss that hits the second level costs a few cycles; a miss
+ * of the last level costs a page walk, several accesses. So a first step
+ * that rises by WALK_NS or more is the L2 TLB's: the L1 dTLB's step is not
+ * there to see (in a guest whose host backs memory with base pages, a 2
+ * MiB guest page gets base-page TLB entries, and both variants miss L1).
+ */
+#define WALK_NS 4.0
+
+static const char *level_name(const struct mt_probe_result *res, double rise)
+{
+	if (!res->n_levels && rise < WALK_NS)
+		return "L1 dTLB";
+	if (!named(res, "L2 TLB"))
+		return "L2 TLB";
+	return "further translation knee";
+}
+
+/*
+ * The validation pass (a step at the largest size, with no size after it
+ * to stay up, is none): the size below every step and the top of its rise
+ * measured again, on another random chain, twice as many repetitions; the
+ * step must rise again (ratio and size), with Welch's p under 0.05 between
+ * the two, or it is no level. Its confidence is 1 - p.
+ */
+static void validate(struct probe *pr, const struct cand *c)
+{
+	struct mt_probe_result *res = pr->res;
+	struct mt_summary sb, sa;
+	struct mt_probe_level *lv;
+	double mlo, clo, mhi, chi;
+	struct pair lo, hi;
+	struct mt_welch w;
+
+	if (!c->confirmed || res->n_levels == MT_PROBE_MAX_LEVELS) {
+		res->unvalidated++;
+		return;
+	}
+	measure_pair(pr, (size_t)c->lo, SEED_CHECK, CHECK_REPS, &lo);
+	measure_pair(pr, (size_t)c->top, SEED_CHECK, CHECK_REPS, &hi);
+	mt_ci_mean95(lo.diff, CHECK_REPS, &mlo, &clo);
+	mt_ci_mean95(hi.diff, CHECK_REPS, &mhi, &chi);
+	mt_stats_summarize(lo.diff, CHECK_REPS, &sb);
+	mt_stats_summarize(hi.diff, CHECK_REPS, &sa);
+	if (!mt_steps_rises(mlo, 0.0, mhi, 0.0, &pr->so) || mt_stats_welch(&sb, &sa, &w) ||
+	    !(w.p < 0.05)) {
+		res->unvalidated++;
+		return;
+	}
+	lv = &res->levels[res->n_levels];
+	lv->name = level_name(res, c->to - c->from);
+	lv->entries_min = c->lo;
+	lv->entries_max = c->hi;
+	lv->page_size = res->page;
+	lv->reach_bytes = c->lo * res->page;
+	lv->from_ns = c->from;
+	lv->to_ns = c->to;
+	lv->confidence = 1.0 - w.p;
+	res->n_levels++;
+}
+
+/* Steps on the grid, each narrowed, then each validated. */
+static void find_levels(struct probe *pr)
+{
+	struct mt_step st[MT_STEPS_MAX];
+	struct cand c[MT_STEPS_MAX];
+	size_t ns = mt_probe_steps(pr->res, st, MT_STEPS_MAX);
+
+	/* measure() moves points: every step's indices are read first. */
+	for (size_t k = 0; k < ns; k++) {
+		c[k].lo = pr->res->points[st[k].before].pages;
+		c[k].hi = pr->res->points[st[k].after].pages;
+		c[k].top = pr->res->points[st[k].top].pages;
+	}
+	for (size_t k = 0; k < ns; k++) {
+		struct mt_step s = st[k];
+
+		s.before = (size_t)(find_point(pr->res, c[k].lo) - pr->res->points);
+		s.after = (size_t)(find_point(pr->res, c[k].hi) - pr->res->points);
+		s.top = (size_t)(find_point(pr->res, c[k].top) - pr->res->points);
+		refine(pr, &s, &c[k]);
+	}
+	pr->res->n_levels = 0;
+	for (size_t k = 0; k < ns; k++)
+		validate(pr, &c[k]);
 }
 
 static int map_one(struct mapping *m, uint64_t len, int flags)
@@ -412,11 +473,11 @@ static void unmap(struct probe *pr)
 static void sweep(struct probe *pr)
 {
 	for (uint64_t p = FIRST_PAGES; p <= pr->max_pages; p *= 2) {
-		measure(pr, (size_t)p);
+		measure(pr, (size_t)p, false);
 		if (p + p / 2 <= pr->max_pages)
-			measure(pr, (size_t)(p + p / 2));
+			measure(pr, (size_t)(p + p / 2), false);
 	}
-	measure(pr, pr->max_pages);
+	measure(pr, pr->max_pages, false);
 }
 
 int mt_probe_run(const struct mt_probe_opts *o, struct mt_probe_result **out,
@@ -469,8 +530,7 @@ int mt_probe_run(const struct mt_probe_opts *o, struct mt_probe_result **out,
 		ret = -EPERM;
 		goto fail;
 	}
-	refine(&pr);
-	validate(&pr);
+	find_levels(&pr);
 	tell(&pr, MT_PROBE_DONE, NULL);
 	unmap(&pr);
 	*out = res;
@@ -485,3 +545,4 @@ void mt_probe_result_destroy(struct mt_probe_result *r)
 {
 	free(r);
 }
+

@@ -44,6 +44,7 @@ struct mt_probe_point {
 	double ci95_ns;		/* its 95% interval's half-width (Student t) */
 	double packed_ns;	/* the data-cache control: the lines packed */
 	unsigned int reps;
+	bool refined;		/* measured to narrow a step, not on the grid */
 };
 
 struct mt_probe_level {
@@ -125,8 +126,10 @@ int mt_probe_run(const struct mt_probe_opts *o, struct mt_probe_result **out,
 void mt_probe_result_destroy(struct mt_probe_result *r);
 
 /*
- * The steps of r's translation curve (stats/steps.h with r->ratio), at
- * most max into out: what the probe refines and validates. Returns how many.
+ * The steps of r's translation curve on the grid's points (stats/steps.h
+ * with r->ratio; the points measured to narrow a step left out), at most
+ * max into out, indices into r->points: what the probe narrows and
+ * validates. Returns how many.
  */
 size_t mt_probe_steps(const struct mt_probe_result *r, struct mt_step *out, size_t max);
 

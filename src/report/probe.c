@@ -32,7 +32,7 @@ static const struct mt_probe_level *level_after(const struct mt_probe_result *r,
 
 static void describe(FILE *f, const struct mt_probe_result *r)
 {
-	char s[32];
+	char s[32], ps[32];
 
 	if (!r->n_levels)
 		fprintf(f, "levels: none found up to %llu pages\n",
@@ -41,13 +41,15 @@ static void describe(FILE *f, const struct mt_probe_result *r)
 		const struct mt_probe_level *lv = &r->levels[i];
 
 		mt_size_format(lv->reach_bytes, s, sizeof(s));
-		fprintf(f, "%-8s %llu..%llu entries, reach %s, %+.2f -> %+.2f ns, "
-			"confidence %.3f\n", lv->name, (unsigned long long)lv->entries_min,
-			(unsigned long long)lv->entries_max, s, lv->from_ns, lv->to_ns,
-			lv->confidence);
+		mt_size_format(lv->page_size, ps, sizeof(ps));
+		fprintf(f, "%s: %llu..%llu entries x %s, reach %s\n", lv->name,
+			(unsigned long long)lv->entries_min, (unsigned long long)lv->entries_max,
+			ps, s);
+		fprintf(f, "  translation %+.2f -> %+.2f ns per access, confidence %.3f\n",
+			lv->from_ns, lv->to_ns, lv->confidence);
 	}
 	if (r->unvalidated)
-		fprintf(f, "%u step%s did not hold in the validation pass: not levels\n",
+		fprintf(f, "%u step%s not confirmed or not held on validation: not levels\n",
 			r->unvalidated, r->unvalidated == 1 ? "" : "s");
 	if (r->refused)
 		fprintf(f, "%u size%s refused, the mapping not as asked:\n  %s\n", r->refused,

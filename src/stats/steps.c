@@ -66,10 +66,12 @@ size_t mt_steps_find(const double *y, const double *ci, size_t n, const struct m
 		if (k && ramp_end == j - 1) {
 			/* Still rising: the same step, its top moves up. */
 			out[k - 1].to = y[j];
+			out[k - 1].top = j;
 			out[k - 1].confirmed = j + 1 < n;
 		} else if (k < max) {
 			out[k].before = j - 1;
 			out[k].after = j;
+			out[k].top = j;
 			out[k].from = p;
 			out[k].to = y[j];
 			out[k].confirmed = j + 1 < n;

@@ -20,6 +20,7 @@ struct mt_step_opts {
 struct mt_step {
 	size_t before;		/* the last point on the plateau below */
 	size_t after;		/* the first point above it */
+	size_t top;		/* the last point of the rise (after, or a ramp's end) */
 	double from;		/* the plateau: median of its points */
 	double to;		/* y at after */
 	bool confirmed;		/* a point after it stayed up */

@@ -99,6 +99,7 @@ static void two_steps(void **state)
 	assert_int_equal(4u << st[0].after, 128);
 	assert_int_equal(4u << st[1].before, 2048);
 	assert_int_equal(4u << st[1].after, 4096);
+	assert_int_equal(st[1].top, st[1].after);
 	assert_true(st[0].confirmed && st[1].confirmed);
 	assert_true(fabs(st[1].from - 2.0) < 0.1 && st[1].to == 15.0);
 }
@@ -125,6 +126,7 @@ static void ramp_is_one_step(void **state)
 	assert_int_equal(find(y, 8, st), 1);
 	assert_int_equal(st[0].before, 2);
 	assert_int_equal(st[0].after, 3);
+	assert_int_equal(st[0].top, 4);
 	assert_true(st[0].to == 2.0);
 }
 
