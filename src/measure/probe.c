@@ -369,6 +369,29 @@ static void validate(struct probe *pr, const struct cand *c)
 	res->n_levels++;
 }
 
+/*
+ * Up to 256 lines the huge variant's lines and the packed control's sit in
+ * any L1 data cache alike (32 KiB is 512 lines): a huge variant that is
+ * slower there misses TLB entries that 2 MiB pages should not need.
+ */
+#define L1D_LINES 256
+
+static void check_huge(struct probe *pr)
+{
+	struct mt_probe_result *res = pr->res;
+
+	for (size_t i = 0; i < res->n_points; i++) {
+		const struct mt_probe_point *pt = &res->points[i];
+
+		if (pt->refined || pt->pages > L1D_LINES)
+			continue;
+		if (mt_steps_rises(pt->packed_ns, 0.0, pt->huge_ns, 0.0, &pr->so)) {
+			res->huge_slow_at = pt->pages;
+			return;
+		}
+	}
+}
+
 /* Steps on the grid, each narrowed, then each validated. */
 static void find_levels(struct probe *pr)
 {
@@ -530,6 +553,7 @@ int mt_probe_run(const struct mt_probe_opts *o, struct mt_probe_result **out,
 		ret = -EPERM;
 		goto fail;
 	}
+	check_huge(&pr);
 	find_levels(&pr);
 	tell(&pr, MT_PROBE_DONE, NULL);
 	unmap(&pr);

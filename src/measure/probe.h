@@ -76,6 +76,12 @@ struct mt_probe_result {
 	size_t n_levels;	/* validated levels only */
 	struct mt_probe_level levels[MT_PROBE_MAX_LEVELS];
 	unsigned int unvalidated;	/* steps the validation pass did not confirm */
+	/*
+	 * The smallest grid size, within the data cache's reach, where the huge
+	 * variant is slower than the packed control by the step ratio: its TLB
+	 * entries act as base pages there. 0: not seen.
+	 */
+	uint64_t huge_slow_at;
 };
 
 /* What the probe tells its caller while it runs (the CLI shows it). */

@@ -51,6 +51,11 @@ static void describe(FILE *f, const struct mt_probe_result *r)
 	if (r->unvalidated)
 		fprintf(f, "%u step%s not confirmed or not held on validation: not levels\n",
 			r->unvalidated, r->unvalidated == 1 ? "" : "s");
+	if (r->huge_slow_at)
+		fprintf(f, "note: from %llu pages the 2 MiB variant is slower than the packed\n"
+			"  control: its TLB entries act as base pages (a host backing guest\n"
+			"  memory with base pages?), and a level it misses too is not seen\n",
+			(unsigned long long)r->huge_slow_at);
 	if (r->refused)
 		fprintf(f, "%u size%s refused, the mapping not as asked:\n  %s\n", r->refused,
 			r->refused == 1 ? "" : "s", r->refused_why);
@@ -229,11 +234,12 @@ static json_t *levels_json(const struct mt_probe_result *r)
 
 static json_t *probe_json(const struct mt_probe_result *r, const struct mt_sysinfo *si)
 {
-	return json_pack("{s:{s:i,s:s,s:s},s:o,s:o,s:o,s:{s:o,s:o,s:i}}",
+	return json_pack("{s:{s:i,s:s,s:s},s:o,s:o,s:o,s:{s:o,s:o,s:i,s:o}}",
 			 "memtlb", "schema", MT_PROBE_SCHEMA, "version", MEMTLB_VERSION,
 			 "command", "probe", "system", system_json(si), "config", config_json(r),
 			 "mapping", mapping_json(r), "probe", "levels", levels_json(r),
-			 "points", points_json(r), "unvalidated", (int)r->unvalidated);
+			 "points", points_json(r), "unvalidated", (int)r->unvalidated,
+			 "huge_slow_at", r->huge_slow_at ? u64_json(r->huge_slow_at) : json_null());
 }
 
 static int dump_json(FILE *f, void *root)

@@ -64,6 +64,7 @@ for lv in pr["levels"]:
     assert lv["reach_bytes"] == lv["entries_min"] * lv["page_size"], lv
     assert 0.95 <= lv["confidence"] <= 1, lv
 assert pr["unvalidated"] >= 0
+assert pr["huge_slow_at"] is None or 4 <= pr["huge_slow_at"] <= 256, pr["huge_slow_at"]
 PY
 		fail "$2: not a probe document: $(tail -1 "$work/py.err")"
 	fi
