@@ -260,31 +260,61 @@ size_t mt_probe_steps(const struct mt_probe_result *r, struct mt_step *out, size
 	return ns;
 }
 
-/* A step of the grid, narrowed: where its rise starts, and its top. */
+/* A step of the grid, narrowed: where its rise starts, its middle, its top. */
 struct cand {
-	uint64_t lo, hi, top;	/* pages: entries_min, entries_max, the rise's top */
-	double from, to;
+	uint64_t start;		/* pages: the plateau's last size below the step */
+	uint64_t lo, hi;	/* entries_min, entries_max */
+	uint64_t top;		/* the rise's top (a ramp's end) */
+	double from, to;	/* the plateau below, the one above (medians) */
 	bool confirmed;
 };
 
-/*
- * Narrow a step's start to an eighth of its lower end (or one page): the
- * middle is measured and kept as the top of the range when it already
- * rises over the plateau below, so the range ends at the first size that
- * misses. The steps themselves come from the grid alone: partial misses
- * inside a ramp must not cut it into levels.
- */
-static void refine(struct probe *pr, const struct mt_step *st, struct cand *c)
+static double median3(double a, double b, double c)
 {
-	const struct mt_probe_result *res = pr->res;
-	double cp = res->points[st->before].ci95_ns;
+	return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
 
-	c->lo = res->points[st->before].pages;
-	c->hi = res->points[st->after].pages;
-	c->top = res->points[st->top].pages;
-	c->from = st->from;
-	c->to = st->to;
-	c->confirmed = st->confirmed;
+/*
+ * Bracket a step on the grid (the only points yet) by its half height:
+ * from the plateau below to the plateau above (the median of the top and
+ * the two sizes after it, none past the next step), the last size under
+ * the middle and the first at or over it. The middle, not the first size
+ * that rises: a set-associative TLB misses in a few sets first, and on a
+ * loaded guest the host's own entries take some; half the translations
+ * missing is where the level's entries end.
+ */
+static void bracket(const struct mt_probe_result *res, const struct mt_step *st, size_t k,
+		    size_t ns, struct cand *c)
+{
+	size_t end = k + 1 < ns ? st[k + 1].before : res->n_points - 1, t = st[k].top, i;
+	double y1 = res->points[t].translation_ns, y2 = y1, y3 = y1, half;
+
+	if (t + 1 <= end)
+		y2 = res->points[t + 1].translation_ns;
+	if (t + 2 <= end)
+		y3 = res->points[t + 2].translation_ns;
+	c->start = res->points[st[k].before].pages;
+	c->top = res->points[t].pages;
+	c->from = st[k].from;
+	c->to = median3(y1, y2, y3);
+	c->confirmed = st[k].confirmed;
+	half = (c->from + c->to) / 2;
+	for (i = st[k].after; i < t && res->points[i].translation_ns < half; i++)
+		;
+	c->lo = res->points[i - 1].pages;
+	c->hi = res->points[i].pages;
+}
+
+/*
+ * Narrow the bracket to an eighth of its lower end (or one page): the
+ * middle size is measured and kept as the range's top when it is at or
+ * over the half height. The steps themselves come from the grid alone:
+ * the sizes measured inside a ramp never cut it into levels.
+ */
+static void refine(struct probe *pr, struct cand *c)
+{
+	double half = (c->from + c->to) / 2;
+
 	if (!c->confirmed)
 		return;		/* at the largest size: never a level */
 	while (c->hi - c->lo > 1 && c->hi - c->lo > c->lo / 8) {
@@ -293,7 +323,7 @@ static void refine(struct probe *pr, const struct mt_step *st, struct cand *c)
 
 		if (!m)
 			break;
-		if (mt_steps_rises(c->from, cp, m->translation_ns, m->ci95_ns, &pr->so))
+		if (m->translation_ns >= half)
 			c->hi = mid;
 		else
 			c->lo = mid;
@@ -326,19 +356,39 @@ static const char *level_name(const struct mt_probe_result *res, double rise)
 	return "further translation knee";
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The middle half of the validation's repetitions (Yuen's trimming): a
+ * turn that another task's burst slowed, by tens of ns at the large sizes
+ * on a loaded guest, must not decide alone.
+ */
+static void trimmed(const double *x, struct mt_summary *s)
+{
+	double v[CHECK_REPS];
+
+	memcpy(v, x, sizeof(v));
+	qsort(v, CHECK_REPS, sizeof(v[0]), cmp_double);
+	mt_stats_summarize(v + CHECK_REPS / 4, CHECK_REPS / 2, s);
+}
+
 /*
  * The validation pass (a step at the largest size, with no size after it
- * to stay up, is none): the size below every step and the top of its rise
+ * to stay up, is none): the size where every step starts and its top
  * measured again, on another random chain, twice as many repetitions; the
- * step must rise again (ratio and size), with Welch's p under 0.05 between
- * the two, or it is no level. Its confidence is 1 - p.
+ * middle halves must rise again (ratio and size), with Welch's p under 0.05
+ * between the two, or it is no level. Its confidence is 1 - p.
  */
 static void validate(struct probe *pr, const struct cand *c)
 {
 	struct mt_probe_result *res = pr->res;
 	struct mt_summary sb, sa;
 	struct mt_probe_level *lv;
-	double mlo, clo, mhi, chi;
 	struct pair lo, hi;
 	struct mt_welch w;
 
@@ -346,13 +396,11 @@ static void validate(struct probe *pr, const struct cand *c)
 		res->unvalidated++;
 		return;
 	}
-	measure_pair(pr, (size_t)c->lo, SEED_CHECK, CHECK_REPS, &lo);
+	measure_pair(pr, (size_t)c->start, SEED_CHECK, CHECK_REPS, &lo);
 	measure_pair(pr, (size_t)c->top, SEED_CHECK, CHECK_REPS, &hi);
-	mt_ci_mean95(lo.diff, CHECK_REPS, &mlo, &clo);
-	mt_ci_mean95(hi.diff, CHECK_REPS, &mhi, &chi);
-	mt_stats_summarize(lo.diff, CHECK_REPS, &sb);
-	mt_stats_summarize(hi.diff, CHECK_REPS, &sa);
-	if (!mt_steps_rises(mlo, 0.0, mhi, 0.0, &pr->so) || mt_stats_welch(&sb, &sa, &w) ||
+	trimmed(lo.diff, &sb);
+	trimmed(hi.diff, &sa);
+	if (!mt_steps_rises(sb.mean, 0.0, sa.mean, 0.0, &pr->so) || mt_stats_welch(&sb, &sa, &w) ||
 	    !(w.p < 0.05)) {
 		res->unvalidated++;
 		return;
@@ -392,27 +440,18 @@ static void check_huge(struct probe *pr)
 	}
 }
 
-/* Steps on the grid, each narrowed, then each validated. */
+/* Steps on the grid, each bracketed, narrowed, then validated. */
 static void find_levels(struct probe *pr)
 {
 	struct mt_step st[MT_STEPS_MAX];
 	struct cand c[MT_STEPS_MAX];
 	size_t ns = mt_probe_steps(pr->res, st, MT_STEPS_MAX);
 
-	/* measure() moves points: every step's indices are read first. */
-	for (size_t k = 0; k < ns; k++) {
-		c[k].lo = pr->res->points[st[k].before].pages;
-		c[k].hi = pr->res->points[st[k].after].pages;
-		c[k].top = pr->res->points[st[k].top].pages;
-	}
-	for (size_t k = 0; k < ns; k++) {
-		struct mt_step s = st[k];
-
-		s.before = (size_t)(find_point(pr->res, c[k].lo) - pr->res->points);
-		s.after = (size_t)(find_point(pr->res, c[k].hi) - pr->res->points);
-		s.top = (size_t)(find_point(pr->res, c[k].top) - pr->res->points);
-		refine(pr, &s, &c[k]);
-	}
+	/* measure() moves points: every step is bracketed first. */
+	for (size_t k = 0; k < ns; k++)
+		bracket(pr->res, st, k, ns, &c[k]);
+	for (size_t k = 0; k < ns; k++)
+		refine(pr, &c[k]);
 	pr->res->n_levels = 0;
 	for (size_t k = 0; k < ns; k++)
 		validate(pr, &c[k]);
