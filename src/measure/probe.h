@@ -21,7 +21,7 @@
  */
 #define MT_PROBE_MAX_POINTS 96
 #define MT_PROBE_MAX_LEVELS MT_STEPS_MAX
-#define MT_PROBE_REPS 8
+#define MT_PROBE_REPS 12
 
 /* The pages asked for, in the order of --pages' choices. */
 enum mt_probe_pages {
