@@ -118,9 +118,9 @@ int mt_report_print_probe(FILE *f, const struct mt_probe_result *r, const struct
 		const struct mt_probe_level *lv = level_after(r, i);
 
 		mt_size_format(pt->bytes, s, sizeof(s));
-		fprintf(f, "%7llu %10s %9.3f %9.3f %+10.3f %7.3f %9.3f  %s%s\n",
+		fprintf(f, "%7llu %10s %9.3f %9.3f %+10.3f %7.3f %9.3f%s%s\n",
 			(unsigned long long)pt->pages, s, pt->base_ns, pt->huge_ns,
-			pt->translation_ns, pt->ci95_ns, pt->packed_ns, lv ? "<- " : "",
+			pt->translation_ns, pt->ci95_ns, pt->packed_ns, lv ? "  <- " : "",
 			lv ? lv->name : "");
 	}
 	fputc('\n', f);

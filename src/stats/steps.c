@@ -45,6 +45,26 @@ static double plateau(const double *y, const bool *spike, size_t s, size_t e, do
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
+/*
+ * Two rises with a plateau of one or two points between them are one ramp
+ * that paused (a noisy point, a partial miss), not two levels.
+ */
+static size_t merge(struct mt_step *st, size_t k)
+{
+	size_t w = 0;
+
+	for (size_t r = 0; r < k; r++) {
+		if (w && st[r].before <= st[w - 1].top + 1) {
+			st[w - 1].top = st[r].top;
+			st[w - 1].to = st[r].to;
+			st[w - 1].confirmed = st[r].confirmed;
+			continue;
+		}
+		st[w++] = st[r];
+	}
+	return w;
+}
+
 size_t mt_steps_find(const double *y, const double *ci, size_t n, const struct mt_step_opts *o,
 		     struct mt_step *out, size_t max)
 {
@@ -80,5 +100,5 @@ size_t mt_steps_find(const double *y, const double *ci, size_t n, const struct m
 		ramp_end = j;
 		s = j;
 	}
-	return k;
+	return merge(out, k);
 }

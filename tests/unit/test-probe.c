@@ -130,6 +130,26 @@ static void ramp_is_one_step(void **state)
 	assert_true(st[0].to == 2.0);
 }
 
+/* A ramp that pauses on a plateau of one or two points is still one step. */
+static void paused_ramp_is_one_step(void **state)
+{
+	double y[] = { 0.0, 0.0, 0.0, 2.1, 3.0, 9.7, 9.5, 9.6, 9.7 };
+	double y2[] = { 0.0, 0.0, 0.0, 2.1, 3.0, 3.1, 9.7, 9.5, 9.6, 9.7 };
+	double y3[] = { 0.0, 0.0, 0.0, 2.1, 2.0, 2.1, 2.0, 9.7, 9.5, 9.6 };
+	struct mt_step st[MT_STEPS_MAX];
+
+	(void)state;
+	assert_int_equal(find(y, 9, st), 1);
+	assert_int_equal(st[0].before, 2);
+	assert_int_equal(st[0].top, 5);
+	assert_true(st[0].to == 9.7 && st[0].from == 0.0);
+	/* A plateau of three points or more between them: two levels. */
+	assert_int_equal(find(y2, 10, st), 2);
+	assert_int_equal(st[1].before, 5);
+	assert_int_equal(find(y3, 10, st), 2);
+	assert_int_equal(st[1].before, 6);
+}
+
 /* Noise wider than the rise (intervals overlapping) makes no step. */
 static void noise_is_no_step(void **state)
 {
@@ -170,6 +190,7 @@ int main(void)
 		cmocka_unit_test(two_steps),
 		cmocka_unit_test(spike_is_no_step),
 		cmocka_unit_test(ramp_is_one_step),
+		cmocka_unit_test(paused_ramp_is_one_step),
 		cmocka_unit_test(noise_is_no_step),
 		cmocka_unit_test(ci95),
 	};
