@@ -265,19 +265,21 @@ struct cand {
 	uint64_t start;		/* pages: the plateau's last size below the step */
 	uint64_t lo, hi;	/* entries_min, entries_max */
 	uint64_t top;		/* the rise's top (a ramp's end) */
-	double from, to;	/* the plateau below, the one above (medians) */
+	double from, to;	/* the plateau below (median), the one above (lowest) */
 	bool confirmed;
 };
 
-static double median3(double a, double b, double c)
+static double min3(double a, double b, double c)
 {
-	return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+	return a < b ? (a < c ? a : c) : (b < c ? b : c);
 }
 
 /*
  * Bracket a step on the grid (the only points yet) by its half height:
- * from the plateau below to the plateau above (the median of the top and
- * the two sizes after it, none past the next step), the last size under
+ * from the plateau below to the plateau above (the lowest of the top and
+ * the two sizes after it, none past the next step: another task's burst
+ * adds to the larger sizes' base turns, and the walks' cost keeps growing
+ * past the step), the last size under
  * the middle and the first at or over it. The middle, not the first size
  * that rises: a set-associative TLB misses in a few sets first, and on a
  * loaded guest the host's own entries take some; half the translations
@@ -296,7 +298,7 @@ static void bracket(const struct mt_probe_result *res, const struct mt_step *st,
 	c->start = res->points[st[k].before].pages;
 	c->top = res->points[t].pages;
 	c->from = st[k].from;
-	c->to = median3(y1, y2, y3);
+	c->to = min3(y1, y2, y3);
 	c->confirmed = st[k].confirmed;
 	half = (c->from + c->to) / 2;
 	for (i = st[k].after; i < t && res->points[i].translation_ns < half; i++)

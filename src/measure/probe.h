@@ -54,7 +54,7 @@ struct mt_probe_level {
 	uint64_t page_size;	/* the pages the entries hold */
 	uint64_t reach_bytes;	/* entries_min x page_size */
 	double from_ns;		/* translation cost: the plateau below */
-	double to_ns;		/* and the one above (median of the top and 2 after) */
+	double to_ns;		/* and the one above (lowest of the top and 2 after) */
 	double confidence;	/* 1 - p of the validation pass (Welch) */
 };
 
