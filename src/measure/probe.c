@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "measure/probe.h"
-#include "model/size.h"
 #include "model/result.h"
+#include "model/size.h"
 #include "stats/ci.h"
 #include "stats/stats.h"
 #include "stats/steps.h"
