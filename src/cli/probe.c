@@ -15,7 +15,6 @@
 #include "measure/probe.h"
 #include "model/size.h"
 #include "report/probe.h"
-#include "stats/knee.h"
 #include "sys/sysinfo.h"
 
 enum {
@@ -39,13 +38,13 @@ static const struct option cmdopts[] = {
 static void help(void)
 {
 	printf("Usage: memtlb probe [--max SIZE] [--pages base|thp|hugetlb] [options]\n"
-	       "Find the TLB levels by timing a dependent-load chase over one cache line per\n"
-	       "page (no PMU needed).\n\n"
-	       "      --max SIZE           largest size probed (default 64m; 1g with thp or\n"
-	       "                           hugetlb)\n"
-	       "      --pages KIND         base (default), thp (madvise'd 2 MiB pages) or\n"
-	       "                           hugetlb (MAP_HUGETLB with 2 MiB pages)\n"
-	       "      --knee-ratio R       rise over the trend that makes a level (default 1.5)\n"
+	       "Measure the translation cost of an access (base pages against 2 MiB pages,\n"
+	       "same chain) and find the TLB levels on it (no PMU needed).\n\n"
+	       "      --max SIZE           largest size probed (default 64m)\n"
+	       "      --pages KIND         the huge variant: base or thp (default: THP by\n"
+	       "                           MADV_HUGEPAGE) or hugetlb (MAP_HUGETLB, 2 MiB)\n"
+	       "      --knee-ratio R       rise over the plateau that makes a level\n"
+	       "                           (default 1.5)\n"
 	       "      --format FMT         table (default), csv or json\n"
 	       "  -o, --output FILE        also write the JSON to FILE (atomically)\n"
 	       "  -v, --verbose            every measurement's repetitions on stderr\n"
@@ -65,19 +64,20 @@ static void on_progress(void *arg, const struct mt_probe_progress *p)
 
 	switch (p->kind) {
 	case MT_PROBE_MAPPED:
-		if (mt_probe_thp_short(p->res))
-			mt_warn("probe: only %lld kB of %llu kB in transparent huge pages",
-				(long long)(p->res->anon_huge >> 10),
-				(unsigned long long)(p->res->max >> 10));
+		if (p->res->collapsed && pg->verbose)
+			fprintf(stderr, "memtlb: probe: THP faults fell short: MADV_COLLAPSE "
+				"asked for the rest\n");
 		break;
 	case MT_PROBE_POINT:
 		if (pg->verbose)
-			fprintf(stderr, "memtlb: probe: %llu pages: %.3f ns (%u reps), packed "
-				"%.3f ns (%u reps)\n", (unsigned long long)pt->pages, pt->ns,
-				pt->reps, pt->packed_ns, pt->packed_reps);
+			fprintf(stderr, "memtlb: probe: %llu pages: base %.3f ns, huge %.3f ns, "
+				"translation %+.3f +- %.3f ns (%u reps), packed %.3f ns\n",
+				(unsigned long long)pt->pages, pt->base_ns, pt->huge_ns,
+				pt->translation_ns, pt->ci95_ns, pt->reps, pt->packed_ns);
 		if (pg->tty) {
-			mt_size_format(pt->size, s, sizeof(s));
-			fprintf(stderr, "\r\033[Kmemtlb: probe: %s, %.3f ns/access", s, pt->ns);
+			mt_size_format(pt->bytes, s, sizeof(s));
+			fprintf(stderr, "\r\033[Kmemtlb: probe: %s, %+.3f ns/access", s,
+				pt->translation_ns);
 		}
 		break;
 	case MT_PROBE_DONE:
@@ -166,7 +166,7 @@ static int cmd_probe(int argc, char *argv[])
 			po.kind = v;
 			break;
 		case OPT_KNEE_RATIO:
-			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &po.knee.ratio);
+			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &po.ratio);
 			if (ret)
 				return ret;
 			break;
@@ -203,6 +203,8 @@ static int cmd_probe(int argc, char *argv[])
 			mt_hint("%s", msg.hint);
 		return MT_EXIT_FAILURE;
 	}
+	if (res->refused)
+		mt_warn("probe: %u sizes refused, %s", res->refused, res->refused_why);
 	ret = emit(res, format, output);
 	mt_probe_result_destroy(res);
 	return ret;

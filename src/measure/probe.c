@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The probe engine: TLB reach by timing alone (no PMU). A dependent-load
- * chase over one cache line per page, pages in random order, at sizes
- * doubling from 16 KiB, bisected near every knee; beside it the same number
- * of lines packed into few pages, so a knee that the data caches explain is
- * not taken for a TLB level.
+ * The probe engine: translation cost by a paired design. Every size is
+ * chased over one line per base page twice, on the same layout, once with
+ * base pages and once with 2 MiB pages, the two interleaved repetition by
+ * repetition; base - huge is the translation cost. Its steps are the TLB
+ * levels, refined by bisection and kept only when a fresh measurement
+ * shows them again.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,26 +16,42 @@
 #include <unistd.h>
 
 #include "measure/probe.h"
+#include "model/result.h"
 #include "model/size.h"
-#include "stats/knee.h"
+#include "stats/ci.h"
+#include "stats/stats.h"
+#include "stats/steps.h"
+#include "stats/welch.h"
 #include "sys/mapinfo.h"
 #include "sys/sysinfo.h"
 #include "workload/chase.h"
 
 #define LINE 64
 #define HUGE_2M (2ull << 20)
+#define FIRST_PAGES 4
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
 #endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+/* The main pass and the validation pass draw different chains. */
+#define SEED_MAIN 0x9e3779b97f4a7c15ull
+#define SEED_CHECK 0xd1b54a32d192ed03ull
+
+struct mapping {
+	char *map;		/* what mmap returned */
+	size_t len;
+	char *at;		/* 2 MiB-aligned start */
+};
 
 struct probe {
 	struct mt_probe_result *res;
 	const struct mt_probe_opts *opts;
-	char *pages;		/* the probed mapping (aligned start) */
-	char *map;		/* what mmap returned, res->map_bytes */
-	char *packed;		/* the control: lines back to back, res->packed_bytes */
+	struct mt_step_opts so;
+	struct mapping base, huge, packed;
 	size_t *order;
-	size_t max_lines;
+	size_t max_pages;
 };
 
 static const char *const pages_names[MT_PROBE_PAGES_MAX] = {
@@ -52,77 +69,105 @@ void mt_probe_opts_init(struct mt_probe_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->kind = MT_PROBE_PAGES_BASE;
-	mt_knee_opts_init(&o->knee);
-	o->knee.ratio = MT_PROBE_KNEE_RATIO;
+	o->ratio = MT_PROBE_STEP_RATIO;
 }
 
-static uint64_t page_of(enum mt_probe_pages kind)
+static uint64_t base_page(void)
 {
-	return kind == MT_PROBE_PAGES_BASE ? (uint64_t)sysconf(_SC_PAGESIZE) : HUGE_2M;
-}
-
-static uint64_t first_of(uint64_t page)
-{
-	return 16384 > 4 * page ? 16384 : 4 * page;
+	return (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 int mt_probe_check(const struct mt_probe_opts *o, uint64_t *max_out, struct mt_msg *msg)
 {
-	uint64_t page = page_of(o->kind), first = first_of(page), max = o->max;
+	uint64_t page = base_page(), first = FIRST_PAGES * page, max = o->max;
 	int64_t avail;
 	char s[32];
 
 	msg->text[0] = msg->hint[0] = '\0';
 	if (!max)
-		max = o->kind == MT_PROBE_PAGES_BASE ? 64ull << 20 : 1ull << 30;
+		max = 64ull << 20;
 	if (max < first) {
 		mt_size_format(first, s, sizeof(s));
-		snprintf(msg->text, sizeof(msg->text), "--max: at least %s with these pages", s);
+		snprintf(msg->text, sizeof(msg->text), "--max: at least %s", s);
 		return -EINVAL;
 	}
 	max = max / page * page;
+	if (max / page > (1u << 24)) {
+		snprintf(msg->text, sizeof(msg->text), "--max: at most 64g");
+		return -EINVAL;
+	}
 	avail = mt_sys_mem_available();
-	if (avail > 0 && max > (uint64_t)avail) {
-		mt_size_format((uint64_t)avail, s, sizeof(s));
-		snprintf(msg->text, sizeof(msg->text), "--max: more than MemAvailable (%s)", s);
+	/* Two variants and the control, each with 2 MiB to align. */
+	if (avail > 0 && 2 * max + max / 64 + 6 * HUGE_2M > (uint64_t)avail) {
+		mt_size_format((uint64_t)avail / 2, s, sizeof(s));
+		snprintf(msg->text, sizeof(msg->text),
+			 "--max: the two mappings exceed MemAvailable (at most %s)", s);
 		return -E2BIG;
 	}
 	*max_out = max;
 	return 0;
 }
 
-static double now_s(void)
+static double now_ns(void)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-/* Best of repetitions, until three in a row improve it by under 1%. */
-static double chase_ns(char *base, size_t n, size_t stride, size_t *order, unsigned int *reps)
+static uint64_t round8(uint64_t v)
 {
-	uint64_t steps = n * 4 > (1u << 19) ? n * 4 : (1u << 19);
+	return (v + 7) & ~7ull;
+}
+
+/*
+ * One variant's turn: a pass to bring its translations and lines back
+ * (the other variant ran last), then the best of three timed chunks:
+ * preemption and interrupts only ever add time.
+ */
+static double turn_ns(void ***p, size_t n, uint64_t chunk)
+{
 	double best = 1e30;
-	unsigned int calm = 0, r;
-	void **p;
 
-	p = mt_chase_link(base, n, stride, 0x9e3779b97f4a7c15ull ^ n, order);
-	p = mt_chase_run(p, n * 2);	/* warm: caches, TLB, page tables */
-	for (r = 0; r < 40 && calm < 3; r++) {
-		double t = now_s(), ns;
+	*p = mt_chase_run(*p, round8(n));
+	for (int c = 0; c < 3; c++) {
+		double t = now_ns(), ns;
 
-		p = mt_chase_run(p, steps);
-		ns = (now_s() - t) * 1e9 / (double)((steps + 7) & ~7ull);
-		calm = ns < best * 0.99 ? 0 : calm + 1;
+		*p = mt_chase_run(*p, chunk);
+		ns = (now_ns() - t) / (double)chunk;
 		if (ns < best)
 			best = ns;
 	}
-	/* p is live: the loads cannot be dropped. */
-	if (!p)
-		best = -1;
-	*reps = r;
 	return best;
+}
+
+/* The validation pass repeats twice as often: it decides alone. */
+#define CHECK_REPS (2 * MT_PROBE_REPS)
+
+struct pair {
+	double base[CHECK_REPS], huge[CHECK_REPS], diff[CHECK_REPS];
+	double packed;
+};
+
+/* Both variants of n pages, ABAB by repetition, never at once. */
+static void measure_pair(struct probe *pr, size_t n, uint64_t seed, unsigned int reps,
+			 struct pair *out)
+{
+	uint64_t chunk = round8(n * 2 > (1u << 16) ? n * 2 : (1u << 16));
+	void **a, **b, **c;
+
+	mt_chase_link_pair(pr->base.at, pr->huge.at, n, pr->res->page, seed, pr->order, &a, &b);
+	for (unsigned int r = 0; r < reps; r++) {
+		out->base[r] = turn_ns(&a, n, chunk);
+		out->huge[r] = turn_ns(&b, n, chunk);
+		out->diff[r] = out->base[r] - out->huge[r];
+	}
+	c = mt_chase_link(pr->packed.at, n, LINE, seed, pr->order);
+	out->packed = turn_ns(&c, n, chunk);
+	/* The chains are live: the loads cannot be dropped. */
+	if (!a || !b || !c)
+		out->packed = -1;
 }
 
 static void tell(const struct probe *pr, enum mt_probe_event kind,
@@ -134,140 +179,369 @@ static void tell(const struct probe *pr, enum mt_probe_event kind,
 		pr->opts->progress(pr->opts->progress_arg, &p);
 }
 
-/* The point of size (once: a size measured before is kept). */
-static void measure(struct probe *pr, uint64_t size)
+/* Each variant's first n pages as asked, or the point is refused. */
+static bool verified(struct probe *pr, size_t n)
 {
 	struct mt_probe_result *res = pr->res;
-	size_t n = (size_t)(size / res->page), i;
-	struct mt_probe_point pt = { 0 };
+	const char *huge_name = res->kind == MT_PROBE_PAGES_HUGETLB ? "hugetlb" : "thp";
+	uint64_t len = (uint64_t)n * res->page;
+	struct mt_pagescan s;
+	char why[160];
 
-	for (i = 0; i < res->n_points; i++)
-		if (res->points[i].size == size)
-			return;
-	if (res->n_points == MT_PROBE_MAX_POINTS || n < 2)
-		return;
-	pt.size = size;
+	if (mt_mapinfo_scan(pr->base.at, len, &s) ||
+	    !mt_mapinfo_verdict(&s, false, "base", why, sizeof(why)) ||
+	    mt_mapinfo_scan(pr->huge.at, len, &s) ||
+	    !mt_mapinfo_verdict(&s, true, huge_name, why, sizeof(why))) {
+		if (!res->refused++)
+			snprintf(res->refused_why, sizeof(res->refused_why), "%s", why);
+		return false;
+	}
+	return true;
+}
+
+static struct mt_probe_point *find_point(struct mt_probe_result *res, uint64_t pages)
+{
+	for (size_t i = 0; i < res->n_points; i++)
+		if (res->points[i].pages == pages)
+			return &res->points[i];
+	return NULL;
+}
+
+/* The point of n pages (once: a size measured before is kept). */
+static struct mt_probe_point *measure(struct probe *pr, size_t n, bool refined)
+{
+	struct mt_probe_result *res = pr->res;
+	struct mt_probe_point pt = { 0 }, *old = find_point(res, n);
+	struct pair pa;
+	size_t i;
+
+	if (old)
+		return old;
+	if (res->n_points == MT_PROBE_MAX_POINTS || n < 2 || !verified(pr, n))
+		return NULL;
+	measure_pair(pr, n, SEED_MAIN, MT_PROBE_REPS, &pa);
 	pt.pages = n;
-	pt.ns = chase_ns(pr->pages, n, res->page, pr->order, &pt.reps);
-	pt.packed_ns = chase_ns(pr->packed, n, LINE, pr->order, &pt.packed_reps);
-	/* Kept sorted by size. */
-	for (i = res->n_points; i > 0 && res->points[i - 1].size > size; i--)
+	pt.bytes = (uint64_t)n * res->page;
+	pt.reps = MT_PROBE_REPS;
+	pt.refined = refined;
+	mt_ci_mean95(pa.base, MT_PROBE_REPS, &pt.base_ns, &pt.ci95_ns);
+	mt_ci_mean95(pa.huge, MT_PROBE_REPS, &pt.huge_ns, &pt.ci95_ns);
+	mt_ci_mean95(pa.diff, MT_PROBE_REPS, &pt.translation_ns, &pt.ci95_ns);
+	pt.packed_ns = pa.packed;
+	for (i = res->n_points; i > 0 && res->points[i - 1].pages > n; i--)
 		res->points[i] = res->points[i - 1];
 	res->points[i] = pt;
 	res->n_points++;
-	tell(pr, MT_PROBE_POINT, &pt);
+	tell(pr, MT_PROBE_POINT, &res->points[i]);
+	return &res->points[i];
 }
 
-static int find_levels(const struct mt_probe_result *res, struct mt_level *lv, size_t max)
+size_t mt_probe_steps(const struct mt_probe_result *r, struct mt_step *out, size_t max)
 {
-	double x[MT_PROBE_MAX_POINTS], y[MT_PROBE_MAX_POINTS], c[MT_PROBE_MAX_POINTS];
+	double y[MT_PROBE_MAX_POINTS], ci[MT_PROBE_MAX_POINTS];
+	size_t idx[MT_PROBE_MAX_POINTS], n = 0, ns;
+	struct mt_step_opts so;
 
-	for (size_t i = 0; i < res->n_points; i++) {
-		x[i] = (double)res->points[i].size;
-		y[i] = res->points[i].ns;
-		c[i] = res->points[i].packed_ns;
+	mt_step_opts_init(&so);
+	so.ratio = r->ratio;
+	for (size_t i = 0; i < r->n_points; i++) {
+		if (r->points[i].refined)
+			continue;
+		idx[n] = i;
+		y[n] = r->points[i].translation_ns;
+		ci[n++] = r->points[i].ci95_ns;
 	}
-	return res->n_points < 3 ? 0 : mt_knee_levels(x, y, c, res->n_points, &res->knee_opts,
-						      lv, max);
+	ns = mt_steps_find(y, ci, n, &so, out, max);
+	for (size_t k = 0; k < ns; k++) {
+		out[k].before = idx[out[k].before];
+		out[k].after = idx[out[k].after];
+		out[k].top = idx[out[k].top];
+	}
+	return ns;
+}
+
+/* A step of the grid, narrowed: where its rise starts, its middle, its top. */
+struct cand {
+	uint64_t start;		/* pages: the plateau's last size below the step */
+	uint64_t lo, hi;	/* entries_min, entries_max */
+	uint64_t top;		/* the rise's top (a ramp's end) */
+	double from, to;	/* the plateau below (median), the one above (lowest) */
+	bool confirmed;
+};
+
+static double min3(double a, double b, double c)
+{
+	return a < b ? (a < c ? a : c) : (b < c ? b : c);
 }
 
 /*
- * lmbench's bisection: halve the interval of every knee, up to 5 times; the
- * denser curve may show knees the doubling hid, so again until none is
- * wider than 1/16 of its size (or 4 rounds).
+ * Bracket a step on the grid (the only points yet) by its half height:
+ * from the plateau below to the plateau above (the lowest of the top and
+ * the two sizes after it, none past the next step: another task's burst
+ * adds to the larger sizes' base turns, and the walks' cost keeps growing
+ * past the step), the last size under
+ * the middle and the first at or over it. The middle, not the first size
+ * that rises: a set-associative TLB misses in a few sets first, and on a
+ * loaded guest the host's own entries take some; half the translations
+ * missing is where the level's entries end.
  */
-static void bisect(struct probe *pr)
+static void bracket(const struct mt_probe_result *res, const struct mt_step *st, size_t k,
+		    size_t ns, struct cand *c)
 {
-	const struct mt_probe_result *res = pr->res;
-	const uint64_t page = res->page;
+	size_t end = k + 1 < ns ? st[k + 1].before : res->n_points - 1, t = st[k].top, i;
+	double y1 = res->points[t].translation_ns, y2 = y1, y3 = y1, half;
 
-	for (int round = 0; round < 4; round++) {
-		struct mt_level lv[MT_KNEE_MAX];
-		int nl = find_levels(res, lv, MT_KNEE_MAX), wide = 0;
-		struct { uint64_t lo, hi; double ylo, yhi; } iv[MT_KNEE_MAX];
+	if (t + 1 <= end)
+		y2 = res->points[t + 1].translation_ns;
+	if (t + 2 <= end)
+		y3 = res->points[t + 2].translation_ns;
+	c->start = res->points[st[k].before].pages;
+	c->top = res->points[t].pages;
+	c->from = st[k].from;
+	c->to = min3(y1, y2, y3);
+	c->confirmed = st[k].confirmed;
+	half = (c->from + c->to) / 2;
+	for (i = st[k].after; i < t && res->points[i].translation_ns < half; i++)
+		;
+	c->lo = res->points[i - 1].pages;
+	c->hi = res->points[i].pages;
+}
 
-		for (int k = 0; k < nl; k++) {
-			iv[k].lo = res->points[lv[k].knee.before].size;
-			iv[k].hi = res->points[lv[k].knee.after].size;
-			iv[k].ylo = res->points[lv[k].knee.before].ns;
-			iv[k].yhi = res->points[lv[k].knee.after].ns;
-		}
-		for (int k = 0; k < nl; k++) {
-			if (iv[k].hi - iv[k].lo <= page || iv[k].hi - iv[k].lo <= iv[k].lo / 16)
-				continue;
-			wide++;
-			for (int step = 0; step < 5 && iv[k].hi - iv[k].lo > page; step++) {
-				uint64_t mid = (iv[k].lo + iv[k].hi) / 2 / page * page;
-				double y = 0;
+/*
+ * Narrow the bracket to an eighth of its lower end (or one page): the
+ * middle size is measured and kept as the range's top when it is at or
+ * over the half height. The steps themselves come from the grid alone:
+ * the sizes measured inside a ramp never cut it into levels.
+ */
+static void refine(struct probe *pr, struct cand *c)
+{
+	double half = (c->from + c->to) / 2;
 
-				if (mid <= iv[k].lo)
-					break;
-				measure(pr, mid);
-				for (size_t i = 0; i < res->n_points; i++)
-					if (res->points[i].size == mid)
-						y = res->points[i].ns;
-				/* Above the geometric middle: the knee is below mid. */
-				if (y * y >= iv[k].ylo * iv[k].yhi)
-					iv[k].hi = mid;
-				else
-					iv[k].lo = mid;
-			}
-		}
-		if (!wide)
+	if (!c->confirmed)
+		return;		/* at the largest size: never a level */
+	while (c->hi - c->lo > 1 && c->hi - c->lo > c->lo / 8) {
+		uint64_t mid = (c->lo + c->hi) / 2;
+		const struct mt_probe_point *m = measure(pr, (size_t)mid, true);
+
+		if (!m)
 			break;
+		if (m->translation_ns >= half)
+			c->hi = mid;
+		else
+			c->lo = mid;
 	}
 }
 
-static int map_pages(struct probe *pr, uint64_t max, enum mt_probe_pages kind)
+static bool named(const struct mt_probe_result *res, const char *name)
 {
-	size_t len = max + (kind == MT_PROBE_PAGES_THP ? HUGE_2M : 0);
-	/* The size flag: the code takes hugetlb pages as 2 MiB, whatever the default. */
-	int flags = MAP_PRIVATE | MAP_ANONYMOUS |
-		    (kind == MT_PROBE_PAGES_HUGETLB ? MAP_HUGETLB | MAP_HUGE_2MB : 0);
-	char *p;
+	for (size_t i = 0; i < res->n_levels; i++)
+		if (!strcmp(res->levels[i].name, name))
+			return true;
+	return false;
+}
 
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+/*
+ * A first-level miss that hits the second level costs a few cycles; a miss
+ * of the last level costs a page walk, several accesses. So a first step
+ * that rises by WALK_NS or more is the L2 TLB's: the L1 dTLB's step is not
+ * there to see (in a guest whose host backs memory with base pages, a 2
+ * MiB guest page gets base-page TLB entries, and both variants miss L1).
+ */
+#define WALK_NS 4.0
+
+static const char *level_name(const struct mt_probe_result *res, double rise)
+{
+	if (!res->n_levels && rise < WALK_NS)
+		return "L1 dTLB";
+	if (!named(res, "L2 TLB"))
+		return "L2 TLB";
+	return "further translation knee";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The middle half of the validation's repetitions (Yuen's trimming): a
+ * turn that another task's burst slowed, by tens of ns at the large sizes
+ * on a loaded guest, must not decide alone.
+ */
+static void trimmed(const double *x, struct mt_summary *s)
+{
+	double v[CHECK_REPS];
+
+	memcpy(v, x, sizeof(v));
+	qsort(v, CHECK_REPS, sizeof(v[0]), cmp_double);
+	mt_stats_summarize(v + CHECK_REPS / 4, CHECK_REPS / 2, s);
+}
+
+/*
+ * The validation pass (a step at the largest size, with no size after it
+ * to stay up, is none): the size where every step starts and its top
+ * measured again, on another random chain, twice as many repetitions; the
+ * middle halves must rise again (ratio and size), with Welch's p under 0.05
+ * between the two, or it is no level. Its confidence is 1 - p.
+ */
+static void validate(struct probe *pr, const struct cand *c)
+{
+	struct mt_probe_result *res = pr->res;
+	struct mt_summary sb, sa;
+	struct mt_probe_level *lv;
+	struct pair lo, hi;
+	struct mt_welch w;
+
+	if (!c->confirmed || res->n_levels == MT_PROBE_MAX_LEVELS) {
+		res->unvalidated++;
+		return;
+	}
+	measure_pair(pr, (size_t)c->start, SEED_CHECK, CHECK_REPS, &lo);
+	measure_pair(pr, (size_t)c->top, SEED_CHECK, CHECK_REPS, &hi);
+	trimmed(lo.diff, &sb);
+	trimmed(hi.diff, &sa);
+	if (!mt_steps_rises(sb.mean, 0.0, sa.mean, 0.0, &pr->so) || mt_stats_welch(&sb, &sa, &w) ||
+	    !(w.p < 0.05)) {
+		res->unvalidated++;
+		return;
+	}
+	lv = &res->levels[res->n_levels];
+	lv->name = level_name(res, c->to - c->from);
+	lv->entries_min = c->lo;
+	lv->entries_max = c->hi;
+	lv->page_size = res->page;
+	lv->reach_bytes = c->lo * res->page;
+	lv->from_ns = c->from;
+	lv->to_ns = c->to;
+	lv->confidence = 1.0 - w.p;
+	res->n_levels++;
+}
+
+/*
+ * Up to 256 lines the huge variant's lines and the packed control's sit in
+ * any L1 data cache alike (32 KiB is 512 lines): a huge variant that is
+ * slower there misses TLB entries that 2 MiB pages should not need.
+ */
+#define L1D_LINES 256
+
+static void check_huge(struct probe *pr)
+{
+	struct mt_probe_result *res = pr->res;
+
+	for (size_t i = 0; i < res->n_points; i++) {
+		const struct mt_probe_point *pt = &res->points[i];
+
+		if (pt->refined || pt->pages > L1D_LINES)
+			continue;
+		if (mt_steps_rises(pt->packed_ns, 0.0, pt->huge_ns, 0.0, &pr->so)) {
+			res->huge_slow_at = pt->pages;
+			return;
+		}
+	}
+}
+
+/* Steps on the grid, each bracketed, narrowed, then validated. */
+static void find_levels(struct probe *pr)
+{
+	struct mt_step st[MT_STEPS_MAX];
+	struct cand c[MT_STEPS_MAX];
+	size_t ns = mt_probe_steps(pr->res, st, MT_STEPS_MAX);
+
+	/* measure() moves points: every step is bracketed first. */
+	for (size_t k = 0; k < ns; k++)
+		bracket(pr->res, st, k, ns, &c[k]);
+	for (size_t k = 0; k < ns; k++)
+		refine(pr, &c[k]);
+	pr->res->n_levels = 0;
+	for (size_t k = 0; k < ns; k++)
+		validate(pr, &c[k]);
+}
+
+static int map_one(struct mapping *m, uint64_t len, int flags)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags,
+		       -1, 0);
+
 	if (p == MAP_FAILED)
 		return -errno;
-	pr->map = p;
-	pr->res->map_bytes = len;
-	if (kind == MT_PROBE_PAGES_THP) {
-		char *al = (char *)(((uintptr_t)p + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1));
-
-		madvise(al, max, MADV_HUGEPAGE);
-		p = al;
-	} else if (kind == MT_PROBE_PAGES_BASE) {
-		madvise(p, max, MADV_NOHUGEPAGE);
-	}
-	for (uint64_t off = 0; off < max; off += 4096)
-		p[off] = 1;
-	pr->pages = p;
+	m->map = p;
+	m->len = len;
+	m->at = (char *)(((uintptr_t)p + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1));
 	return 0;
 }
 
-/* The control in as few TLB entries as the kernel gives us. */
-static int map_packed(struct probe *pr)
+static void touch(char *p, uint64_t len, uint64_t page)
 {
-	size_t len = pr->max_lines * LINE + HUGE_2M;
-	char *p;
+	for (uint64_t off = 0; off < len; off += page)
+		p[off] = 1;
+}
 
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	pr->packed = p;
-	pr->res->packed_bytes = len;
-	madvise(p, len, MADV_HUGEPAGE);
-	memset(p, 0, pr->max_lines * LINE);
+/*
+ * Both variants 2 MiB-aligned, so the same offsets mean the same layout:
+ * base pages (MADV_NOHUGEPAGE) and 2 MiB pages, MADV_HUGEPAGE (with
+ * MADV_COLLAPSE where the faults got fewer) or hugetlb. The control packs
+ * max / page lines into huge pages.
+ */
+static int map_all(struct probe *pr, uint64_t max)
+{
+	struct mt_probe_result *res = pr->res;
+	uint64_t hlen = (max + HUGE_2M - 1) & ~(HUGE_2M - 1);
+	struct mt_pagescan s;
+	int ret;
+
+	ret = map_one(&pr->base, max + HUGE_2M, 0);
+	if (ret)
+		return ret;
+	madvise(pr->base.map, pr->base.len, MADV_NOHUGEPAGE);
+	touch(pr->base.at, max, res->page);
+	if (res->kind == MT_PROBE_PAGES_HUGETLB) {
+		ret = map_one(&pr->huge, hlen, MAP_HUGETLB | MAP_HUGE_2MB);
+		if (ret)
+			return ret;
+	} else {
+		ret = map_one(&pr->huge, hlen + HUGE_2M, 0);
+		if (ret)
+			return ret;
+		madvise(pr->huge.at, hlen, MADV_HUGEPAGE);
+	}
+	touch(pr->huge.at, max, res->page);
+	if (res->kind != MT_PROBE_PAGES_HUGETLB && !mt_mapinfo_scan(pr->huge.at, hlen, &s) &&
+	    s.huge < hlen) {
+		res->collapsed = true;
+		madvise(pr->huge.at, hlen, MADV_COLLAPSE);
+	}
+	res->map_bytes = max;
+	ret = map_one(&pr->packed, pr->max_pages * LINE + 2 * HUGE_2M, 0);
+	if (ret)
+		return ret;
+	res->packed_bytes = pr->max_pages * LINE;
+	madvise(pr->packed.at, res->packed_bytes + HUGE_2M, MADV_HUGEPAGE);
+	memset(pr->packed.at, 0, res->packed_bytes);
 	return 0;
 }
 
 static void unmap(struct probe *pr)
 {
-	if (pr->packed)
-		munmap(pr->packed, pr->res->packed_bytes);
-	if (pr->map)
-		munmap(pr->map, pr->res->map_bytes);
+	if (pr->packed.map)
+		munmap(pr->packed.map, pr->packed.len);
+	if (pr->huge.map)
+		munmap(pr->huge.map, pr->huge.len);
+	if (pr->base.map)
+		munmap(pr->base.map, pr->base.len);
 	free(pr->order);
+}
+
+/* Sizes by half octaves, 4, 6, 8, 12 ... pages, and the largest. */
+static void sweep(struct probe *pr)
+{
+	for (uint64_t p = FIRST_PAGES; p <= pr->max_pages; p *= 2) {
+		measure(pr, (size_t)p, false);
+		if (p + p / 2 <= pr->max_pages)
+			measure(pr, (size_t)(p + p / 2), false);
+	}
+	measure(pr, pr->max_pages, false);
 }
 
 int mt_probe_run(const struct mt_probe_opts *o, struct mt_probe_result **out,
@@ -275,8 +549,8 @@ int mt_probe_run(const struct mt_probe_opts *o, struct mt_probe_result **out,
 {
 	struct probe pr = { .opts = o };
 	struct mt_probe_result *res;
-	uint64_t max, ah;
-	int ret, nl;
+	uint64_t max;
+	int ret;
 
 	ret = mt_probe_check(o, &max, msg);
 	if (ret)
@@ -286,38 +560,43 @@ int mt_probe_run(const struct mt_probe_opts *o, struct mt_probe_result **out,
 		return -ENOMEM;
 	pr.res = res;
 	res->kind = o->kind;
-	res->page = page_of(o->kind);
-	res->first = first_of(res->page);
+	res->page = base_page();
+	res->huge_page = HUGE_2M;
 	res->max = max;
-	res->knee_opts = o->knee;
-
-	ret = map_pages(&pr, max, o->kind);
+	res->reps = MT_PROBE_REPS;
+	res->ratio = o->ratio;
+	mt_step_opts_init(&pr.so);
+	pr.so.ratio = o->ratio;
+	pr.max_pages = (size_t)(max / res->page);
+	pr.order = calloc(pr.max_pages, sizeof(*pr.order));
+	if (!pr.order) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = map_all(&pr, max);
 	if (ret) {
 		snprintf(msg->text, sizeof(msg->text), "mmap of %s pages: %s",
-			 mt_probe_pages_name(o->kind), strerror(-ret));
+			 o->kind == MT_PROBE_PAGES_HUGETLB ? "hugetlb" : "base and THP",
+			 strerror(-ret));
 		if (o->kind == MT_PROBE_PAGES_HUGETLB)
 			snprintf(msg->hint, sizeof(msg->hint), "reserve a pool of 2 MiB pages "
 				 "first: echo N > /sys/kernel/mm/hugepages/hugepages-2048kB/"
 				 "nr_hugepages");
 		goto fail;
 	}
-	pr.max_lines = (size_t)(max / res->page);
-	pr.order = calloc(pr.max_lines, sizeof(*pr.order));
-	ret = pr.order ? map_packed(&pr) : -ENOMEM;
-	if (ret)
-		goto fail;
-	ret = mt_mapinfo_read_anon_huge(&ah);
-	res->anon_huge = ret ? ret : (int64_t)ah;
 	tell(&pr, MT_PROBE_MAPPED, NULL);
-
-	for (uint64_t sz = res->first; sz <= max; sz *= 2)
-		measure(&pr, sz);
-	if (max > res->points[res->n_points - 1].size)
-		measure(&pr, max);
-	bisect(&pr);
+	sweep(&pr);
+	if (!res->n_points) {
+		snprintf(msg->text, sizeof(msg->text), "every size refused: %s",
+			 res->refused_why);
+		snprintf(msg->hint, sizeof(msg->hint), "the probe needs both base and 2 MiB "
+			 "pages: check /sys/kernel/mm/transparent_hugepage/enabled");
+		ret = -EPERM;
+		goto fail;
+	}
+	check_huge(&pr);
+	find_levels(&pr);
 	tell(&pr, MT_PROBE_DONE, NULL);
-	nl = find_levels(res, res->levels, MT_KNEE_MAX);
-	res->n_levels = nl < 0 ? 0 : (size_t)nl;
 	unmap(&pr);
 	*out = res;
 	return 0;
@@ -332,8 +611,3 @@ void mt_probe_result_destroy(struct mt_probe_result *r)
 	free(r);
 }
 
-bool mt_probe_thp_short(const struct mt_probe_result *r)
-{
-	return r->kind == MT_PROBE_PAGES_THP && r->anon_huge >= 0 &&
-	       (uint64_t)r->anon_huge < r->max / 2;
-}

@@ -7,60 +7,86 @@
 #include <stdint.h>
 
 #include "model/config.h"
-#include "stats/knee.h"
+#include "stats/steps.h"
 
 /*
- * The probe: TLB reach by timing alone (no PMU). A dependent-load chase
- * (workload/chase.h) over one cache line per page, pages in random order,
- * at sizes doubling from 16 KiB (or 4 pages), bisected near every knee
- * (stats/knee.h); beside it the same number of lines packed into few pages,
- * so a knee that the data caches explain is not taken for a TLB level.
- * The method is described in memtlb-probe(1).
+ * The probe: the translation cost of an access, by a paired design and a
+ * clock alone (no PMU). Each size, in base pages, is chased twice on the
+ * same layout (one line per base page, the same random cycle, the same
+ * line in each page: workload/chase.h): once mapped with base pages, once
+ * with 2 MiB pages (THP, or hugetlb). The data caches see the same lines
+ * both times; the difference base - huge is what translating base pages
+ * costs. Levels are the steps of that curve (stats/steps.h), each checked
+ * by a fresh measurement. The method is described in memtlb-probe(1).
  */
-#define MT_PROBE_MAX_POINTS 128
-#define MT_PROBE_KNEE_RATIO 1.5
+#define MT_PROBE_MAX_POINTS 96
+#define MT_PROBE_MAX_LEVELS MT_STEPS_MAX
+#define MT_PROBE_REPS 12
 
-/* The pages probed, in the order of --pages' choices. */
+/* The pages asked for, in the order of --pages' choices. */
 enum mt_probe_pages {
-	MT_PROBE_PAGES_BASE,	/* the base page size, MADV_NOHUGEPAGE */
-	MT_PROBE_PAGES_THP,	/* 2 MiB-aligned, MADV_HUGEPAGE */
-	MT_PROBE_PAGES_HUGETLB,	/* MAP_HUGETLB | MAP_HUGE_2MB */
+	MT_PROBE_PAGES_BASE,	/* base against THP (the default) */
+	MT_PROBE_PAGES_THP,	/* the same: base against THP */
+	MT_PROBE_PAGES_HUGETLB,	/* base against MAP_HUGETLB | MAP_HUGE_2MB */
 	MT_PROBE_PAGES_MAX,
 };
 
 /* "base", "thp", "hugetlb" (as --pages spells them), NULL out of range. */
 const char *mt_probe_pages_name(enum mt_probe_pages p);
 
-/* One size measured. */
+/* One size measured: both variants, interleaved. */
 struct mt_probe_point {
-	uint64_t size;		/* bytes covered: pages x the page size */
-	uint64_t pages;		/* pages chased = lines */
-	double ns;		/* per access, one line per page */
-	double packed_ns;	/* per access, the same lines back to back */
-	unsigned int reps;	/* repetitions of ns (3 to 40) */
-	unsigned int packed_reps;	/* and of packed_ns */
+	uint64_t pages;		/* base pages chased, one line each */
+	uint64_t bytes;		/* pages x the base page size */
+	double base_ns;		/* mean per access over reps, base pages */
+	double huge_ns;		/* the same, huge pages */
+	double translation_ns;	/* mean of the reps' base - huge */
+	double ci95_ns;		/* its 95% interval's half-width (Student t) */
+	double packed_ns;	/* the data-cache control: the lines packed */
+	unsigned int reps;
+	bool refined;		/* measured to narrow a step, not on the grid */
+};
+
+struct mt_probe_level {
+	const char *name;	/* "L1 dTLB", "L2 TLB", "further translation knee" */
+	uint64_t entries_min;	/* the last size below the step's half height, pages */
+	uint64_t entries_max;	/* the first at or over it */
+	uint64_t page_size;	/* the pages the entries hold */
+	uint64_t reach_bytes;	/* entries_min x page_size */
+	double from_ns;		/* translation cost: the plateau below */
+	double to_ns;		/* and the one above (lowest of the top and 2 after) */
+	double confidence;	/* 1 - p of the validation pass (Welch) */
 };
 
 struct mt_probe_result {
 	enum mt_probe_pages kind;
-	uint64_t page;		/* the page size probed, bytes */
-	uint64_t first;		/* the smallest size probed */
-	uint64_t max;		/* the largest, whole pages */
-	struct mt_knee_opts knee_opts;	/* what the levels were found with */
-	/* What was mapped. */
-	uint64_t map_bytes;	/* the probed mapping (with THP: 2 MiB more, to align) */
-	uint64_t packed_bytes;	/* the packed control's mapping */
-	int64_t anon_huge;	/* AnonHugePages of the process once mapped, bytes; -errno */
-	/* Sorted by size; levels index into points. */
-	size_t n_points;
+	uint64_t page;		/* the base page size */
+	uint64_t huge_page;	/* 2 MiB */
+	uint64_t max;		/* the largest size, bytes */
+	unsigned int reps;
+	double ratio;		/* what a step must rise by */
+	uint64_t map_bytes;	/* each variant's mapping */
+	uint64_t packed_bytes;
+	bool collapsed;		/* THP needed MADV_COLLAPSE */
+	/* Sizes whose mapping was not as requested: refused, never used. */
+	unsigned int refused;
+	char refused_why[160];
+	size_t n_points;	/* sorted by pages */
 	struct mt_probe_point points[MT_PROBE_MAX_POINTS];
-	size_t n_levels;
-	struct mt_level levels[MT_KNEE_MAX];
+	size_t n_levels;	/* validated levels only */
+	struct mt_probe_level levels[MT_PROBE_MAX_LEVELS];
+	unsigned int unvalidated;	/* steps the validation pass did not confirm */
+	/*
+	 * The smallest grid size, within the data cache's reach, where the huge
+	 * variant is slower than the packed control by the step ratio: its TLB
+	 * entries act as base pages there. 0: not seen.
+	 */
+	uint64_t huge_slow_at;
 };
 
 /* What the probe tells its caller while it runs (the CLI shows it). */
 enum mt_probe_event {
-	MT_PROBE_MAPPED,	/* the pages are mapped and touched: anon_huge is known */
+	MT_PROBE_MAPPED,	/* both variants are mapped and touched */
 	MT_PROBE_POINT,		/* point was measured */
 	MT_PROBE_DONE,		/* the measurements ended: clear what was shown */
 };
@@ -75,34 +101,42 @@ typedef void (*mt_probe_progress_fn)(void *arg, const struct mt_probe_progress *
 
 struct mt_probe_opts {
 	enum mt_probe_pages kind;
-	uint64_t max;		/* 0: 64 MiB with base pages, 1 GiB with 2 MiB pages */
-	struct mt_knee_opts knee;	/* ratio MT_PROBE_KNEE_RATIO by default */
+	uint64_t max;		/* 0: 64 MiB */
+	double ratio;		/* MT_PROBE_STEP_RATIO by default */
 	mt_probe_progress_fn progress;	/* NULL: nothing said */
 	void *progress_arg;
 };
 
-/* The defaults: base pages, the default --max, the probe's knee ratio. */
+#define MT_PROBE_STEP_RATIO 1.5
+
+/* The defaults: base against THP, 64 MiB, the step ratio. */
 void mt_probe_opts_init(struct mt_probe_opts *o);
 
 /*
  * Check o against this machine before anything is mapped: *max_out is the
- * size that will be probed. 0, or -EINVAL (below 4 pages or 16 KiB) or
- * -E2BIG (above MemAvailable) with msg.
+ * size that will be probed. 0, or -EINVAL (below 4 pages) or -E2BIG (the
+ * two mappings above MemAvailable) with msg.
  */
 int mt_probe_check(const struct mt_probe_opts *o, uint64_t *max_out, struct mt_msg *msg);
 
 /*
  * Map, touch and probe; *out gets the result (mt_probe_result_destroy).
- * Returns 0, -EINVAL/-E2BIG as mt_probe_check, or -errno of the mapping
- * with msg (its hint: how to reserve a hugetlb pool); msg->text is "" for
- * a plain allocation failure.
+ * Returns 0, -EINVAL/-E2BIG as mt_probe_check, -errno of the mapping with
+ * msg (its hint: how to reserve a hugetlb pool; msg->text is "" for a
+ * plain allocation failure), or -EPERM with the reason when no size's
+ * mapping was as requested.
  */
 int mt_probe_run(const struct mt_probe_opts *o, struct mt_probe_result **out,
 		 struct mt_msg *msg);
 
 void mt_probe_result_destroy(struct mt_probe_result *r);
 
-/* Whether THP pages were asked for and under half of max got them. */
-bool mt_probe_thp_short(const struct mt_probe_result *r);
+/*
+ * The steps of r's translation curve on the grid's points (stats/steps.h
+ * with r->ratio; the points measured to narrow a step left out), at most
+ * max into out, indices into r->points: what the probe narrows and
+ * validates. Returns how many.
+ */
+size_t mt_probe_steps(const struct mt_probe_result *r, struct mt_step *out, size_t max);
 
 #endif

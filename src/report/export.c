@@ -17,9 +17,9 @@
 #include "model/size.h"
 #include "report/export.h"
 #include "report/json.h"
+#include "stats/ci.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
-#include "stats/welch.h"
 
 #define KEY_MAX 512
 
@@ -325,22 +325,6 @@ static int print_lava(const struct item *it, void *arg)
 		       it->unit) < 0 ? -EIO : 0;
 }
 
-/* Student's t for a two-sided 95% interval, by bisection on the p-value. */
-static double t95(double df)
-{
-	double lo = 0, hi = 1000;
-
-	for (int i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (mt_stats_t_pvalue(mid, df) > 0.05)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 struct kcidb {
 	json_t *tests;
 	const char *origin;
@@ -394,7 +378,7 @@ static int add_kcidb(const struct item *it, void *arg)
 		ret |= set(misc, "mean", json_real(it->s->mean * it->scale));
 		ret |= set(misc, "median", json_real(it->s->median * it->scale));
 		if (it->s->n > 1) {
-			double half = t95((double)it->s->n - 1) * it->s->stddev * it->scale /
+			double half = mt_ci_t95((double)it->s->n - 1) * it->s->stddev * it->scale /
 				      sqrt((double)it->s->n);
 
 			ret |= set(misc, "stddev", json_real(it->s->stddev * it->scale));

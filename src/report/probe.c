@@ -16,72 +16,49 @@
 #include "report/cells.h"
 #include "report/json.h"
 #include "report/probe.h"
-#include "stats/knee.h"
 #include "sys/file.h"
 #include "sys/sysinfo.h"
 
 #define HUGE_2M (2ull << 20)
 
-/* As the table's title names the pages. */
-static const char *const title_names[MT_PROBE_PAGES_MAX] = {
-	[MT_PROBE_PAGES_BASE] = "base",
-	[MT_PROBE_PAGES_THP] = "THP",
-	[MT_PROBE_PAGES_HUGETLB] = "hugetlb",
-};
-
-static const char *title_name(enum mt_probe_pages p)
+/* The level whose first size above the step is point i, or NULL. */
+static const struct mt_probe_level *level_after(const struct mt_probe_result *r, size_t i)
 {
-	return (unsigned int)p < MT_PROBE_PAGES_MAX ? title_names[p] : "?";
-}
-
-/* The TLB levels in order; knees beyond them are further translation knees. */
-static const char *tlb_name(unsigned int tlb)
-{
-	static const char *const names[] = { "L1 dTLB", "L2 TLB" };
-
-	return tlb < 2 ? names[tlb] : "further translation knee";
-}
-
-/* The level whose first size above the knee is point i, or NULL. */
-static const struct mt_level *level_after(const struct mt_probe_result *r, size_t i)
-{
-	const struct mt_level *found = NULL;
-
 	for (size_t k = 0; k < r->n_levels; k++)
-		if (r->levels[k].knee.after == i)
-			found = &r->levels[k];
-	return found;
+		if (r->levels[k].entries_max == r->points[i].pages)
+			return &r->levels[k];
+	return NULL;
 }
 
 static void describe(FILE *f, const struct mt_probe_result *r)
 {
-	unsigned int tlb = 0;
 	char s[32], ps[32];
 
-	mt_size_format(r->page, ps, sizeof(ps));
 	if (!r->n_levels)
-		fprintf(f, "levels: none found up to %s\n",
-			(mt_size_format(r->n_points ? r->points[r->n_points - 1].size : 0, s,
-					sizeof(s)), s));
+		fprintf(f, "levels: none found up to %llu pages\n",
+			(unsigned long long)(r->n_points ? r->points[r->n_points - 1].pages : 0));
 	for (size_t i = 0; i < r->n_levels; i++) {
-		const struct mt_level *lv = &r->levels[i];
-		const struct mt_probe_point *b = &r->points[lv->knee.before];
-		const struct mt_probe_point *a = &r->points[lv->knee.after];
+		const struct mt_probe_level *lv = &r->levels[i];
 
-		mt_size_format(b->size, s, sizeof(s));
-		if (lv->kind == MT_LEVEL_CACHE) {
-			fprintf(f, "data cache: about %s = %llu lines, %.2f -> %.2f ns (the packed "
-				"control rises x%.1f too: not a TLB level)\n", s,
-				(unsigned long long)(b->size / r->page), b->ns, a->ns,
-				lv->ctl_step);
-			continue;
-		}
-		fprintf(f, "%s reach about %s = %llu x %s %s pages, %.2f -> %.2f ns per access%s\n",
-			tlb_name(tlb), s, (unsigned long long)(b->size / r->page), ps,
-			title_name(r->kind), b->ns, a->ns,
-			lv->knee.confirmed ? "" : " (at the largest size: not confirmed)");
-		tlb++;
+		mt_size_format(lv->reach_bytes, s, sizeof(s));
+		mt_size_format(lv->page_size, ps, sizeof(ps));
+		fprintf(f, "%s: %llu..%llu entries x %s, reach %s\n", lv->name,
+			(unsigned long long)lv->entries_min, (unsigned long long)lv->entries_max,
+			ps, s);
+		fprintf(f, "  translation %+.2f -> %+.2f ns per access, confidence %.3f\n",
+			lv->from_ns, lv->to_ns, lv->confidence);
 	}
+	if (r->unvalidated)
+		fprintf(f, "%u step%s not confirmed or not held on validation: not levels\n",
+			r->unvalidated, r->unvalidated == 1 ? "" : "s");
+	if (r->huge_slow_at)
+		fprintf(f, "note: from %llu pages the 2 MiB variant is slower than the packed\n"
+			"  control: its TLB entries act as base pages (a host backing guest\n"
+			"  memory with base pages?), and a level it misses too is not seen\n",
+			(unsigned long long)r->huge_slow_at);
+	if (r->refused)
+		fprintf(f, "%u size%s refused, the mapping not as asked:\n  %s\n", r->refused,
+			r->refused == 1 ? "" : "s", r->refused_why);
 }
 
 /* The data (or unified) TLB of this level that holds pages of this size. */
@@ -131,17 +108,20 @@ int mt_report_print_probe(FILE *f, const struct mt_probe_result *r, const struct
 	char s[32];
 
 	mt_size_format(r->page, s, sizeof(s));
-	fprintf(f, "memtlb probe: dependent loads, one line per %s %s page in random order; "
-		"packed: the same lines back to back\n\n", s, title_name(r->kind));
-	fprintf(f, "%12s %8s %12s %12s  level\n", "size", "pages", "ns/access", "packed ns");
+	fprintf(f, "memtlb probe: translation cost = %s pages - 2 MiB %s pages, the same\n"
+		"chain (one line per %s, random order), %u repetitions interleaved\n\n", s,
+		r->kind == MT_PROBE_PAGES_HUGETLB ? "hugetlb" : "THP", s, r->reps);
+	fprintf(f, "%7s %10s %9s %9s %10s %7s %9s  %s\n", "pages", "size", "base ns",
+		"huge ns", "transl ns", "+-95%", "packed", "level");
 	for (size_t i = 0; i < r->n_points; i++) {
 		const struct mt_probe_point *pt = &r->points[i];
-		const struct mt_level *lv = level_after(r, i);
+		const struct mt_probe_level *lv = level_after(r, i);
 
-		mt_size_format(pt->size, s, sizeof(s));
-		fprintf(f, "%12s %8llu %12.3f %12.3f  %s\n", s, (unsigned long long)pt->pages,
-			pt->ns, pt->packed_ns,
-			!lv ? "" : lv->kind == MT_LEVEL_TLB ? "<- TLB" : "<- cache");
+		mt_size_format(pt->bytes, s, sizeof(s));
+		fprintf(f, "%7llu %10s %9.3f %9.3f %+10.3f %7.3f %9.3f%s%s\n",
+			(unsigned long long)pt->pages, s, pt->base_ns, pt->huge_ns,
+			pt->translation_ns, pt->ci95_ns, pt->packed_ns, lv ? "  <- " : "",
+			lv ? lv->name : "");
 	}
 	fputc('\n', f);
 	describe(f, r);
@@ -149,21 +129,17 @@ int mt_report_print_probe(FILE *f, const struct mt_probe_result *r, const struct
 	return ferror(f) ? -EIO : 0;
 }
 
-static const char *level_kind(const struct mt_level *lv)
-{
-	return lv->kind == MT_LEVEL_TLB ? "tlb" : "cache";
-}
-
 int mt_report_print_probe_csv(FILE *f, const struct mt_probe_result *r)
 {
-	fprintf(f, "size,pages,ns_per_access,packed_ns_per_access,level\n");
+	fprintf(f, "pages,bytes,base_ns,huge_ns,translation_ns,ci95_ns,packed_ns,level\n");
 	for (size_t i = 0; i < r->n_points; i++) {
 		const struct mt_probe_point *pt = &r->points[i];
-		const struct mt_level *lv = level_after(r, i);
+		const struct mt_probe_level *lv = level_after(r, i);
 
-		fprintf(f, "%llu,%llu,%.4f,%.4f,%s\n", (unsigned long long)pt->size,
-			(unsigned long long)pt->pages, pt->ns, pt->packed_ns,
-			lv ? level_kind(lv) : "");
+		fprintf(f, "%llu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n",
+			(unsigned long long)pt->pages, (unsigned long long)pt->bytes,
+			pt->base_ns, pt->huge_ns, pt->translation_ns, pt->ci95_ns, pt->packed_ns,
+			lv ? lv->name : "");
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -202,17 +178,17 @@ static json_t *real_json(double v)
 
 static json_t *config_json(const struct mt_probe_result *r)
 {
-	return json_pack("{s:s,s:o,s:o,s:o,s:f}", "pages", mt_probe_pages_name(r->kind),
-			 "page_size", u64_json(r->page), "first", u64_json(r->first),
-			 "max", u64_json(r->max), "knee_ratio", r->knee_opts.ratio);
+	return json_pack("{s:s,s:o,s:o,s:o,s:i,s:f}", "pages", mt_probe_pages_name(r->kind),
+			 "page_size", u64_json(r->page), "huge_page_size", u64_json(r->huge_page),
+			 "max", u64_json(r->max), "reps", (int)r->reps, "knee_ratio", r->ratio);
 }
 
 static json_t *mapping_json(const struct mt_probe_result *r)
 {
-	return json_pack("{s:o,s:o,s:o,s:b}", "bytes", u64_json(r->map_bytes),
-			 "packed_bytes", u64_json(r->packed_bytes),
-			 "anon_huge", r->anon_huge < 0 ? json_null() : json_integer(r->anon_huge),
-			 "thp_short", mt_probe_thp_short(r));
+	return json_pack("{s:o,s:o,s:b,s:i,s:o}", "bytes", u64_json(r->map_bytes),
+			 "packed_bytes", u64_json(r->packed_bytes), "collapsed", r->collapsed,
+			 "refused", (int)r->refused,
+			 "refused_why", r->refused ? json_string(r->refused_why) : json_null());
 }
 
 static json_t *points_json(const struct mt_probe_result *r)
@@ -221,14 +197,13 @@ static json_t *points_json(const struct mt_probe_result *r)
 
 	for (size_t i = 0; a && i < r->n_points; i++) {
 		const struct mt_probe_point *pt = &r->points[i];
-		const struct mt_level *lv = level_after(r, i);
 
-		if (json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:i,s:i,s:o}",
-				"size", u64_json(pt->size), "pages", u64_json(pt->pages),
-				"ns_per_access", real_json(pt->ns),
-				"packed_ns_per_access", real_json(pt->packed_ns),
-				"reps", (int)pt->reps, "packed_reps", (int)pt->packed_reps,
-				"level", lv ? json_string(level_kind(lv)) : json_null()))) {
+		if (json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:i}",
+				"pages", u64_json(pt->pages), "bytes", u64_json(pt->bytes),
+				"base_ns", real_json(pt->base_ns), "huge_ns", real_json(pt->huge_ns),
+				"translation_ns", real_json(pt->translation_ns),
+				"ci95_ns", real_json(pt->ci95_ns),
+				"packed_ns", real_json(pt->packed_ns), "reps", (int)pt->reps))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -239,25 +214,17 @@ static json_t *points_json(const struct mt_probe_result *r)
 static json_t *levels_json(const struct mt_probe_result *r)
 {
 	json_t *a = json_array();
-	unsigned int tlb = 0;
 
 	for (size_t i = 0; a && i < r->n_levels; i++) {
-		const struct mt_level *lv = &r->levels[i];
-		const struct mt_probe_point *b = &r->points[lv->knee.before];
-		const struct mt_probe_point *af = &r->points[lv->knee.after];
-		const char *name = lv->kind == MT_LEVEL_CACHE ? "data cache" : tlb_name(tlb++);
+		const struct mt_probe_level *lv = &r->levels[i];
 
-		if (json_array_append_new(a, json_pack(
-				"{s:s,s:s,s:o,s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:b}",
-				"kind", level_kind(lv), "name", name,
-				"reach", u64_json(b->size), "reach_pages", u64_json(b->pages),
-				"before", (json_int_t)lv->knee.before,
-				"after", (json_int_t)lv->knee.after,
-				"ns_before", real_json(b->ns), "ns_after", real_json(af->ns),
-				"step", real_json(lv->knee.step),
-				"over_trend", real_json(lv->knee.over_trend),
-				"packed_step", real_json(lv->ctl_step),
-				"confirmed", lv->knee.confirmed))) {
+		if (json_array_append_new(a, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+				"name", lv->name, "entries_min", u64_json(lv->entries_min),
+				"entries_max", u64_json(lv->entries_max),
+				"page_size", u64_json(lv->page_size),
+				"reach_bytes", u64_json(lv->reach_bytes),
+				"confidence", real_json(lv->confidence),
+				"from_ns", real_json(lv->from_ns), "to_ns", real_json(lv->to_ns)))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -267,11 +234,12 @@ static json_t *levels_json(const struct mt_probe_result *r)
 
 static json_t *probe_json(const struct mt_probe_result *r, const struct mt_sysinfo *si)
 {
-	return json_pack("{s:{s:i,s:s,s:s},s:o,s:o,s:o,s:o,s:o}",
+	return json_pack("{s:{s:i,s:s,s:s},s:o,s:o,s:o,s:{s:o,s:o,s:i,s:o}}",
 			 "memtlb", "schema", MT_PROBE_SCHEMA, "version", MEMTLB_VERSION,
 			 "command", "probe", "system", system_json(si), "config", config_json(r),
-			 "mapping", mapping_json(r), "points", points_json(r),
-			 "levels", levels_json(r));
+			 "mapping", mapping_json(r), "probe", "levels", levels_json(r),
+			 "points", points_json(r), "unvalidated", (int)r->unvalidated,
+			 "huge_slow_at", r->huge_slow_at ? u64_json(r->huge_slow_at) : json_null());
 }
 
 static int dump_json(FILE *f, void *root)

@@ -1,11 +1,43 @@
 // SPDX-License-Identifier: MIT
 /* A region's /proc/PID/smaps entries: what the kernel really mapped. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "sys/mapinfo.h"
+
+/*
+ * PAGEMAP_SCAN (include/uapi/linux/fs.h, kernel 6.7): Debian 12's headers
+ * predate it, so the ABI is spelled out here.
+ */
+struct page_region {
+	uint64_t start;
+	uint64_t end;
+	uint64_t categories;
+};
+
+struct pm_scan_arg {
+	uint64_t size;
+	uint64_t flags;
+	uint64_t start;
+	uint64_t end;
+	uint64_t walk_end;
+	uint64_t vec;
+	uint64_t vec_len;
+	uint64_t max_pages;
+	uint64_t category_inverted;
+	uint64_t category_mask;
+	uint64_t category_anyof_mask;
+	uint64_t return_mask;
+};
+
+#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PAGE_IS_PRESENT (1 << 3)
+#define PAGE_IS_HUGE (1 << 6)
 
 static uint64_t align_of(uint64_t addr)
 {
@@ -87,4 +119,109 @@ int mt_mapinfo_read_anon_huge(uint64_t *bytes)
 		}
 	fclose(f);
 	return ret;
+}
+
+/* The kernel merges neighbouring pages of one kind: 64 regions go far. */
+static int scan_ioctl(uint64_t lo, uint64_t hi, struct mt_pagescan *ps)
+{
+	struct page_region vec[64];
+	struct pm_scan_arg a;
+	int fd, n, ret = 0;
+
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (lo < hi) {
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.start = lo;
+		a.end = hi;
+		a.vec = (uintptr_t)vec;
+		a.vec_len = sizeof(vec) / sizeof(vec[0]);
+		a.category_mask = PAGE_IS_PRESENT;
+		a.return_mask = PAGE_IS_PRESENT | PAGE_IS_HUGE;
+		n = ioctl(fd, PAGEMAP_SCAN, &a);
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			uint64_t b = vec[i].end - vec[i].start;
+
+			if (vec[i].categories & PAGE_IS_HUGE)
+				ps->huge += b;
+			else
+				ps->base += b;
+		}
+		/* walk_end is where it stopped: the end, or a full vec. */
+		if (a.walk_end <= lo)
+			break;
+		lo = a.walk_end;
+	}
+	close(fd);
+	return ret;
+}
+
+/* smaps counts per VMA: the range gets the VMAs' share of huge pages. */
+static int scan_smaps(const void *addr, uint64_t len, struct mt_pagescan *ps)
+{
+	struct mt_mapinfo mi;
+	uint64_t huge, rss;
+	int ret = mt_mapinfo_read(0, addr, len, &mi);
+
+	if (ret)
+		return ret;
+	huge = mi.anon_huge + mi.shmem_pmd + mi.file_pmd + mi.hugetlb;
+	rss = mi.rss > huge ? mi.rss : huge;
+	if (mi.size > len) {
+		huge = (uint64_t)((double)huge * (double)len / (double)mi.size);
+		rss = (uint64_t)((double)rss * (double)len / (double)mi.size);
+	}
+	ps->huge = huge < len ? huge : len;
+	rss = rss < len ? rss : len;
+	ps->base = rss > ps->huge ? rss - ps->huge : 0;
+	ps->smaps = true;
+	return 0;
+}
+
+int mt_mapinfo_scan(const void *addr, uint64_t len, struct mt_pagescan *ps)
+{
+	uint64_t lo = (uintptr_t)addr;
+	int ret;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->len = len;
+	ret = scan_ioctl(lo, lo + len, ps);
+	if (ret == -ENOTTY || ret == -EINVAL) {
+		memset(ps, 0, sizeof(*ps));
+		ps->len = len;
+		ret = scan_smaps(addr, len, ps);
+	}
+	if (ret)
+		return ret;
+	if (ps->huge + ps->base > len)
+		ps->base = len > ps->huge ? len - ps->huge : 0;
+	ps->absent = len - ps->huge - ps->base;
+	return 0;
+}
+
+bool mt_mapinfo_verdict(const struct mt_pagescan *s, bool want_huge, const char *asked,
+			char *why, size_t len)
+{
+	unsigned long long total = s->len >> 10;
+
+	if (want_huge && s->huge == s->len)
+		return true;
+	if (!want_huge && s->base == s->len)
+		return true;
+	if (want_huge && s->base)
+		snprintf(why, len, "not as requested: --pages %s got base pages for %llu KiB "
+			 "of %llu KiB", asked, (unsigned long long)(s->base >> 10), total);
+	else if (!want_huge && s->huge)
+		snprintf(why, len, "not as requested: --pages %s got huge pages for %llu KiB "
+			 "of %llu KiB", asked, (unsigned long long)(s->huge >> 10), total);
+	else
+		snprintf(why, len, "not as requested: --pages %s: %llu KiB of %llu KiB not "
+			 "mapped", asked, (unsigned long long)(s->absent >> 10), total);
+	return false;
 }

@@ -3,6 +3,7 @@
 #define MEMTLB_SYS_MAPINFO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -40,5 +41,35 @@ int mt_mapinfo_read(int pid, const void *addr, uint64_t len, struct mt_mapinfo *
  * 0, or -errno (-ENOENT when the file has no such line).
  */
 int mt_mapinfo_read_anon_huge(uint64_t *bytes);
+
+/*
+ * What backs a range, page by page: bytes mapped by huge pages (a THP or a
+ * hugetlb page), by base pages, and not mapped at all (never touched).
+ */
+struct mt_pagescan {
+	uint64_t len;		/* the range asked about */
+	uint64_t huge;
+	uint64_t base;
+	uint64_t absent;	/* len - huge - base */
+	bool smaps;		/* PAGEMAP_SCAN missing: from smaps, per VMA, not per page */
+};
+
+/*
+ * Scan [addr, addr+len) of this process: PAGEMAP_SCAN on /proc/self/pagemap
+ * (kernel 6.7+, unprivileged), or where the ioctl is missing (ENOTTY,
+ * EINVAL) the smaps entries covering the range, whose huge-page counts are
+ * per VMA: the range's share of them is assumed. 0, or -errno.
+ */
+int mt_mapinfo_scan(const void *addr, uint64_t len, struct mt_pagescan *ps);
+
+/*
+ * Whether s is what was asked: all of the range in huge pages (want_huge),
+ * or all of it in base pages. asked names the request for the reason
+ * ("thp", "base"). True "as requested"; false with why set to
+ * "not as requested: <why>" (e.g. "--pages thp got 4.0 KiB pages for 6.0
+ * MiB of 8.0 MiB").
+ */
+bool mt_mapinfo_verdict(const struct mt_pagescan *s, bool want_huge, const char *asked,
+			char *why, size_t len);
 
 #endif

@@ -19,14 +19,23 @@ static uint64_t next_rand(uint64_t *s)
 	return *s * 0x2545F4914F6CDD1Dull;
 }
 
-static char *slot(char *base, size_t j, size_t stride)
+/* splitmix64: each slot's line from (seed, j), with no table to keep. */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static char *slot(char *base, size_t j, size_t stride, uint64_t seed)
 {
 	size_t lines = stride / LINE;
 
-	return base + j * stride + (lines > 1 ? (j * 67) % lines * LINE : 0);
+	return base + j * stride + (lines > 1 ? mix(seed ^ j) % lines * LINE : 0);
 }
 
-void **mt_chase_link(char *base, size_t n, size_t stride, uint64_t seed, size_t *order)
+static void shuffle(size_t n, uint64_t seed, size_t *order)
 {
 	uint64_t s = seed | 1;
 
@@ -40,9 +49,29 @@ void **mt_chase_link(char *base, size_t n, size_t stride, uint64_t seed, size_t 
 		order[i] = order[k];
 		order[k] = t;
 	}
+}
+
+static void **link_order(char *base, size_t n, size_t stride, uint64_t seed,
+			 const size_t *order)
+{
 	for (size_t i = 0; i < n; i++)
-		*(void **)slot(base, order[i], stride) = slot(base, order[(i + 1) % n], stride);
-	return (void **)slot(base, order[0], stride);
+		*(void **)slot(base, order[i], stride, seed) =
+			slot(base, order[(i + 1) % n], stride, seed);
+	return (void **)slot(base, order[0], stride, seed);
+}
+
+void **mt_chase_link(char *base, size_t n, size_t stride, uint64_t seed, size_t *order)
+{
+	shuffle(n, seed, order);
+	return link_order(base, n, stride, seed, order);
+}
+
+void mt_chase_link_pair(char *a, char *b, size_t n, size_t stride, uint64_t seed,
+			size_t *order, void ***pa, void ***pb)
+{
+	shuffle(n, seed, order);
+	*pa = link_order(a, n, stride, seed, order);
+	*pb = link_order(b, n, stride, seed, order);
 }
 
 void **mt_chase_run(void **p, uint64_t steps)

@@ -6,17 +6,20 @@
 
 run probe --max 2m
 expect_status 0 "probe --max 2m"
-expect_grep '^ +16.0 KiB +4 +[0-9.]+ +[0-9.]+' "$out" "first row, 16 KiB = 4 pages"
-expect_grep '^ +2.0 MiB +512 ' "$out" "last row, 2 MiB"
-expect_grep '^(L1 dTLB reach about|levels: none)' "$out" "levels line"
+expect_grep '^ +4 +16.0 KiB +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +[0-9.]+ +[0-9.]+' "$out" \
+	"first row, 4 pages = 16 KiB, base, huge, translation, ci, packed"
+expect_grep '^ +512 +2.0 MiB ' "$out" "last row, 512 pages"
+expect_grep '^(L1 dTLB|L2 TLB|levels: none)' "$out" "levels line"
 expect_grep '^cpuid' "$out" "cpuid line"
+awk 'length > 80 { bad = 1 } END { exit bad }' "$out" && ok || fail "table wider than 80 columns"
 echo "live probe:"
 sed 's/^/  /' "$out"
 
 run probe --max 1m --format csv
 expect_status 0 "probe --format csv"
-expect_grep '^size,pages,ns_per_access,packed_ns_per_access,level$' "$out" "csv header"
-expect_grep '^16384,4,' "$out" "csv first row"
+expect_grep '^pages,bytes,base_ns,huge_ns,translation_ns,ci95_ns,packed_ns,level$' "$out" \
+	"csv header"
+expect_grep '^4,16384,' "$out" "csv first row"
 
 # probe_json FILE WHAT MAX: a probe's JSON document (memtlb-probe(1)):
 # its header, a system object, the config, sorted points from 16 KiB
@@ -29,25 +32,39 @@ probe_json() {
 	if python3 - "$1" "$3" <<'PY' 2>"$work/py.err"; then ok; else
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["memtlb"]["command"] == "probe" and d["memtlb"]["schema"] == 1, d["memtlb"]
+assert d["memtlb"]["command"] == "probe" and d["memtlb"]["schema"] == 2, d["memtlb"]
 assert isinstance(d["memtlb"]["version"], str)
 assert isinstance(d["system"], dict) and "kernel" in d["system"] and "tlb" in d["system"]
-assert d["config"]["pages"] == "base" and d["config"]["max"] == int(sys.argv[2]), d["config"]
-pts = d["points"]
-assert pts[0]["size"] == 16384 and pts[0]["pages"] == 4, pts[0]
-assert pts[-1]["size"] == int(sys.argv[2]), pts[-1]
-assert [p["size"] for p in pts] == sorted(p["size"] for p in pts)
+c = d["config"]
+assert c["pages"] == "base" and c["max"] == int(sys.argv[2]), c
+assert c["page_size"] == 4096 and c["huge_page_size"] == 2097152 and c["reps"] >= 2, c
+m = d["mapping"]
+assert m["bytes"] == int(sys.argv[2]) and m["refused"] >= 0, m
+assert (m["refused_why"] is None) == (m["refused"] == 0), m
+pr = d["probe"]
+pts = pr["points"]
+want = {"pages", "bytes", "base_ns", "huge_ns", "translation_ns", "ci95_ns",
+        "packed_ns", "reps"}
 for p in pts:
-    assert p["ns_per_access"] > 0 and p["packed_ns_per_access"] > 0, p
-    assert 3 <= p["reps"] <= 40 and 3 <= p["packed_reps"] <= 40, p
-    assert p["level"] in (None, "tlb", "cache"), p
-assert isinstance(d["levels"], list)
-for lv in d["levels"]:
-    assert lv["kind"] in ("tlb", "cache"), lv
-    assert 0 <= lv["before"] < lv["after"] < len(pts), lv
-    assert lv["reach"] == pts[lv["before"]]["size"], lv
-    assert pts[lv["after"]]["level"] == lv["kind"], lv
-assert d["mapping"]["bytes"] >= int(sys.argv[2])
+    assert set(p) == want, p
+    assert p["bytes"] == p["pages"] * 4096, p
+    assert p["base_ns"] > 0 and p["huge_ns"] > 0 and p["packed_ns"] > 0, p
+    assert abs(p["translation_ns"] - (p["base_ns"] - p["huge_ns"])) < 1e-6, p
+    assert p["ci95_ns"] >= 0, p
+if m["refused"] == 0:
+    assert pts[0]["pages"] == 4 and pts[-1]["bytes"] == int(sys.argv[2]), pts
+assert [p["pages"] for p in pts] == sorted(p["pages"] for p in pts)
+lwant = {"name", "entries_min", "entries_max", "page_size", "reach_bytes",
+         "confidence", "from_ns", "to_ns"}
+sizes = {p["pages"] for p in pts}
+for lv in pr["levels"]:
+    assert set(lv) == lwant, lv
+    assert lv["entries_min"] < lv["entries_max"], lv
+    assert lv["entries_min"] in sizes and lv["entries_max"] in sizes, lv
+    assert lv["reach_bytes"] == lv["entries_min"] * lv["page_size"], lv
+    assert 0.95 <= lv["confidence"] <= 1, lv
+assert pr["unvalidated"] >= 0
+assert pr["huge_slow_at"] is None or 4 <= pr["huge_slow_at"] <= 256, pr["huge_slow_at"]
 PY
 		fail "$2: not a probe document: $(tail -1 "$work/py.err")"
 	fi
@@ -65,28 +82,27 @@ probe_json "$out" "probe -o -: one JSON document on stdout" 1048576
 # whatever --format prints
 run probe --max 1m --format csv -o "$work/probe.json"
 expect_status 0 "probe -o"
-expect_grep '^size,pages,ns_per_access,packed_ns_per_access,level$' "$out" "-o: csv on stdout"
+expect_grep '^pages,bytes,base_ns' "$out" "-o: csv on stdout"
 probe_json "$work/probe.json" "probe -o" 1048576
 [ "$(stat -c %a "$work/probe.json" 2>/dev/null)" = 600 ] && ok || fail "-o: mode is not 0600"
 ls -A "$work" | grep -q '^\.memtlb-' && fail "-o: a temp file left behind" || ok
 run probe --max 64k -o "$work/probe.json"
 expect_status 0 "probe -o again"
-expect_grep '^ +16.0 KiB +4 ' "$out" "-o: the table on stdout"
+expect_grep '^ +4 +16.0 KiB ' "$out" "-o: the table on stdout"
 probe_json "$work/probe.json" "-o over an existing file" 65536
 
 if [ "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)" != "always madvise [never]" ]
 then
-	run probe --pages thp --max 16m
+	run probe --pages thp --max 4m
 	expect_status 0 "probe --pages thp"
-	expect_grep 'one line per 2.0 MiB THP page' "$out" "thp title"
+	expect_grep '4.0 KiB pages - 2 MiB THP pages' "$out" "thp title"
 fi
 
-# --verbose: both measurements' repetitions (the control's used to overwrite
-# the probe's); each is 3 to 40
+# --verbose: both variants, their difference and its interval, per size
 run probe --max 64k -v
 expect_status 0 "probe -v"
-expect_grep '^memtlb: probe: 4 pages: [0-9.]+ ns \(([3-9]|[1-3][0-9]|40) reps\), packed [0-9.]+ ns \(([3-9]|[1-3][0-9]|40) reps\)$' \
-	"$err" "verbose: both repetition counts"
+expect_grep '^memtlb: probe: 4 pages: base [0-9.]+ ns, huge [0-9.]+ ns, translation [-+][0-9.]+ \+- [0-9.]+ ns \([0-9]+ reps\), packed [0-9.]+ ns$' \
+	"$err" "verbose: both variants"
 
 pool2m=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 if [ -r "$pool2m" ] && [ "$(cat "$pool2m")" = 0 ]; then
