@@ -41,7 +41,9 @@ MEMTLB_SYSROOT=$work/empty run stat -r 64k -i 1 -p 1 -v \
 	-e 'tlb:tlb_flush,tlb:tlb_flush/reason=remote_shootdown/,minor-faults' -o "$work/nm.json"
 expect_status 0 "not mounted: the run goes on"
 expect_grep '^write_0 .* not supported +not supported +16 ' "$out" "both not supported"
-expect_grep 'tracefs not mounted: mount -t tracefs nodev /sys/kernel/tracing' "$out" \
+# The note wraps at 80 columns: read it joined.
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'tracefs not mounted: mount -t tracefs nodev /sys/kernel/tracing' "$work/joined" \
 	"the reason names the mount command"
 if python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
@@ -68,14 +70,14 @@ printf 'tlb:tlb_flush: 70\ntlb:tlb_flush/reason=remote_shootdown/: 61\nminor-fau
 	>"$work/replay.txt"
 for side in a b; do
 	MEMTLB_SYSROOT=$fx MEMTLB_BACKEND=replay:$work/replay.txt run stat -r 64k -i 2 -p 1 \
-		-e 'tlb:tlb_flush,tlb:tlb_flush/reason=remote_shootdown/,minor-faults' \
+		--wide -e 'tlb:tlb_flush,tlb:tlb_flush/reason=remote_shootdown/,minor-faults' \
 		-o "$work/$side.json"
 	expect_status 0 "replay $side"
 done
 expect_grep '^munmap .* 70 +61 +16 ' "$out" "replayed counts per phase"
 run compare "$work/a.json" "$work/b.json"
 expect_status 0 "compare two tracepoint reports"
-expect_grep ' 61 ~ 0% +\+0\.0% +61 ~ 0% +munmap\.tlb:tlb_flush/reason=remote_shootdown/$' "$out" \
+expect_grep ' 61 ~ 0% +\+0\.0% \+-0\.0 +61 ~ 0% +munmap\.tlb:tlb_flush/reason=remote_shootdown/$' "$out" \
 	"compare shows the filtered count"
 
 # debugfs values in sysinfo: read from the fixture, absent without debugfs.
