@@ -5,6 +5,7 @@
 
 #include "model/reach.h"
 #include "model/size.h"
+#include "sys/mapinfo.h"
 #include "sys/sysinfo.h"
 
 static uint64_t page_bytes(const char *tok)
@@ -55,8 +56,12 @@ int mt_reach_explain(const struct mt_reach *lv, size_t n, uint64_t page, uint64_
 	for (size_t i = 0; i < n; i++) {
 		if (lv[i].page_size != page)
 			continue;
-		/* Overlap of [reach_min, reach_max] with (lo, hi]. */
-		if (mt_reach_max(&lv[i]) > lo && mt_reach_min(&lv[i]) <= hi)
+		/*
+		 * Overlap of [reach_min, reach_max] with [lo, hi]: a region of
+		 * exactly the reach fits, but the stack, the code and the page
+		 * tables take entries too, so the step shows on either side of it.
+		 */
+		if (mt_reach_max(&lv[i]) >= lo && mt_reach_min(&lv[i]) <= hi)
 			return (int)i;
 	}
 	return -1;
@@ -92,4 +97,9 @@ void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, siz
 		snprintf(buf, len, "%.3g x %s reach (%llu..%llu x %s)", x, r->name,
 			 (unsigned long long)r->entries_min, (unsigned long long)r->entries_max,
 			 page);
+}
+
+uint64_t mt_reach_page(const struct mt_mapinfo *m, uint64_t base_page, uint64_t huge_page)
+{
+	return m->scanned && m->scan.len && m->scan.huge * 2 > m->scan.len ? huge_page : base_page;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct mt_mapinfo;
 struct mt_sysinfo;
 
 /*
@@ -42,7 +43,7 @@ static inline uint64_t mt_reach_max(const struct mt_reach *r)
 size_t mt_reach_from_sysinfo(const struct mt_sysinfo *si, struct mt_reach *out, size_t max);
 
 /*
- * The level of page size page whose reach lies in (lo, hi]: a knee between
+ * The level of page size page whose reach lies in [lo, hi]: a knee between
  * regions lo and hi that this level explains. A probe level explains it
  * when its reach range overlaps the interval. Returns its index, or -1.
  */
@@ -57,6 +58,13 @@ int mt_reach_explain(const struct mt_reach *lv, size_t n, uint64_t page, uint64_
  * be set against the data caches.
  */
 uint64_t mt_reach_pt_bytes(uint64_t region, uint64_t page);
+
+/*
+ * The page size a measured region was translated with: huge_page when
+ * more than half of it was mapped by huge pages (the proof of mapping's
+ * page scan), else base_page.
+ */
+uint64_t mt_reach_page(const struct mt_mapinfo *m, uint64_t base_page, uint64_t huge_page);
 
 /* "128 x L2 TLB reach (2048 x 4 KiB)", or "0.5 x ...": the region's pressure. */
 void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len);

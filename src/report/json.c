@@ -451,6 +451,18 @@ static json_t *mapping_json(struct jb *b, const struct mt_mapinfo *m)
 	put_int(b, o, "file_pmd", (json_int_t)m->file_pmd);
 	put_int(b, o, "hugetlb", (json_int_t)m->hugetlb);
 	set_real(b, o, "huge_coverage", m->huge_coverage);
+	if (m->scanned) {
+		json_t *pg = object(b);
+
+		put_int(b, pg, "huge", (json_int_t)m->scan.huge);
+		put_int(b, pg, "base", (json_int_t)m->scan.base);
+		put_int(b, pg, "absent", (json_int_t)m->scan.absent);
+		put_str(b, pg, "source", m->scan.smaps ? "smaps" : "pagemap_scan");
+		put(b, o, "pages", pg);
+	}
+	put(b, o, "as_requested", m->page_check ? json_boolean(m->page_check > 0) : json_null());
+	if (m->page_check)
+		put_str(b, o, "page_verdict", m->verdict);
 	if (m->cache_checked) {
 		fc = object(b);
 		put_int(b, fc, "pages", (json_int_t)m->cache_pages);
@@ -519,6 +531,9 @@ static json_t *result_json(struct jb *b, const struct mt_result *r)
 			: keep(b, json_integer(r->events[e].group)));
 		if (r->events[e].meaning[0])
 			put_str(b, je, "meaning", r->events[e].meaning);
+		/* What the event stands for (faults, dTLB misses): the fits need it back. */
+		if (r->events[e].role > MT_ROLE_NONE && r->events[e].role < MT_ROLE_MAX)
+			put_str(b, je, "role", mt_role_name(r->events[e].role));
 		push(b, events, je);
 	}
 	put(b, res, "events", events);
@@ -948,6 +963,20 @@ static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
 		get_u64(jm, "file_pmd", &m->file_pmd);
 		get_u64(jm, "hugetlb", &m->hugetlb);
 		get_num(jm, "huge_coverage", &m->huge_coverage);
+		if (json_is_object(json_object_get(jm, "pages"))) {
+			json_t *pg = json_object_get(jm, "pages");
+			const char *src = json_string_value(json_object_get(pg, "source"));
+
+			m->scanned = true;
+			get_u64(pg, "huge", &m->scan.huge);
+			get_u64(pg, "base", &m->scan.base);
+			get_u64(pg, "absent", &m->scan.absent);
+			m->scan.smaps = src && !strcmp(src, "smaps");
+		}
+		if (json_is_boolean(json_object_get(jm, "as_requested"))) {
+			m->page_check = json_is_true(json_object_get(jm, "as_requested")) ? 1 : -1;
+			get_str(jm, "page_verdict", m->verdict, sizeof(m->verdict));
+		}
 		if (json_is_object(fc)) {
 			m->cache_checked = true;
 			get_u64(fc, "pages", &m->cache_pages);
@@ -960,6 +989,7 @@ static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
 static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 {
 	json_t *params, *events, *phases;
+	const char *role;
 	struct mt_result *r;
 	int ret;
 
@@ -1019,6 +1049,9 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 		r->events[e].user_only = json_is_true(json_object_get(je, "user_only"));
 		r->events[e].group = (int)get_long(je, "group", -1);
 		get_str(je, "meaning", r->events[e].meaning, sizeof(r->events[e].meaning));
+		role = json_string_value(json_object_get(je, "role"));
+		if (role && mt_role_parse(role) > MT_ROLE_NONE)
+			r->events[e].role = (enum mt_role)mt_role_parse(role);
 	}
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		ret = load_phase(ld, json_array_get(phases, p), r, p);

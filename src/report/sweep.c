@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/reach.h"
 #include "model/report.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "stats/fit.h"
 #include "stats/knee.h"
 
 static bool varied(const struct mt_report *rep, const char *key)
@@ -103,10 +105,67 @@ static void __attribute__((format(printf, 3, 4))) wrapf(FILE *f, int width, cons
 	free(s);
 }
 
-static void print_knees(FILE *f, const struct curve *c, const struct mt_knee_opts *ko,
-			int width)
+/*
+ * Why a knee is where it is: the TLB level whose reach lies between its two
+ * regions, for the page size the points were mapped with (cpuid's levels),
+ * or that no level known here explains it.
+ */
+static void explain_knee(char *buf, size_t len, const struct mt_report *rep,
+			 const struct curve *c, const struct mt_knee *k)
 {
-	char a[32], b[32];
+	const struct mt_result *r = rep->results[c->idx[k->after]];
+	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
+	uint64_t huge = rep->config.huge_size ? rep->config.huge_size : 2u << 20;
+	uint64_t page = mt_reach_page(&r->map, base, huge);
+	struct mt_reach lv[MT_REACH_MAX];
+	size_t n = mt_reach_from_sysinfo(&rep->system, lv, MT_REACH_MAX);
+	int i = mt_reach_explain(lv, n, page, (uint64_t)c->x[k->before], (uint64_t)c->x[k->after]);
+	char reach[32], pg[32];
+
+	mt_size_format(page, pg, sizeof(pg));
+	if (i >= 0) {
+		mt_size_format(mt_reach_max(&lv[i]), reach, sizeof(reach));
+		snprintf(buf, len, ": the region passes the %s reach, %s (%llu x %s, %s)",
+			 lv[i].name, reach, (unsigned long long)lv[i].entries_max, pg,
+			 lv[i].source);
+	} else if (!n) {
+		snprintf(buf, len, "; the CPU reports no TLB sizes (cpuid%s), so no level can "
+			 "explain it: memtlb probe measures them", rep->system.hypervisor > 0 ?
+			 ", which a hypervisor may filter" : "");
+	} else {
+		snprintf(buf, len, "; no TLB level of %s pages that cpuid reports has its reach "
+			 "here", pg);
+	}
+}
+
+/* Time on counts over the series' points: the cost of one fault, one miss. */
+static void print_fits(FILE *f, const struct mt_report *rep, const unsigned int *series,
+		       unsigned int s, int width)
+{
+	struct mt_fit_row rows[MT_FIT_MAX];
+	int n = mt_fit_results(rep->results, rep->n_results, rows, MT_FIT_MAX);
+	char x[MT_SAFE_MAX], icpt[32];
+
+	(void)series;
+	for (int i = 0; i < n; i++) {
+		double ab = rows[i].fit.intercept < 0 ? -rows[i].fit.intercept : rows[i].fit.intercept;
+		double scale;
+		const char *unit = mt_time_unit(&ab, 1, &scale);
+
+		if (rows[i].series != s)
+			continue;
+		mt_cell_time(icpt, sizeof(icpt), ab, scale);
+		wrapf(f, width, "fit: %s time = %.1f ns x %s %s %s %s, r2 %.3f, %zu points",
+		      rows[i].phase, rows[i].fit.slope, mt_cell_safe(x, sizeof(x), rows[i].x),
+		      rows[i].fit.intercept < 0 ? "-" : "+", icpt, unit, rows[i].fit.r2,
+		      rows[i].fit.n);
+	}
+}
+
+static void print_knees(FILE *f, const struct mt_report *rep, const struct curve *c,
+			const struct mt_knee_opts *ko, int width)
+{
+	char a[32], b[32], why[256];
 	size_t at = 0;
 	double worst;
 
@@ -125,8 +184,9 @@ static void print_knees(FILE *f, const struct curve *c, const struct mt_knee_opt
 
 		mt_size_format_short((uint64_t)c->x[k->before], a, sizeof(a));
 		mt_size_format_short((uint64_t)c->x[k->after], b, sizeof(b));
-		wrapf(f, width, "knee: %s -> %s, ns/block x%.1f%s", a, b, k->step,
-			k->confirmed ? "" : " (at the last point: not confirmed)");
+		explain_knee(why, sizeof(why), rep, c, k);
+		wrapf(f, width, "knee: %s -> %s, ns/block x%.1f%s%s", a, b, k->step,
+			k->confirmed ? "" : " (at the last point: not confirmed)", why);
 	}
 	if (c->n_knees)
 		return;
@@ -287,8 +347,10 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		fputc('\n', f);
 		mt_text_wrap(f, title, prose, 2);
 		ret = series_table(f, rep, phase, &c, wide ? 0 : width);
-		if (!ret)
-			print_knees(f, &c, ko, prose);
+		if (!ret) {
+			print_knees(f, rep, &c, ko, prose);
+			print_fits(f, rep, series, s, prose);
+		}
 		curve_free(&c);
 		if (ret)
 			break;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/reach.h"
 #include "model/report.h"
 #include "model/size.h"
 #include "report/cells.h"
@@ -245,8 +246,25 @@ static int print_extras(FILE *f, const struct mt_result *r, int width)
 static void print_mapping(FILE *f, const struct mt_result *r, int width)
 {
 	const struct mt_mapinfo *m = &r->map;
-	char a[32], k[32], u[32];
+	char a[32], k[32], u[32], v[sizeof(m->verdict)];
 
+	/* First, and loud: a result whose pages are not the ones asked for. */
+	if (m->page_check < 0) {
+		const char *why = m->verdict;
+
+		if (!strncmp(why, "not as requested: ", 18))
+			why += 18;
+		wrapf(f, width, "PAGE SIZE NOT AS REQUESTED: %s", mt_cell_safe(v, sizeof(v), why));
+	}
+	if (m->scanned) {
+		char h[32], b[32];
+
+		mt_size_format(m->scan.huge, h, sizeof(h));
+		mt_size_format(m->scan.base, b, sizeof(b));
+		wrapf(f, width, "pages: %s in huge pages, %s in base pages (%s)%s", h, b,
+		      m->scan.smaps ? "smaps, per mapping" : "PAGEMAP_SCAN, page by page",
+		      m->page_check > 0 ? ", as requested" : "");
+	}
 	if (m->valid) {
 		mt_size_format_short(m->align, a, sizeof(a));
 		mt_size_format_short(m->kernel_page, k, sizeof(k));
@@ -264,6 +282,38 @@ static void print_mapping(FILE *f, const struct mt_result *r, int width)
 		      "%llu of %llu pages%s", (unsigned long long)m->cache_resident,
 		      (unsigned long long)m->cache_pages,
 		      m->cache_resident ? " (the drop was not complete)" : "");
+}
+
+/*
+ * The region's TLB pressure: a multiple of each data TLB level's reach for
+ * the page size it was mapped with, and the page-table entries a walk of it
+ * touches, to set against the caches.
+ */
+static void print_pressure(FILE *f, const struct mt_report *rep, const struct mt_result *r,
+			   int width)
+{
+	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
+	uint64_t huge = rep->config.huge_size ? rep->config.huge_size : 2u << 20;
+	uint64_t page = mt_reach_page(&r->map, base, huge);
+	struct mt_reach lv[MT_REACH_MAX];
+	size_t n = mt_reach_from_sysinfo(&rep->system, lv, MT_REACH_MAX), k = 0;
+	char line[1024], pt[32], pg[32];
+
+	mt_size_format(mt_reach_pt_bytes(r->region, page), pt, sizeof(pt));
+	mt_size_format(page, pg, sizeof(pg));
+	k = (size_t)snprintf(line, sizeof(line), "pressure: page tables %s for %s pages", pt, pg);
+	for (size_t i = 0; i < n && k < sizeof(line); i++) {
+		char p[160];
+
+		if (lv[i].page_size != page)
+			continue;
+		mt_reach_pressure(&lv[i], r->region, p, sizeof(p));
+		k += (size_t)snprintf(line + k, sizeof(line) - k, "; region = %s", p);
+	}
+	if (!n && k < sizeof(line))
+		snprintf(line + k, sizeof(line) - k, "; TLB reach unknown (cpuid reports no TLB "
+			 "sizes here: memtlb probe measures them)");
+	wrapf(f, width, "%s", line);
 }
 
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
@@ -310,8 +360,10 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 			   rep->system.machine),
 	      mt_cell_safe(be, sizeof(be), rep->backend),
 	      rep->user_only ? " (user space only)" : "");
-	for (size_t i = 0; i < rep->n_results; i++)
+	for (size_t i = 0; i < rep->n_results; i++) {
 		print_mapping(f, rep->results[i], prose);
+		print_pressure(f, rep, rep->results[i], prose);
+	}
 	fputc('\n', f);
 	for (size_t i = 0; !ret && i < rep->n_results; i++)
 		ret = print_result(f, rep, rep->results[i], verbose, width);

@@ -296,6 +296,27 @@ static int check_alike(struct mt_comparison *cmp, unsigned int i)
 	return ret ? -ENOMEM : 0;
 }
 
+/* A point whose pages were not the ones asked for measured something else: say so. */
+static int check_pages(struct mt_comparison *cmp, unsigned int i)
+{
+	const struct mt_report *rep = cmp->reps[i];
+	char file[1024], point[512], why[512];
+
+	for (size_t k = 0; k < rep->n_results; k++) {
+		const struct mt_result *r = rep->results[k];
+
+		if (r->map.page_check >= 0)
+			continue;
+		mt_compare_escape(file, sizeof(file), cmp->files[i]);
+		mt_compare_escape(point, sizeof(point), r->params);
+		mt_compare_escape(why, sizeof(why), r->map.verdict);
+		if (push_str(&cmp->warnings, &cmp->n_warnings, "%s: %s: page size %s", file,
+			     point, why))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static const struct mt_result *find_point(const struct mt_report *rep, const char *key)
 {
 	for (size_t i = 0; i < rep->n_results; i++)
@@ -658,6 +679,8 @@ int mt_compare_create_opts(struct mt_comparison **out, const struct mt_report *c
 	}
 	for (unsigned int i = 1; !ret && i < n; i++)
 		ret = check_alike(cmp, i);
+	for (unsigned int i = 0; !ret && i < n; i++)
+		ret = check_pages(cmp, i);
 	if (!ret)
 		ret = match_points(cmp);
 	if (ret) {

@@ -7,6 +7,18 @@
 #include <stdint.h>
 
 /*
+ * What backs a range, page by page: bytes mapped by huge pages (a THP or a
+ * hugetlb page), by base pages, and not mapped at all (never touched).
+ */
+struct mt_pagescan {
+	uint64_t len;		/* the range asked about */
+	uint64_t huge;
+	uint64_t base;
+	uint64_t absent;	/* len - huge - base */
+	bool smaps;		/* PAGEMAP_SCAN missing: from smaps, per VMA, not per page */
+};
+
+/*
  * Proof of what the kernel mapped: the region's /proc/PID/smaps entry read
  * after the first write pass of the first iteration (task 0's region in
  * tasks mode), and for a cold file cache what posix_fadvise left behind.
@@ -28,6 +40,11 @@ struct mt_mapinfo {
 	bool cache_checked;	/* --file-cache cold: mincore after each drop */
 	uint64_t cache_pages;	/* the file's pages */
 	uint64_t cache_resident;	/* most pages the kernel kept after a drop */
+	/* The same region page by page (mt_mapinfo_scan), and its verdict. */
+	bool scanned;
+	struct mt_pagescan scan;
+	int page_check;		/* 1 as requested, -1 not, 0 nothing asked or not checked */
+	char verdict[160];	/* "as requested", "not as requested: ...", or "" */
 };
 
 /*
@@ -42,17 +59,6 @@ int mt_mapinfo_read(int pid, const void *addr, uint64_t len, struct mt_mapinfo *
  */
 int mt_mapinfo_read_anon_huge(uint64_t *bytes);
 
-/*
- * What backs a range, page by page: bytes mapped by huge pages (a THP or a
- * hugetlb page), by base pages, and not mapped at all (never touched).
- */
-struct mt_pagescan {
-	uint64_t len;		/* the range asked about */
-	uint64_t huge;
-	uint64_t base;
-	uint64_t absent;	/* len - huge - base */
-	bool smaps;		/* PAGEMAP_SCAN missing: from smaps, per VMA, not per page */
-};
 
 /*
  * Scan [addr, addr+len) of this process: PAGEMAP_SCAN on /proc/self/pagemap

@@ -865,6 +865,41 @@ static int check_wrong(struct mt_workload *w, unsigned int ph, unsigned int iter
 	return 0;
 }
 
+/*
+ * Whether the region is mapped with the pages asked for (issue: a THP run
+ * that got base pages measures something else). Page by page where the
+ * region is this process's (PAGEMAP_SCAN); a process task's region from its
+ * smaps, per VMA. Read in the evidence iteration, outside every phase.
+ */
+static void page_verdict(struct mt_workload *w, int pid, const void *base)
+{
+	struct mt_mapinfo *m = &w->mapinfo;
+	bool want_huge = w->cfg.pages == MT_PAGES_THP || w->cfg.pages == MT_PAGES_HUGETLB;
+
+	m->scanned = false;
+	m->page_check = 0;
+	m->verdict[0] = '\0';
+	if (!pid) {
+		m->scanned = !mt_mapinfo_scan(base, w->cfg.region, &m->scan);
+	} else if (m->valid) {
+		uint64_t huge = m->anon_huge + m->shmem_pmd + m->file_pmd + m->hugetlb;
+
+		m->scan = (struct mt_pagescan){ .len = w->cfg.region, .smaps = true };
+		m->scan.huge = huge < w->cfg.region ? huge : w->cfg.region;
+		m->scan.base = m->rss > huge ? m->rss - huge : 0;
+		if (m->scan.huge + m->scan.base > w->cfg.region)
+			m->scan.base = w->cfg.region - m->scan.huge;
+		m->scan.absent = w->cfg.region - m->scan.huge - m->scan.base;
+		m->scanned = true;
+	}
+	if (!m->scanned || w->cfg.pages == MT_PAGES_DEFAULT)
+		return;
+	m->page_check = mt_mapinfo_verdict(&m->scan, want_huge, mt_pages_name(w->cfg.pages),
+					   m->verdict, sizeof(m->verdict)) ? 1 : -1;
+	if (m->page_check > 0)
+		snprintf(m->verdict, sizeof(m->verdict), "as requested");
+}
+
 int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time_ns,
 			mt_boundary_fn hook, void *arg, struct mt_mismatch *bad)
 {
@@ -911,6 +946,7 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
 			w->mapinfo.cache_checked = checked;
 			w->mapinfo.cache_pages = pages;
 			w->mapinfo.cache_resident = kept;
+			page_verdict(w, pid, t0->base);
 		}
 	}
 	/* After an error, tasks are reaped (a private region is unmapped by its

@@ -90,12 +90,13 @@ static void reach_from_cpuid(void **state)
 	assert_int_equal(mt_reach_max(&r[0]), 64 * 4096);
 	for (size_t i = 0; i < n; i++)
 		assert_null(strstr(r[i].name, "iTLB"));
-	/* The 8 MiB L2 reach explains a knee 4m -> 16m, not 1m -> 2m. */
+	/* The 8 MiB L2 reach explains a knee 4m -> 16m, 8m -> 16m, not 1m -> 2m. */
 	int l2i = mt_reach_explain(r, n, 4096, 4u << 20, 16u << 20);
 
 	assert_true(l2i >= 0);
 	assert_int_equal(mt_reach_max(&r[l2i]), 8u << 20);
 	assert_int_equal(mt_reach_explain(r, n, 4096, 1u << 20, 2u << 20), -1);
+	assert_int_equal(mt_reach_explain(r, n, 4096, 8u << 20, 16u << 20), l2i);
 	/* Not for another page size. */
 	assert_int_equal(mt_reach_explain(r, n, 1u << 30, 4u << 20, 16u << 20), -1);
 }
@@ -107,10 +108,11 @@ static void reach_probe_range(void **state)
 	char buf[96];
 
 	(void)state;
-	/* 6..10 MiB overlaps 8m -> 16m and 4m -> 8m, not 16m -> 32m. */
+	/* 6..10 MiB overlaps 8m -> 16m and 4m -> 8m, not 16m -> 32m or 2m -> 4m. */
 	assert_int_equal(mt_reach_explain(&r, 1, 4096, 8u << 20, 16u << 20), 0);
 	assert_int_equal(mt_reach_explain(&r, 1, 4096, 4u << 20, 8u << 20), 0);
 	assert_int_equal(mt_reach_explain(&r, 1, 4096, 16u << 20, 32u << 20), -1);
+	assert_int_equal(mt_reach_explain(&r, 1, 4096, 2u << 20, 4u << 20), -1);
 	mt_reach_pressure(&r, 1ull << 30, buf, sizeof(buf));
 	assert_string_equal(buf, "102 x L2 dTLB reach (1536..2560 x 4.0 KiB)");
 }

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Translation analysis on synthetic curves (issue: counts against time, and
+# knees explained by the TLB's reach): a real sweep report's read_0 times
+# rewritten into a curve with a known step, the system's TLBs set to known
+# cpuid levels, then `sweep --from` explains the knee, and the fits find the
+# slope that was put in. No timing decides anything here.
+. "$(dirname "$0")/lib.sh"
+
+base=$MEMTLB_TEST_DATA/sweep-1m-64m.json
+
+# make OUT STEP_AT TLB_JSON: ns/block 40 below STEP_AT, 120 from it; write_0
+# time = 850 ns per minor fault + 20 us.
+make() {
+	python3 - "$base" "$1" "$2" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+step_at, tlb = int(sys.argv[3]), json.loads(sys.argv[4])
+d["system"]["tlb"] = tlb
+for r in d["results"]:
+    blocks = r["params"]["blocks"]
+    for p in r["phases"]:
+        t = None
+        if p["name"] == "read_0":
+            t = blocks * (120.0 if r["params"]["region"] >= step_at else 40.0)
+        elif p["name"] == "write_0":
+            t = 850.0 * blocks + 20000.0
+            p["counters"]["minor-faults"].update(mean=float(blocks), median=float(blocks),
+                                                 min=float(blocks), max=float(blocks))
+        if t is not None:
+            n = p["time_ns"]["n"]
+            p["time_ns"].update(mean=t, median=t, min=t, max=t, stddev=0.0, cv=0.0,
+                                samples=[t] * n)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+
+zen3='[{"level": 1, "type": "data", "pages": "4K", "entries": 64, "ways": 0},
+       {"level": 2, "type": "data", "pages": "4K", "entries": 2048, "ways": 8},
+       {"level": 2, "type": "instruction", "pages": "4K", "entries": 512, "ways": 4}]'
+M=1048576
+
+# A step 8m -> 16m with an 8 MiB L2 reach: explained by the L2 dTLB.
+make "$work/l2.json" $((16 * M)) "$zen3"
+run sweep --from "$work/l2.json" --phase read_0
+expect_status 0 "sweep --from, L2 step"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'knee: 8m -> 16m, ns/block x3\.0: the region passes the L2 dTLB reach, 8\.0 MiB \(2048 x 4\.0 KiB, cpuid\)' \
+	"$work/joined" "knee explained by the L2 dTLB reach"
+
+# The same step with no TLB sizes from cpuid: said, not guessed.
+make "$work/none.json" $((16 * M)) '[]'
+run sweep --from "$work/none.json" --phase read_0
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'knee: 8m -> 16m, ns/block x3\.0; the CPU reports no TLB sizes' "$work/joined" \
+	"no cpuid levels: no explanation made up"
+
+# A step no level explains: 2m -> 4m with L1 256 KiB and L2 8 MiB.
+make "$work/other.json" $((4 * M)) "$zen3"
+run sweep --from "$work/other.json" --phase read_0
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'knee: 2m -> 4m, ns/block x3\.0; no TLB level of 4\.0 KiB pages that cpuid reports has its reach here' \
+	"$work/joined" "a knee no level explains"
+
+# The fit of write_0 on minor-faults recovers 850 ns per fault.
+run sweep --from "$work/l2.json" --phase write_0
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'fit: write_0 time = 850\.0 ns x minor-faults \+ 20\.00 us, r2 1\.000, 7 points' \
+	"$work/joined" "fit of write_0 on minor-faults"
+run report "$work/l2.json" --format lkp
+if awk -F': ' '$1 == "fit.write_0.minor-faults.slope_ns" { ok = ($2 > 849.999 && $2 < 850.001) }
+	END { exit !ok }' "$out"; then ok; else fail "lkp: the fit's slope is 850"; fi
+expect_grep '^read_0\.knee1\.from_bytes: 8388608$' "$out" "lkp: the knee"
+# Live: the region's page tables (16 MiB of 4 KiB pages: 4096 + 8 + 1
+# entries), and the page scan's verdict.
+run stat --region 16m -i 1 -p 1 --backing anon --pages base -o "$work/base.json"
+expect_status 0 "stat --pages base"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'pressure: page tables 32\.1 KiB for 4\.0 KiB pages' "$work/joined" "page-table bytes"
+expect_grep 'pages: 0 B in huge pages, 16\.0 MiB in base pages \(PAGEMAP_SCAN, page by page\), as requested' \
+	"$work/joined" "base pages as requested"
+if python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["results"][0]["mapping"]
+sys.exit(not (m["as_requested"] is True and m["pages"]["base"] == 16 << 20))' "$work/base.json"
+then ok; else fail "JSON: as requested"; fi
+# THP on shmem where the kernel gives shmem no huge pages: marked, in the
+# table, the JSON and compare.
+if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null; then
+	run stat --region 16m -i 1 -p 1 --pages thp --backing shared -o "$work/thp.json"
+	expect_status 0 "stat --pages thp --backing shared"
+	expect_grep '^PAGE SIZE NOT AS REQUESTED: --pages thp got base pages for 16384 KiB' "$out" \
+		"table: not as requested"
+	if python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["results"][0]["mapping"]
+sys.exit(not (m["as_requested"] is False and m["page_verdict"].startswith("not as requested")))' \
+		"$work/thp.json"; then ok; else fail "JSON: not as requested"; fi
+	run compare "$work/base.json" "$work/thp.json"
+	expect_grep 'page size not as requested: --pages thp got base pages' "$err" \
+		"compare: not as requested"
+else
+	echo "shmem THP is not off here: the not-as-requested case is not made" >&2
+fi
+finish
