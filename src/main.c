@@ -7,6 +7,7 @@
 
 #include "cli/cmd.h"
 #include "cli/log.h"
+#include "model/suggest.h"
 
 static const struct mt_cmd *const commands[] = {
 	&mt_cmd_stat,
@@ -51,6 +52,7 @@ int main(int argc, char *argv[])
 		{ "list-cmds", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *names[N_COMMANDS], *near;
 	int c;
 
 	opterr = 0;
@@ -84,6 +86,12 @@ int main(int argc, char *argv[])
 		}
 	}
 	mt_err("%s: not a memtlb command", argv[optind]);
-	mt_hint("memtlb --help lists the commands");
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i]->name;
+	near = mt_suggest(argv[optind], names, N_COMMANDS);
+	if (near)
+		mt_hint("did you mean '%s'? memtlb --help lists the commands", near);
+	else
+		mt_hint("memtlb --help lists the commands");
 	return MT_EXIT_USAGE;
 }

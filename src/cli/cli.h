@@ -126,7 +126,14 @@ int mt_cli_output_check(const char *path);
  */
 int mt_cli_report_size_check(const struct mt_config *cfg, size_t points);
 
-/* getopt's '?' and ':' as one line on stderr; returns MT_EXIT_USAGE. */
+/*
+ * getopt's '?' and ':' as one line on stderr, naming the option that
+ * failed, with the nearest of opts' long names as a hint for a misspelt
+ * one (opts NULL: none); returns MT_EXIT_USAGE. mt_cli_getopt_error is
+ * the same without opts (argv NULL-terminated, as main's).
+ */
+int mt_cli_getopt_fail(const char *cmd, int c, int argc, char *argv[],
+		       const struct option *opts);
 int mt_cli_getopt_error(const char *cmd, int c, char *argv[]);
 
 /* Size and count options: the message is printed; 0 or MT_EXIT_USAGE. */

@@ -17,6 +17,7 @@
 #include "counters/resolve.h"
 #include "model/config.h"
 #include "model/size.h"
+#include "model/suggest.h"
 #include "report/json.h"
 #include "report/table.h"
 #include "sys/file.h"
@@ -219,14 +220,62 @@ int mt_cli_config_check(const struct mt_config *cfg)
 	return 0;
 }
 
+/*
+ * The element getopt was at when it failed. getopt leaves optind on an
+ * element it has not finished ("-x," with x unknown) and moves past one it
+ * has: argv[optind - 1] named the element before ("run", "64m") in the
+ * first case. optopt is the short option (0 for an unknown long one).
+ */
+static const char *failed_element(int c, int argc, char *argv[])
+{
+	const char *cur = optind < argc ? argv[optind] : NULL;
+
+	/* a missing value ends its element: getopt moved past it */
+	if (c != ':' && optopt && cur && cur[0] == '-' && cur[1] != '-' && strchr(cur + 1, optopt))
+		return cur;
+	return optind > 0 ? argv[optind - 1] : "";
+}
+
+int mt_cli_getopt_fail(const char *cmd, int c, int argc, char *argv[],
+		       const struct option *opts)
+{
+	const char *el = failed_element(c, argc, argv), *near = NULL;
+	char name[64];
+	bool is_long = !strncmp(el, "--", 2);
+
+	if (is_long)
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(el, "="), el);
+	else
+		snprintf(name, sizeof(name), "-%c", optopt ? optopt : '?');
+	if (c == ':') {
+		mt_err("%s: option '%s' needs a value", cmd, name);
+	} else if (is_long && strchr(el, '=') && optopt) {
+		mt_err("%s: option '%s' takes no value", cmd, name);
+	} else {
+		mt_err("%s: unknown option '%s'", cmd, name);
+		if (is_long && opts) {
+			const char *names[128];
+			size_t n = 0;
+
+			for (const struct option *o = opts; o->name && n < 128; o++)
+				names[n++] = o->name;
+			near = mt_suggest(name + 2, names, n);
+		}
+	}
+	if (near)
+		mt_hint("did you mean --%s? memtlb %s --help lists the options", near, cmd);
+	else
+		mt_hint("memtlb %s --help lists the options", cmd);
+	return MT_EXIT_USAGE;
+}
+
 int mt_cli_getopt_error(const char *cmd, int c, char *argv[])
 {
-	if (c == ':')
-		mt_err("%s: option '%s' needs a value", cmd, argv[optind - 1]);
-	else
-		mt_err("%s: unknown option '%s'", cmd, argv[optind - 1]);
-	mt_hint("memtlb %s --help lists the options", cmd);
-	return MT_EXIT_USAGE;
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return mt_cli_getopt_fail(cmd, c, argc, argv, NULL);
 }
 
 static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t *n)

@@ -85,7 +85,7 @@ static int cmd_run(int argc, char *argv[])
 			continue;
 		}
 		if (!mt_cli_is_workload_opt(c))
-			return mt_cli_getopt_error("run", c, argv);
+			return mt_cli_getopt_fail("run", c, argc, argv, cmdopts);
 		ret = mt_cli_workload_opt(c, optarg, &cfg);
 		if (ret)
 			return ret;

@@ -48,7 +48,7 @@ static int cmd_stat(int argc, char *argv[])
 			return MT_EXIT_OK;
 		}
 		if (!mt_cli_is_workload_opt(c))
-			return mt_cli_getopt_error("stat", c, argv);
+			return mt_cli_getopt_fail("stat", c, argc, argv, cmdopts);
 		ret = mt_cli_workload_opt(c, optarg, &cfg);
 		if (ret)
 			return ret;

@@ -297,7 +297,7 @@ static int cmd_sweep(int argc, char *argv[])
 			continue;
 		}
 		if (!mt_cli_is_workload_opt(c)) {
-			ret = mt_cli_getopt_error("sweep", c, argv);
+			ret = mt_cli_getopt_fail("sweep", c, argc, argv, cmdopts);
 			goto out;
 		}
 		ret = mt_cli_workload_opt(c, optarg, &sc.base);
