@@ -26,19 +26,15 @@
 
 int mt_cli_size_opt(const char *opt, const char *arg, uint64_t *out)
 {
-	int ret = mt_size_parse(arg, out);
+	const char *what, *hint;
 
-	if (ret == -ERANGE) {
-		mt_err("%s: %s: too large", opt, arg);
-		return MT_EXIT_USAGE;
-	}
-	if (ret || !*out) {
-		mt_err("%s: %s: not a size", opt, arg);
-		mt_hint("a size is a whole number with an optional k, m, g or t suffix, "
-			"or 0x hex: 512m, 16g, 0x40000000");
-		return MT_EXIT_USAGE;
-	}
-	return 0;
+	if (!mt_size_parse(arg, out) && *out)
+		return 0;
+	mt_size_explain(arg, &what, &hint);
+	mt_err("%s: %s: %s", opt, arg, what);
+	if (hint[0])
+		mt_hint("%s", hint);
+	return MT_EXIT_USAGE;
 }
 
 int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out)
