@@ -4,12 +4,12 @@
 
 _memtlb_commands="stat sweep probe compare report run list sysinfo"
 
-_memtlb_opts_stat="--region --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --help"
-_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_stat="--region --block --iterations --repeat --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --field-separator --json --output --verbose --help"
+_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --repeat --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --field-separator --json --output --verbose --help"
 _memtlb_opts_probe="--max --pages --knee-ratio --format --output --verbose --help"
 _memtlb_opts_compare="--fail-above --format --help"
 _memtlb_opts_report="--format --output --help"
-_memtlb_opts_run="--repeat --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_run="--repeat --event --events --events-dir --format --field-separator --json --output --verbose --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --help"
 _memtlb_opts_sysinfo="--json --help"
 

@@ -34,15 +34,17 @@ enum {
 	MT_OPT_TASKS,
 	MT_OPT_TASK_MODE,
 	MT_OPT_TASK_REGION,
+	MT_OPT_REPEAT,
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
 
-#define MT_WORKLOAD_SHORTOPTS "r:b:i:p:e:o:v"
+#define MT_WORKLOAD_SHORTOPTS "r:b:i:p:e:o:x:jv"
 
 #define MT_WORKLOAD_LONGOPTS \
 	{ "region", required_argument, NULL, 'r' }, \
 	{ "block", required_argument, NULL, 'b' }, \
 	{ "iterations", required_argument, NULL, 'i' }, \
+	{ "repeat", required_argument, NULL, MT_OPT_REPEAT }, \
 	{ "passes", required_argument, NULL, 'p' }, \
 	{ "backing", required_argument, NULL, MT_OPT_BACKING }, \
 	{ "file-cache", required_argument, NULL, MT_OPT_FILE_CACHE }, \
@@ -61,13 +63,16 @@ enum {
 	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR }, \
 	{ "format", required_argument, NULL, MT_OPT_FORMAT }, \
 	{ "output", required_argument, NULL, 'o' }, \
+	{ "field-separator", required_argument, NULL, 'x' }, \
+	{ "json", no_argument, NULL, 'j' }, \
 	{ "verbose", no_argument, NULL, 'v' }
 
 #define MT_WORKLOAD_HELP \
 	"Workload:\n" \
 	"  -r, --region SIZE        region to map (default 1g; k/m/g/t, 0x hex)\n" \
 	"  -b, --block SIZE         one word touched per block (default: page size)\n" \
-	"  -i, --iterations N       mmap/touch/munmap cycles (default 10)\n" \
+	"  -i, --iterations N       mmap/touch/munmap cycles (default 10);\n" \
+	"      --repeat N           the same, perf stat's name\n" \
 	"  -p, --passes N           write+read passes per iteration (default 5)\n" \
 	"      --backing KIND       shared (MAP_SHARED|MAP_ANONYMOUS, default), anon,\n" \
 	"                           shm, memfd, file or file:PATH\n" \
@@ -84,12 +89,14 @@ enum {
 	"      --task-region KIND   shared (default: slices of one mapping) or private\n" \
 	"      --force              run even if the region exceeds MemAvailable\n" \
 	"Counting:\n" \
-	"  -e, --event LIST         events, comma-separated (default:\n" \
+	"  -e, --event LIST         events, comma-separated, -e again adds (default:\n" \
 	"                           " MT_DEFAULT_EVENTS ")\n" \
 	"      --events SET         a named event set for this CPU (memtlb list)\n" \
 	"      --events-dir DIR     read event sets from DIR\n" \
 	"Output:\n" \
 	"      --format FMT         table (default), csv or json\n" \
+	"  -x, --field-separator SEP  CSV with SEP between fields (perf stat -x)\n" \
+	"  -j, --json               JSON (--format json)\n" \
 	"  -o, --output FILE        also write the JSON report to FILE (atomically)\n" \
 	"  -v, --verbose            say why events are not supported\n"
 
@@ -155,6 +162,12 @@ int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out);
  * Returns 0, MT_EXIT_USAGE or MT_EXIT_FAILURE.
  */
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n);
+
+/*
+ * print(f, arg), a CSV writer, with sep between the fields (-x; 0 or ','
+ * is print on out as it is). Returns print's result, or -errno.
+ */
+int mt_cli_print_csv(FILE *out, char sep, int (*print)(FILE *, const void *), const void *arg);
 
 /*
  * Write cfg->output (-o: the JSON report; "-": on stdout, instead of what

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/csvsep.h"
 #include "cli/log.h"
 #include "counters/backend.h"
 #include "counters/evset.h"
@@ -92,6 +93,9 @@ int mt_cli_usage(const struct mt_msg *msg)
 	return MT_EXIT_USAGE;
 }
 
+/* stat's -r, kept to tell a region of a few bytes from perf's -r (repeat) */
+static const char *region_arg;
+
 static const struct option workload_opts[] = {
 	MT_WORKLOAD_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -110,14 +114,68 @@ bool mt_cli_is_workload_opt(int c)
 	return workload_key(c);
 }
 
+/* -e given again adds to the list (perf's way); one command line per process */
+static int add_events(struct mt_config *cfg, const char *arg)
+{
+	static char list[4096];
+	size_t len = strlen(cfg->events);
+
+	if (cfg->events != list)
+		snprintf(list, sizeof(list), "%s", cfg->events);
+	if (len + 1 + strlen(arg) >= sizeof(list)) {
+		mt_err("-e: %s: the event list is too long", arg);
+		return MT_EXIT_USAGE;
+	}
+	snprintf(list + len, sizeof(list) - len, ",%s", arg);
+	cfg->events = list;
+	return MT_EXIT_OK;
+}
+
+/* perf stat's spellings: -x SEP, -j, --repeat N. */
+static int alias_opt(int c, const char *arg, struct mt_config *cfg, const char **key)
+{
+	switch (c) {
+	case 'x':
+		if (mt_csvsep_check(arg, &cfg->csv_sep)) {
+			mt_err("-x: '%s': not a field separator", arg);
+			mt_hint("one character that is not a letter, digit, quote, '.' or '-': "
+				"-x, -x';' -x'\\t'");
+			return MT_EXIT_USAGE;
+		}
+		cfg->format = MT_FORMAT_CSV;
+		return MT_EXIT_OK;
+	case 'j':
+		cfg->format = MT_FORMAT_JSON;
+		return MT_EXIT_OK;
+	case MT_OPT_REPEAT:
+		*key = "iterations";
+		return -1;
+	case 'e':
+		if (cfg->events_given)
+			return add_events(cfg, arg);
+		return -1;
+	case 'r':
+		region_arg = arg;
+		return -1;
+	default:
+		return -1;
+	}
+}
+
 int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 {
 	const char *key = workload_key(c);
 	struct mt_msg msg;
+	int ret;
 
-	if (!key || !mt_config_set(cfg, key, arg, &msg))
+	if (!key)
 		return MT_EXIT_OK;
-	mt_err("--%s: %s", key, msg.text);
+	ret = alias_opt(c, arg, cfg, &key);
+	if (ret >= 0)
+		return ret;
+	if (!mt_config_set(cfg, key, arg, &msg))
+		return MT_EXIT_OK;
+	mt_err("--%s: %s", c == MT_OPT_REPEAT ? "repeat" : key, msg.text);
 	if (msg.hint[0])
 		mt_hint("%s", msg.hint);
 	return MT_EXIT_USAGE;
@@ -200,8 +258,14 @@ int mt_cli_config_check(const struct mt_config *cfg)
 		return MT_EXIT_USAGE;
 	if (mt_cli_report_size_check(cfg, 1))
 		return MT_EXIT_USAGE;
-	if (mt_workload_check(cfg, &msg))
-		return mt_cli_usage(&msg);
+	if (mt_workload_check(cfg, &msg)) {
+		ret = mt_cli_usage(&msg);
+		if (region_arg && !region_arg[strspn(region_arg, "0123456789")] &&
+		    cfg->region < cfg->block)
+			mt_hint("-r is the region, as in test_with_mmap; perf's repeat is "
+				"-i or --repeat");
+		return ret;
+	}
 	if (mt_workload_caveat(cfg, &msg))
 		warn_once(&msg);
 	if (cfg->reserve)
@@ -339,6 +403,27 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 	return 0;
 }
 
+int mt_cli_print_csv(FILE *out, char sep, int (*print)(FILE *, const void *), const void *arg)
+{
+	FILE *f;
+	int ret;
+
+	if (!sep || sep == ',')
+		return print(out, arg);
+	f = mt_csvsep_open(out, sep);
+	if (!f)
+		return -errno;
+	ret = print(f, arg);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+static int print_csv(FILE *f, const void *rep)
+{
+	return mt_report_print_csv(f, rep);
+}
+
 int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg, FILE *out)
 {
 	int ret = 0;
@@ -371,7 +456,7 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg,
 		ret = mt_report_print_table(out, rep, cfg->verbose);
 		break;
 	case MT_FORMAT_CSV:
-		ret = mt_report_print_csv(out, rep);
+		ret = mt_cli_print_csv(out, cfg->csv_sep, print_csv, rep);
 		break;
 	case MT_FORMAT_JSON:
 	default:

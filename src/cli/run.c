@@ -15,7 +15,7 @@ enum {
 	OPT_REPEAT = 'r',
 };
 
-static const char cmdopts_s[] = "+:r:e:o:vh";
+static const char cmdopts_s[] = "+:r:e:o:x:jvh";
 static const struct option cmdopts[] = {
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "event", required_argument, NULL, 'e' },
@@ -23,6 +23,8 @@ static const struct option cmdopts[] = {
 	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR },
 	{ "format", required_argument, NULL, MT_OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "field-separator", required_argument, NULL, 'x' },
+	{ "json", no_argument, NULL, 'j' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -35,11 +37,13 @@ static void help(void)
 	       "its children included; report the counts and the wall time.\n\n"
 	       "  -r, --repeat N           run the command N times (default 1): mean,\n"
 	       "                           stddev, cv and the standard error of the mean\n"
-	       "  -e, --event LIST         events, comma-separated (default:\n"
+	       "  -e, --event LIST         events, comma-separated, -e again adds (default:\n"
 	       "                           " MT_DEFAULT_EVENTS ")\n"
 	       "      --events SET         a named event set (memtlb list shows them)\n"
 	       "      --events-dir DIR     read event sets from DIR\n"
 	       "      --format FMT         table (default), csv or json, on stderr\n"
+	       "  -x, --field-separator SEP  CSV with SEP between fields (perf stat -x)\n"
+	       "  -j, --json               JSON (--format json)\n"
 	       "  -o, --output FILE        also write the JSON report to FILE (atomically;\n"
 	       "                           - for stdout)\n"
 	       "  -v, --verbose            say why events are not supported\n"

@@ -75,6 +75,19 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
+struct sweep_csv {
+	const struct mt_report *rep;
+	const char *phase;
+	const struct mt_knee_opts *ko;
+};
+
+static int print_sweep_csv(FILE *f, const void *arg)
+{
+	const struct sweep_csv *a = arg;
+
+	return mt_report_print_sweep_csv(f, a->rep, a->phase, a->ko);
+}
+
 static int print_result(const struct mt_report *rep, const struct sweep_cmd *sc,
 			const char *phase)
 {
@@ -87,7 +100,8 @@ static int print_result(const struct mt_report *rep, const struct sweep_cmd *sc,
 		ret = mt_report_print_sweep(stdout, rep, phase, &sc->ko);
 		break;
 	case MT_FORMAT_CSV:
-		ret = mt_report_print_sweep_csv(stdout, rep, phase, &sc->ko);
+		ret = mt_cli_print_csv(stdout, sc->base.csv_sep, print_sweep_csv,
+				       &(struct sweep_csv){ rep, phase, &sc->ko });
 		break;
 	case MT_FORMAT_JSON:
 	default:
