@@ -14,6 +14,7 @@
 #include "cli/csvsep.h"
 #include "cli/log.h"
 #include "counters/backend.h"
+#include "counters/evnames.h"
 #include "counters/evset.h"
 #include "counters/resolve.h"
 #include "model/config.h"
@@ -373,6 +374,31 @@ static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t
 	return 0;
 }
 
+/*
+ * "NAME: event not found" (or a unit mask not found) from the resolver: the
+ * nearest names as the hint.
+ */
+static bool event_suggest(const char *msg)
+{
+	static const char *const tails[] = { ": event not found", ": invalid event attribute" };
+	size_t len = strlen(msg), tl = 0;
+	char name[256], near[512];
+
+	for (size_t i = 0; i < 2 && !tl; i++) {
+		size_t l = strlen(tails[i]);
+
+		if (len > l && !strcmp(msg + len - l, tails[i]))
+			tl = l;
+	}
+	if (!tl || len - tl >= sizeof(name))
+		return false;
+	snprintf(name, sizeof(name), "%.*s", (int)(len - tl), msg);
+	if (mt_evnames_suggest(name, near, sizeof(near)))
+		return false;
+	mt_hint("did you mean %s?", near);
+	return true;
+}
+
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n)
 {
 	char msg[256];
@@ -392,8 +418,9 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 	ret = mt_events_resolve(cfg->events, ev, n, msg, sizeof(msg));
 	if (ret == -EINVAL) {
 		mt_err("-e: %s", msg);
-		mt_hint("perf names (cycles, dTLB-load-misses, minor-faults) or libpfm4 names "
-			"(DTLB_LOAD_MISSES:WALK_COMPLETED)");
+		if (!event_suggest(msg))
+			mt_hint("perf names (cycles, dTLB-load-misses, minor-faults) or libpfm4 "
+				"names (DTLB_LOAD_MISSES:WALK_COMPLETED)");
 		return MT_EXIT_USAGE;
 	}
 	if (ret) {

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/suggest.h"
 
@@ -64,4 +65,60 @@ const char *mt_suggest(const char *word, const char *const *names, size_t n)
 		}
 	}
 	return tie ? NULL : pick;
+}
+
+static bool is_sep(char c)
+{
+	return c == '-' || c == '_' || c == ':';
+}
+
+/* The next part of *s, its length; *s moves past it and its separator. */
+static size_t next_part(const char **s, const char **part)
+{
+	size_t len;
+
+	while (**s && is_sep(**s))
+		(*s)++;
+	*part = *s;
+	for (len = 0; (*s)[len] && !is_sep((*s)[len]); len++)
+		;
+	*s += len;
+	return len;
+}
+
+static bool has_parts(const char *word, const char *name)
+{
+	const char *w = word, *nm = name, *wp, *np;
+	size_t wl, nl;
+
+	while ((wl = next_part(&w, &wp))) {
+		for (;;) {
+			nl = next_part(&nm, &np);
+			if (!nl)
+				return false;
+			if (nl == wl && !strncasecmp(wp, np, wl))
+				break;
+		}
+	}
+	return true;
+}
+
+size_t mt_suggest_parts(const char *word, const char *const *names, size_t n,
+			const char **out, size_t max)
+{
+	const char *w = word, *part;
+	size_t parts = 0, found = 0;
+
+	while (next_part(&w, &part))
+		parts++;
+	if (parts < 2)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i] || !has_parts(word, names[i]))
+			continue;
+		if (found < max)
+			out[found] = names[i];
+		found++;
+	}
+	return found;
 }

@@ -20,4 +20,13 @@ unsigned int mt_suggest_distance(const char *a, const char *b);
  */
 const char *mt_suggest(const char *word, const char *const *names, size_t n);
 
+/*
+ * For a word too far from every name (dTLB-misses is 5 edits from
+ * dTLB-load-misses): the names that hold each of its parts (split at '-',
+ * '_' and ':', two parts at least) as whole parts, in order. Up to max of
+ * them in out[]; returns how many matched (maybe more than max).
+ */
+size_t mt_suggest_parts(const char *word, const char *const *names, size_t n,
+			const char **out, size_t max);
+
 #endif

@@ -78,6 +78,17 @@ usage_case "misspelt sweep option" sweep --vray block=4k
 expect_grep "^hint: did you mean --vary?" "$err" "--vray: --vary"
 usage_case "misspelt run option" run --evnet cycles -- true
 expect_grep "^hint: did you mean --event?" "$err" "--evnet: --event"
+usage_case "misspelt perf event" stat --region 4m -e cycels
+expect_grep "^hint: did you mean cycles\?$" "$err" "cycels: cycles"
+usage_case "perf event without a part" stat --region 4m -e dTLB-misses
+expect_grep "^hint: did you mean dTLB-load-misses or dTLB-store-misses\?$" "$err" \
+	"dTLB-misses: the names with its parts"
+LIBPFM_FORCE_PMU=skl usage_case "misspelt PMU event" stat --region 4m -e DTLB_LOAD_MISSE:WALK_COMPLETED
+expect_grep "^hint: did you mean DTLB_LOAD_MISSES:WALK_COMPLETED\?$" "$err" "PMU event"
+LIBPFM_FORCE_PMU=skl usage_case "misspelt unit mask" stat --region 4m -e DTLB_LOAD_MISSES:WALK_COMPLETD
+expect_grep "^hint: did you mean DTLB_LOAD_MISSES:WALK_COMPLETED\?$" "$err" "unit mask"
+usage_case "far event" stat --region 4m -e nosuchevent
+expect_grep "^hint: perf names" "$err" "no guess: the general hint"
 
 # Sizes: what memtlb prints it takes; SI units and fractions of a byte not.
 for s in 1GiB "1.0 GiB" 1.5g 0x10KiB "64 MiB"; do
