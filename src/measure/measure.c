@@ -208,6 +208,56 @@ static int add_extras(struct mt_result *res, struct run *r, const struct mt_work
 	return 0;
 }
 
+static int finish(struct run *r, struct mt_samples *samples, const struct mt_workload *w,
+		  const struct mt_config *cfg, const struct mt_event *ev, size_t n_ev,
+		  const struct mt_measure_opts *opts, struct mt_result **out)
+{
+	int ret;
+
+	ret = mt_result_from_samples(out, samples, ev, cfg->region, cfg->block,
+				     mt_workload_blocks(w));
+	if (!ret)
+		ret = add_extras(*out, r, w, cfg);
+	if (ret) {
+		mt_result_destroy(*out);
+		*out = NULL;
+		return ret;
+	}
+	for (size_t e = 0; e < n_ev; e++)
+		snprintf((*out)->events[e].reason, sizeof((*out)->events[e].reason), "%s",
+			 ev[e].err ? mt_event_reason(&ev[e], opts->hw_counters) : "");
+	return 0;
+}
+
+/*
+ * An interrupted run's first r->iter iterations as a result: the samples
+ * copied into ones of that length (the kernel evidence keeps its NaN, so
+ * absent). Returns -EINTR with *out set, or -errno.
+ */
+static int finish_partial(struct run *r, const struct mt_workload *w,
+			  const struct mt_config *cfg, const struct mt_event *ev, size_t n_ev,
+			  const struct mt_measure_opts *opts, struct mt_result **out)
+{
+	struct mt_samples *s = r->samples, *done;
+	unsigned int k = r->iter < s->n_iter ? r->iter : s->n_iter;
+	int ret;
+
+	ret = mt_samples_create(&done, s->n_phases, k, s->n_events);
+	if (ret)
+		return ret;
+	for (unsigned int p = 0; p < s->n_phases; p++) {
+		memcpy(done->phase_names[p], s->phase_names[p], sizeof(done->phase_names[p]));
+		for (unsigned int i = 0; i < k; i++) {
+			*mt_samples_time(done, p, i) = *mt_samples_time(s, p, i);
+			for (unsigned int e = 0; e < s->n_events; e++)
+				*mt_samples_counts(done, p, e, i) = *mt_samples_counts(s, p, e, i);
+		}
+	}
+	ret = finish(r, done, w, cfg, ev, n_ev, opts, out);
+	mt_samples_destroy(done);
+	return ret ? ret : -EINTR;
+}
+
 static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
 		    const struct mt_measure_opts *opts, struct mt_result **out,
 		    struct mt_mismatch *bad)
@@ -288,16 +338,15 @@ static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 			opts->progress(opts->progress_arg, &p);
 		}
 	}
-	ret = mt_result_from_samples(out, r.samples, ev, cfg->region, cfg->block,
-				     mt_workload_blocks(w));
-	if (!ret)
-		ret = add_extras(*out, &r, w, cfg);
-	if (!ret) {
-		for (size_t e = 0; e < n_ev; e++)
-			snprintf((*out)->events[e].reason, sizeof((*out)->events[e].reason), "%s",
-				 ev[e].err ? mt_event_reason(&ev[e], opts->hw_counters) : "");
-	}
+	ret = finish(&r, r.samples, w, cfg, ev, n_ev, opts, out);
 out:
+	if (ret == -EINTR && opts->keep_partial && r.iter && r.samples) {
+		/* the iterations done; the untimed evidence one has not run */
+		int err = finish_partial(&r, w, cfg, ev, n_ev, opts, out);
+
+		if (err)
+			ret = err;
+	}
 	mt_counters_destroy(r.counters);
 	mt_samples_destroy(r.samples);
 	mt_workload_destroy(w);

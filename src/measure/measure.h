@@ -44,12 +44,16 @@ struct mt_measure_opts {
 	void *progress_arg;
 	/* Set by a signal handler: stop between iterations with -EINTR. */
 	volatile sig_atomic_t *stop;
+	/* On -EINTR, the iterations done as *out (none done: *out NULL). */
+	bool keep_partial;
 };
 
 /*
  * One stat run. A group the kernel took but never scheduled is split and
  * counted again (MT_PROGRESS_RECOUNT); ev keeps the split for later runs.
  * Returns 0, -EILSEQ with *bad filled, -ECHILD (bad->why), -EINTR, -errno.
+ * -EINTR with opts->keep_partial leaves the iterations done in *out, or
+ * NULL when none was.
  */
 int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
 		    const struct mt_measure_opts *opts, struct mt_result **out,

@@ -454,6 +454,8 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 	for (size_t i = 0; i < rep->n_results && !b.err; i++)
 		push(&b, results, result_json(&b, rep->results[i]));
 	put(&b, root, "results", results);
+	if (rep->interrupted)
+		put_bool(&b, root, "interrupted", true);
 	if (!strcmp(rep->command, "run")) {
 		json_t *run = object(&b);
 
