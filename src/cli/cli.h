@@ -191,17 +191,24 @@ int mt_cli_fail(const char *cmd, int err);
 int mt_cli_measure_error(const char *cmd, int err, const struct mt_mismatch *bad);
 
 /*
- * What a measurement says while it runs, on stderr: iterations and sweep
- * points on a terminal (after the first second), and once per command the
+ * What a measurement says while it runs, on stderr: from the first second
+ * on, on a terminal, the iteration, the phase and the ETA (a sweep's point
+ * before them), updated in place; with TERM=dumb (or none) plain lines, one
+ * every 5 s, and no escape sequence or \r; and once per command the
  * recount of a group that was never scheduled.
  */
 struct mt_cli_progress {
 	const char *cmd;
 	bool tty;
+	bool plain;		/* TERM=dumb: lines, nothing in place */
 	bool shown;		/* a progress line is on the terminal */
 	bool recount_said;
+	double plain_s;		/* when the last plain line was */
+	char point[48];		/* a sweep's point, for the phase lines */
 };
 
+/* For cmd, on this stderr and TERM. */
+void mt_cli_progress_init(struct mt_cli_progress *cp, const char *cmd);
 void mt_cli_progress(void *arg, const struct mt_progress *p);
 
 #endif

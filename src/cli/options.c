@@ -539,43 +539,84 @@ int mt_cli_measure_error(const char *cmd, int err, const struct mt_mismatch *bad
 	return mt_cli_fail(cmd, err);
 }
 
+void mt_cli_progress_init(struct mt_cli_progress *cp, const char *cmd)
+{
+	const char *term = getenv("TERM");
+
+	memset(cp, 0, sizeof(*cp));
+	cp->cmd = cmd;
+	cp->tty = isatty(STDERR_FILENO);
+	/* a dumb terminal (an editor's shell, a serial console) gets lines */
+	cp->plain = !term || !*term || !strcmp(term, "dumb");
+}
+
+/* The line shown now goes: "\r\033[K" on a terminal that updates in place. */
+static void progress_clear(struct mt_cli_progress *cp)
+{
+	if (cp->shown && !cp->plain)
+		fputs("\r\033[K", stderr);
+	cp->shown = false;
+}
+
+/* A progress line: in place on a terminal, a line of its own on a dumb one. */
+static void progress_line(struct mt_cli_progress *cp, const char *line)
+{
+	if (cp->plain) {
+		fprintf(stderr, "%s\n", line);
+		return;
+	}
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+	cp->shown = true;
+}
+
 void mt_cli_progress(void *arg, const struct mt_progress *p)
 {
 	struct mt_cli_progress *cp = arg;
-	char reg[32];
+	char reg[32], line[160];
+	size_t n;
 
 	switch (p->kind) {
 	case MT_PROGRESS_RECOUNT:
 		if (cp->recount_said)
 			return;
-		if (cp->shown)
-			fprintf(stderr, "\r\033[K");
-		cp->shown = false;
+		progress_clear(cp);
 		mt_warn("%s: a counter group was never scheduled (not enough free counters); "
 			"counting again with its events in groups of their own", cp->cmd);
 		cp->recount_said = true;
 		return;
 	case MT_PROGRESS_DONE:
-		if (cp->shown)
-			fprintf(stderr, "\r\033[K");
-		cp->shown = false;
+		progress_clear(cp);
 		return;
 	case MT_PROGRESS_ITERATION:
-		if (!cp->tty || p->elapsed_s <= 1.0)
-			return;
-		fprintf(stderr, "\rmemtlb: iteration %u of %u, %.1f s elapsed ", p->iter,
-			p->n_iter, p->elapsed_s);
-		cp->shown = true;
+		/* the phase lines say it, with the phase */
 		return;
-	case MT_PROGRESS_POINT:
+	case MT_PROGRESS_PHASE:
 		if (!cp->tty)
 			return;
+		/* lines of their own pile up: one every 5 s */
+		if (cp->plain && cp->plain_s > 0 && p->elapsed_s - cp->plain_s < 5.0)
+			return;
+		cp->plain_s = p->elapsed_s;
+		n = (size_t)snprintf(line, sizeof(line), "memtlb: %s%siteration %u of %u, %s, "
+				     "%.1f s", cp->point, cp->point[0] ? ": " : "", p->iter,
+				     p->n_iter, p->phase, p->elapsed_s);
+		if (p->eta_s >= 0 && n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, ", ETA %.0f s", p->eta_s);
+		progress_line(cp, line);
+		return;
+	case MT_PROGRESS_POINT:
 		mt_size_format_short(p->region, reg, sizeof(reg));
-		fprintf(stderr, "\r\033[Kmemtlb: point %zu of %zu (region %s), %.1f s elapsed",
-			p->point, p->n_points, reg, p->elapsed_s);
-		if (p->eta_s >= 0)
-			fprintf(stderr, ", ETA %.0f s", p->eta_s);
-		cp->shown = true;
+		snprintf(cp->point, sizeof(cp->point), "point %zu of %zu (%s)", p->point,
+			 p->n_points, reg);
+		cp->plain_s = 0;
+		if (!cp->tty)
+			return;
+		n = (size_t)snprintf(line, sizeof(line), "memtlb: point %zu of %zu (region %s), "
+				     "%.1f s elapsed", p->point, p->n_points, reg, p->elapsed_s);
+		if (p->eta_s >= 0 && n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, ", ETA %.0f s", p->eta_s);
+		progress_line(cp, line);
 		return;
 	}
 }

@@ -38,7 +38,7 @@ static void on_signal(int sig)
 static int cmd_stat(int argc, char *argv[])
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	struct mt_cli_progress shown = { .cmd = "stat" };
+	struct mt_cli_progress shown;
 	struct mt_measure_opts mopts = { .progress = mt_cli_progress, .progress_arg = &shown,
 					 .stop = &stop_sig, .keep_partial = true };
 	struct mt_report *rep = NULL;
@@ -50,6 +50,7 @@ static int cmd_stat(int argc, char *argv[])
 	int c, ret;
 
 	mt_config_init(&cfg);
+	mt_cli_progress_init(&shown, "stat");
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
@@ -79,7 +80,6 @@ static int cmd_stat(int argc, char *argv[])
 	if (ret)
 		goto fail;
 	mopts.hw_counters = rep->system.hw_counters;
-	shown.tty = isatty(STDERR_FILENO);
 	/*
 	 * Ctrl-C as in sweep: between iterations, the ones done are reported
 	 * and -o written, marked interrupted; SA_RESTART: a report being

@@ -180,7 +180,7 @@ static int write_output(void *arg, const struct mt_report *rep)
 static int run_sweep(struct sweep_cmd *sc)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	struct mt_cli_progress shown = { .cmd = "sweep", .tty = isatty(STDERR_FILENO) };
+	struct mt_cli_progress shown;
 	struct mt_measure_opts mopts = { .progress = mt_cli_progress, .progress_arg = &shown,
 					 .stop = &stop_sig };
 	size_t n = mt_sweep_points(sc->sw), n_ev = 0, failed = 0;
@@ -193,6 +193,7 @@ static int run_sweep(struct sweep_cmd *sc)
 	int64_t mem;
 	int ret;
 
+	mt_cli_progress_init(&shown, "sweep");
 	if (sc->tunables)
 		mt_cli_machine_lock();
 	ret = check_points(sc);

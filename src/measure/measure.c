@@ -54,6 +54,12 @@ struct run {
 	double *kx;		/* [phase][extra][iter]: iterations + 1, NaN = absent */
 	unsigned int n_extras;
 	unsigned int n_phases;
+	/* progress at phase boundaries, at most twice a second */
+	const struct mt_measure_opts *opts;
+	const struct mt_config *cfg;
+	const uint64_t *times;	/* the last iteration's phase times, for the ETA */
+	struct timespec t0;
+	double shown_s;
 };
 
 #define VMSTAT_MISSING UINT64_MAX
@@ -115,11 +121,57 @@ static double *kx(struct run *r, unsigned int phase, unsigned int x)
 	return &r->kx[((size_t)phase * r->n_extras + x) * (r->samples->n_iter + 1) + r->iter];
 }
 
+static double coarse_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	/* the coarse clock: a read of the vDSO's page, no TSC read */
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/*
+ * Where a long run is, for the CLI: from the first second on, at most
+ * twice a second, at a phase's start, before its counters are enabled and
+ * its clock read (nothing is printed inside a timed phase: a phase that
+ * lasts minutes shows its line when it ends). The ETA weighs the phases of
+ * this iteration by their times in the last one: none before the first
+ * iteration has ended.
+ */
+static void phase_progress(struct run *r, unsigned int phase)
+{
+	const struct mt_measure_opts *opts = r->opts;
+	double el = coarse_since(&r->t0), part = 0, whole = 0, done;
+	struct mt_progress p = {
+		.kind = MT_PROGRESS_PHASE, .iter = r->iter + 1,
+		.n_iter = (unsigned int)r->cfg->iterations, .region = r->cfg->region,
+		.elapsed_s = el, .eta_s = -1,
+	};
+
+	if (el < 1.0 || el - r->shown_s < 0.5)
+		return;
+	r->shown_s = el;
+	snprintf(p.phase, sizeof(p.phase), "%s", r->samples->phase_names[phase]);
+	for (unsigned int q = 0; q < r->n_phases; q++) {
+		whole += (double)r->times[q];
+		if (q < phase)
+			part += (double)r->times[q];
+	}
+	if (r->iter && whole > 0) {
+		done = r->iter + part / whole;
+		p.eta_s = el / done * ((double)r->cfg->iterations - done);
+	}
+	opts->progress(opts->progress_arg, &p);
+}
+
 /* Runs between the clock reads of two phases, never inside one. */
 static int boundary(void *arg, unsigned int phase, bool end)
 {
 	struct run *r = arg;
 	int ret = 0;
+
+	if (!end && !r->evidence && r->opts->progress)
+		phase_progress(r, phase);
 
 	if (r->evidence) {
 		/* Nested windows: rusage inside vmstat. */
@@ -301,6 +353,10 @@ static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r.opts = opts;
+	r.cfg = cfg;
+	r.times = times;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &r.t0);
 	/* The timed iterations, then the evidence one (r.iter == iterations). */
 	for (r.iter = 0; r.iter <= cfg->iterations; r.iter++) {
 		if (opts->stop && *opts->stop) {
