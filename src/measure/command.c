@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,7 +30,14 @@ static uint64_t now_ns(void)
  * is not left running orphaned; memtlb then waits, reports and exits
  * 128 + the signal. 0 outside a run, and in the child's copy.
  */
-static volatile sig_atomic_t child_pid, got_sig;
+static volatile sig_atomic_t child_pid, got_sig, attach_end;
+
+/* -p: Ctrl-C ends the counting of a process that is not memtlb's. */
+static void on_attach_int(int sig)
+{
+	(void)sig;
+	attach_end = 1;
+}
 
 static void on_signal(int sig)
 {
@@ -123,10 +132,86 @@ static int status_code(int st)
 	return 1;
 }
 
+/* The counts since prev into delta, prev moved on to now. */
+static int interval_delta(struct mt_counters *c, struct mt_counts *prev, struct mt_counts *now,
+			  struct mt_counts *delta, size_t n_ev)
+{
+	int ret = mt_counters_read(c, now);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n_ev; i++) {
+		delta[i].val = now[i].val - prev[i].val;
+		delta[i].ena = now[i].ena - prev[i].ena;
+		delta[i].run = now[i].run - prev[i].run;
+		prev[i] = now[i];
+	}
+	return 0;
+}
+
+/*
+ * Until the process behind pidfd ends (or, attached, *stop or the
+ * duration): poll on the pidfd, waking every interval to give the counts
+ * since the last. Returns 0 or -errno.
+ */
+static int wait_end(int pidfd, struct mt_counters *c, const struct mt_event *ev,
+		    const struct mt_counts *start, size_t n_ev, uint64_t t0,
+		    const struct mt_run_opts *o)
+{
+	struct mt_counts *prev, *now, *delta;
+	uint64_t next = 0, end = 0, t;
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	bool intervals = o && o->interval_ms && o->interval && c;
+	int ret = 0;
+
+	prev = calloc(3 * (n_ev + 1), sizeof(*prev));
+	if (!prev)
+		return -ENOMEM;
+	now = prev + n_ev + 1;
+	delta = now + n_ev + 1;
+	memcpy(prev, start, n_ev * sizeof(*prev));
+	if (intervals)
+		next = t0 + (uint64_t)o->interval_ms * 1000000u;
+	if (o && o->attach && o->duration_s > 0)
+		end = t0 + (uint64_t)(o->duration_s * 1e9);
+	for (;;) {
+		int timeout = -1, n;
+
+		if (o && o->attach && (attach_end || got_sig))
+			break;
+		t = now_ns();
+		if (end && t >= end)
+			break;
+		if (intervals && t >= next) {
+			ret = interval_delta(c, prev, now, delta, n_ev);
+			if (ret)
+				break;
+			o->interval(o->interval_arg, (double)(t - t0) / 1e9, ev, delta, n_ev);
+			while (next <= t)
+				next += (uint64_t)o->interval_ms * 1000000u;
+		}
+		if (intervals)
+			timeout = (int)((next - t + 999999) / 1000000);
+		if (end && (timeout < 0 || (uint64_t)timeout > (end - t + 999999) / 1000000))
+			timeout = (int)((end - t + 999999) / 1000000);
+		n = poll(&pfd, 1, timeout);
+		if (n < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		if (n > 0)
+			break;	/* the process ended */
+	}
+	free(prev);
+	return ret;
+}
+
 /* One run: ev is this run's copy (fresh err/user_only). */
 static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64_t *time_ns,
-		    struct mt_counts *delta, int *status, int *exec_errno)
+		    struct mt_counts *delta, int *status, int *exec_errno,
+		    const struct mt_run_opts *o)
 {
+	int pidfd = -1;
 	struct mt_counters *c = NULL;
 	struct mt_counts *before = NULL;
 	int go[2] = { -1, -1 }, rep[2] = { -1, -1 };
@@ -186,6 +271,12 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 	do
 		got = read(rep[0], &e, sizeof(e));
 	while (got < 0 && errno == EINTR);
+	if (!ret && got == 0 && o && o->interval_ms) {
+		/* -I: the command runs; its counts every interval until it ends */
+		pidfd = pidfd_open(pid, 0);
+		if (pidfd >= 0)
+			ret = wait_end(pidfd, c, ev, before, n_ev, t0, o);
+	}
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {
 			ret = -errno;
@@ -218,6 +309,8 @@ restore:
 	signal(SIGINT, old_int);
 	signal(SIGQUIT, old_quit);
 out:
+	if (pidfd >= 0)
+		close(pidfd);
 	mt_counters_destroy(c);
 	for (int i = 0; i < 2; i++) {
 		if (go[i] >= 0)
@@ -229,13 +322,63 @@ out:
 	return ret;
 }
 
-int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_event *ev,
-		   size_t n_ev, int hw_counters, struct mt_result **out,
-		   struct mt_run_outcome *oc, struct mt_event *used)
+/*
+ * -p PID: the counters opened on a running process and enabled now, read
+ * when it ends, on Ctrl-C or after the duration. Not memtlb's child: no
+ * exit status; the pidfd, opened first, says when it ends.
+ */
+static int attach_once(const struct mt_run_opts *o, struct mt_event *ev, size_t n_ev,
+		       uint64_t *time_ns, struct mt_counts *delta)
 {
+	struct mt_counters *c = NULL;
+	struct mt_counts *before;
+	uint64_t t0;
+	int pidfd, ret;
+
+	before = calloc(n_ev + 1, sizeof(*before));
+	if (!before)
+		return -ENOMEM;
+	pidfd = pidfd_open(o->attach, 0);
+	if (pidfd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = n_ev ? mt_counters_create(&c, ev, n_ev, o->attach) : 0;
+	if (!ret && c)
+		ret = mt_counters_read(c, before);
+	if (!ret && c)
+		ret = mt_counters_enable(c);
+	if (ret)
+		goto out;
+	t0 = now_ns();
+	ret = wait_end(pidfd, c, ev, before, n_ev, t0, o);
+	*time_ns = now_ns() - t0;
+	if (!ret && c)
+		ret = mt_counters_disable(c);
+	if (!ret && c)
+		ret = mt_counters_read(c, delta);
+	for (size_t i = 0; !ret && i < n_ev; i++) {
+		delta[i].val -= before[i].val;
+		delta[i].ena -= before[i].ena;
+		delta[i].run -= before[i].run;
+	}
+out:
+	if (pidfd >= 0)
+		close(pidfd);
+	mt_counters_destroy(c);
+	free(before);
+	return ret;
+}
+
+int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_event *ev,
+		   size_t n_ev, int hw_counters, const struct mt_run_opts *opts,
+		   struct mt_result **out, struct mt_run_outcome *oc, struct mt_event *used)
+{
+	bool attach = opts && opts->attach > 0;
 	struct mt_samples *s = NULL;
 	struct mt_counts *counts;
-	struct sigaction sa = { .sa_handler = on_signal }, old_term, old_hup;
+	struct sigaction sa = { .sa_handler = on_signal }, old_term, old_hup, old_int;
+	struct sigaction sa_int = { .sa_handler = on_attach_int };
 	uint64_t *times;
 	int ret = 0;
 
@@ -246,6 +389,11 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 	got_sig = 0;
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
+	attach_end = 0;
+	if (attach) {
+		sigemptyset(&sa_int.sa_mask);
+		sigaction(SIGINT, &sa_int, &old_int);
+	}
 	times = calloc(repeats, sizeof(*times));
 	counts = calloc((size_t)repeats * (n_ev + 1), sizeof(*counts));
 	if (!times || !counts) {
@@ -259,11 +407,15 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 			 * Counting starts at exec: not memtlb's fork and wait. The
 			 * groups open stopped; exec starts their leaders.
 			 */
-			used[i].attr.enable_on_exec = 1;
+			used[i].attr.enable_on_exec = !attach;
 			used[i].attr.inherit = 1;
 		}
-		ret = run_once(argv, used, n_ev, &times[r], &counts[(size_t)r * (n_ev + 1)],
-			       &oc->status, &oc->exec_errno);
+		if (attach)
+			ret = attach_once(opts, used, n_ev, &times[r],
+					  &counts[(size_t)r * (n_ev + 1)]);
+		else
+			ret = run_once(argv, used, n_ev, &times[r], &counts[(size_t)r * (n_ev + 1)],
+				       &oc->status, &oc->exec_errno, opts);
 		if (ret || oc->exec_errno)
 			goto out;
 		oc->runs++;
@@ -297,6 +449,8 @@ out:
 		oc->signal = got_sig;
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
+	if (attach)
+		sigaction(SIGINT, &old_int, NULL);
 	mt_samples_destroy(s);
 	free(times);
 	free(counts);
