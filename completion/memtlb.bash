@@ -9,7 +9,7 @@ _memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterat
 _memtlb_opts_probe="--max --pages --knee-ratio --format --output --verbose --help"
 _memtlb_opts_compare="--fail-above --format --help"
 _memtlb_opts_report="--format --output --help"
-_memtlb_opts_run="--repeat --event --events --events-dir --format --field-separator --json --output --verbose --help"
+_memtlb_opts_run="--repeat --interval-print --pid --duration --event --events --events-dir --format --field-separator --json --output --verbose --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --help"
 _memtlb_opts_sysinfo="--json --help"
 
@@ -75,6 +75,12 @@ _memtlb()
 		COMPREPLY=($(compgen -W "block= backing= iterations= passes= pages= access= tasks= task-mode= task-region= file-cache= seed= sysfs:/sys/ sysctl:" -- "$cur"))
 		compopt -o nospace 2>/dev/null
 		return
+		;;
+	-p | --pid)
+		if [[ $cmd == run ]]; then
+			COMPREPLY=($(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur"))
+			return
+		fi
 		;;
 	-o | --output)
 		COMPREPLY=($(compgen -f -- "$cur"))
