@@ -366,6 +366,15 @@ static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 		r.evidence = r.iter == cfg->iterations;
 		mt_workload_set_evidence(w, r.evidence);
 		ret = mt_workload_iterate(w, r.iter, times, boundary, &r, bad);
+		/*
+		 * Ctrl-C reaches the whole process group: --task-mode process
+		 * tasks die of it mid-iteration. That iteration is lost, the ones
+		 * before are the interrupted run's.
+		 */
+		if (ret && ret != -EILSEQ && opts->stop && *opts->stop) {
+			ret = -EINTR;
+			goto out;
+		}
 		if (ret == -ECHILD && mt_workload_failure(w))
 			snprintf(bad->why, sizeof(bad->why), "%s", mt_workload_failure(w));
 		if (ret)
