@@ -94,20 +94,28 @@ static void grouped(char *buf, size_t len, uint64_t v)
 	buf[o] = '\0';
 }
 
-/* -I: perf stat -I's layout, "time counts unit event", on stderr. */
+struct interval_out {
+	bool header;
+	char sep;	/* -x: CSV lines, perf stat -I -x's fields */
+};
+
+/*
+ * -I: perf stat -I's layout, "time counts unit event", on stderr; with -x,
+ * time, count, unit, event and the share of time counted (%), SEP between.
+ */
 static void print_interval(void *arg, double t_s, const struct mt_event *ev,
 			   const struct mt_counts *d, size_t n_ev)
 {
-	bool *header = arg;
-	char count[40], share[16];
+	struct interval_out *io = arg;
+	char count[40], share[16], running[16];
+	char sep = io->sep;
 
-	if (!*header) {
+	if (!io->header && !sep)
 		fprintf(stderr, "#%15s %18s %-5s %s\n", "time", "counts", "unit", "events");
-		*header = true;
-	}
+	io->header = true;
 	for (size_t i = 0; i < n_ev; i++) {
 		bool clock = !strcmp(ev[i].name, "task-clock") || !strcmp(ev[i].name, "cpu-clock");
-		double v = (double)d[i].val;
+		double v = (double)d[i].val, run = 100.0;
 
 		share[0] = '\0';
 		if (ev[i].err) {
@@ -115,20 +123,29 @@ static void print_interval(void *arg, double t_s, const struct mt_event *ev,
 		} else if (!d[i].run && d[i].ena) {
 			/* enabled, never scheduled; a task that did not run has ena 0 too */
 			snprintf(count, sizeof(count), "<not counted>");
+			run = 0;
 		} else {
 			if (d[i].run && d[i].run < d[i].ena) {
 				/* multiplexed: scaled, as perf does, and the share said */
+				run = 100.0 * (double)d[i].run / (double)d[i].ena;
 				v = v * (double)d[i].ena / (double)d[i].run;
-				snprintf(share, sizeof(share), "  (%.2f%%)",
-					 100.0 * (double)d[i].run / (double)d[i].ena);
+				snprintf(share, sizeof(share), "  (%.2f%%)", run);
 			}
 			if (clock)
 				snprintf(count, sizeof(count), "%.2f", v / 1e6);
+			else if (sep)
+				snprintf(count, sizeof(count), "%.0f", v);
 			else
 				grouped(count, sizeof(count), (uint64_t)(v + 0.5));
 		}
-		fprintf(stderr, "%16.9f %18s %-5s %s%s\n", t_s, count, clock ? "msec" : "",
-			ev[i].name, share);
+		/* not supported: no share of time either */
+		snprintf(running, sizeof(running), ev[i].err ? "" : "%.2f", run);
+		if (sep)
+			fprintf(stderr, "%.9f%c%s%c%s%c%s%c%s\n", t_s, sep, count, sep,
+				clock ? "msec" : "", sep, ev[i].name, sep, running);
+		else
+			fprintf(stderr, "%16.9f %18s %-5s %s%s\n", t_s, count, clock ? "msec" : "",
+				ev[i].name, share);
 	}
 	fflush(stderr);
 }
@@ -188,7 +205,7 @@ static void attach_line(char *buf, size_t len, pid_t pid)
 static int cmd_run(int argc, char *argv[])
 {
 	struct mt_run_opts ro = { 0 };
-	bool header = false;
+	struct interval_out io = { 0 };
 	struct mt_event *ev = NULL, *used = NULL;
 	struct mt_report *rep = NULL;
 	struct mt_result *res = NULL;
@@ -259,7 +276,8 @@ static int cmd_run(int argc, char *argv[])
 	}
 	ro.interval_ms = (unsigned int)interval;
 	ro.interval = print_interval;
-	ro.interval_arg = &header;
+	io.sep = cfg.format == MT_FORMAT_CSV ? (cfg.csv_sep ? cfg.csv_sep : ',') : 0;
+	ro.interval_arg = &io;
 	cfg.iterations = repeats;
 	if (cfg.output && mt_cli_output_check(cfg.output))
 		return MT_EXIT_USAGE;

@@ -26,6 +26,12 @@ expect_status 0 "run -I with cycles"
 if grep -q 'cycles' "$err" && ! grep -Eq '^ +[0-9.]+ +[0-9,]+ +cycles$' "$err"; then ok; else
 	fail "-I: cycles printed as a count on a machine without a PMU"
 fi
+# -I with -x: perf stat -I -x's fields, time;count;unit;event;running
+run run -I 100 -x';' -e minor-faults,cycles -- sleep 0.3
+expect_status 0 "run -I -x;"
+expect_grep '^[0-9]+\.[0-9]{9};[0-9]+;;minor-faults;[0-9.]+$' "$err" "-I -x; count lines"
+expect_grep '^[0-9]+\.[0-9]{9};<not supported>;;cycles;$' "$err" "-I -x; not supported, no share"
+if grep -q '^#' "$err"; then fail "-I -x: a header"; else ok; fi
 usage_case "-I too small" run -I 5 -- true
 usage_case "-I not a number" run -I 1s -- true
 
