@@ -62,6 +62,12 @@ usage_case "short missing value" stat -v -b
 expect_grep "^memtlb: stat: option '-b' needs a value$" "$err" "names -b"
 usage_case "long missing value" sweep --vary
 expect_grep "^memtlb: sweep: option '--vary' needs a value$" "$err" "names --vary"
+usage_case "global short option in a cluster" -xV
+expect_grep "^memtlb: unknown option '-x'$" "$err" "names -x, not memtlb's path"
+usage_case "global misspelt option" --versoin
+expect_grep "^hint: did you mean --version\?" "$err" "--versoin: --version"
+usage_case "global flag given a value" --help=1
+expect_grep "^memtlb: option '--help' takes no value$" "$err" "--help=1"
 for c in probe report list compare sysinfo; do
 	usage_case "$c: short option" $c -q,
 	expect_grep "^memtlb: $c: unknown option '-q'$" "$err" "$c names -q"
