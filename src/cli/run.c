@@ -333,7 +333,10 @@ static int cmd_run(int argc, char *argv[])
 	rep->runs = oc.runs;
 	rep->exit_status = oc.status;
 	/* The command is the user's: memtlb does not run it again on its own. */
-	if (mt_measure_unscheduled(res)) {
+	if (oc.idle) {
+		mt_warn("run: %s did not run while it was counted: its events are not counted",
+			what);
+	} else if (mt_measure_unscheduled(res)) {
 		mt_warn("run: a counter group was never scheduled (not enough free counters): "
 			"its events are not counted");
 		mt_hint("fewer events with -e, or memtlb stat, which splits such a group");

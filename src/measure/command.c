@@ -410,9 +410,15 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 			used[i].attr.enable_on_exec = !attach;
 			used[i].attr.inherit = 1;
 		}
-		if (attach)
+		if (attach) {
 			ret = attach_once(opts, used, n_ev, &times[r],
 					  &counts[(size_t)r * (n_ev + 1)]);
+			/* a task's events have time enabled only while it runs */
+			oc->idle = !ret && n_ev;
+			for (size_t i = 0; !ret && i < n_ev; i++)
+				if (!used[i].err && counts[(size_t)r * (n_ev + 1) + i].ena)
+					oc->idle = false;
+		}
 		else
 			ret = run_once(argv, used, n_ev, &times[r], &counts[(size_t)r * (n_ev + 1)],
 				       &oc->status, &oc->exec_errno, opts);

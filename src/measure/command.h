@@ -3,6 +3,7 @@
 #define MEMTLB_MEASURE_COMMAND_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -29,6 +30,7 @@ struct mt_run_outcome {
 	int status;		/* shell-style: exit code, or 128 + signal */
 	int exec_errno;		/* exec failed in the child: its errno, 0 if not */
 	int signal;		/* SIGTERM or SIGHUP memtlb got (and passed on), 0 if none */
+	bool idle;		/* -p: the process never ran while counted (no time enabled) */
 };
 
 /* The counts of one interval (-I): t_s since the start, delta since the last. */

@@ -65,6 +65,22 @@ expect_status 0 "run -p: Ctrl-C ends it"
 expect_grep '^task-clock ' "$err" "run -p: counts after Ctrl-C"
 if kill -0 $busy 2>/dev/null; then ok; else fail "-p: Ctrl-C reached the process"; fi
 
+# -p on a process that sleeps all along: said, not "not enough counters".
+sleep 5 &
+idle=$!
+n=0
+while [ "$(cat /proc/$idle/comm 2>/dev/null)" != sleep ] && [ $n -lt 100 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+sleep 0.1	# into its nanosleep
+run run -p $idle -e task-clock --duration 0.3
+expect_status 0 "run -p idle"
+expect_grep "^memtlb: warning: run: pid $idle \(sleep\) did not run while it was counted" "$err" \
+	"run -p idle: said"
+if grep -q 'not enough free counters' "$err"; then fail "run -p idle: blamed the counters"; else ok; fi
+kill $idle
+
 # -p until the process ends.
 sh -c 'sleep 0.3' &
 short=$!
