@@ -139,7 +139,7 @@ static int alias_opt(int c, const char *arg, struct mt_config *cfg, const char *
 	case 'x':
 		if (mt_csvsep_check(arg, &cfg->csv_sep)) {
 			mt_err("-x: '%s': not a field separator", arg);
-			mt_hint("one character that is not a letter, digit, quote, '.' or '-': "
+			mt_hint("one character, not a letter, digit, quote, '.' or '-': "
 				"-x, -x';' -x'\\t'");
 			return MT_EXIT_USAGE;
 		}
