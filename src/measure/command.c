@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* memtlb run's measurement: counters on a forked command, enabled by exec. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -132,11 +133,40 @@ static int status_code(int st)
 	return 1;
 }
 
+/*
+ * The counters of a run: one set on the command (inherited by its threads
+ * and children), or with -p one per thread of the process, summed.
+ */
+struct tasks {
+	struct mt_counters **c;
+	size_t n;
+	struct mt_counts *tmp;
+	struct mt_event **ev;	/* the threads' copies of ev: the counters keep them */
+};
+
+static int tasks_read(const struct tasks *t, struct mt_counts *sum, size_t n_ev)
+{
+	int ret;
+
+	memset(sum, 0, n_ev * sizeof(*sum));
+	for (size_t k = 0; k < t->n; k++) {
+		ret = mt_counters_read(t->c[k], t->tmp);
+		if (ret)
+			return ret;
+		for (size_t i = 0; i < n_ev; i++) {
+			sum[i].val += t->tmp[i].val;
+			sum[i].ena += t->tmp[i].ena;
+			sum[i].run += t->tmp[i].run;
+		}
+	}
+	return 0;
+}
+
 /* The counts since prev into delta, prev moved on to now. */
-static int interval_delta(struct mt_counters *c, struct mt_counts *prev, struct mt_counts *now,
+static int interval_delta(const struct tasks *c, struct mt_counts *prev, struct mt_counts *now,
 			  struct mt_counts *delta, size_t n_ev)
 {
-	int ret = mt_counters_read(c, now);
+	int ret = tasks_read(c, now, n_ev);
 
 	if (ret)
 		return ret;
@@ -154,14 +184,14 @@ static int interval_delta(struct mt_counters *c, struct mt_counts *prev, struct 
  * duration): poll on the pidfd, waking every interval to give the counts
  * since the last. Returns 0 or -errno.
  */
-static int wait_end(int pidfd, struct mt_counters *c, const struct mt_event *ev,
+static int wait_end(int pidfd, const struct tasks *c, const struct mt_event *ev,
 		    const struct mt_counts *start, size_t n_ev, uint64_t t0,
 		    const struct mt_run_opts *o)
 {
 	struct mt_counts *prev, *now, *delta;
 	uint64_t next = 0, end = 0, t;
 	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
-	bool intervals = o && o->interval_ms && o->interval && c;
+	bool intervals = o && o->interval_ms && o->interval && c && c->n;
 	int ret = 0;
 
 	prev = calloc(3 * (n_ev + 1), sizeof(*prev));
@@ -221,7 +251,8 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 	pid_t pid;
 	int st, e = 0, ret = 0;
 
-	before = calloc(n_ev + 1, sizeof(*before));
+	/* the reads before, and -I's scratch */
+	before = calloc(2 * (n_ev + 1), sizeof(*before));
 	if (!before)
 		return -ENOMEM;
 	if (pipe2(go, O_CLOEXEC) || pipe2(rep, O_CLOEXEC)) {
@@ -273,9 +304,11 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 	while (got < 0 && errno == EINTR);
 	if (!ret && got == 0 && o && o->interval_ms) {
 		/* -I: the command runs; its counts every interval until it ends */
+		struct tasks t = { .c = &c, .n = c ? 1 : 0, .tmp = before + n_ev + 1 };
+
 		pidfd = pidfd_open(pid, 0);
 		if (pidfd >= 0)
-			ret = wait_end(pidfd, c, ev, before, n_ev, t0, o);
+			ret = wait_end(pidfd, &t, ev, before, n_ev, t0, o);
 	}
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {
@@ -322,6 +355,92 @@ out:
 	return ret;
 }
 
+static void tasks_close(struct tasks *t)
+{
+	for (size_t k = 0; k < t->n; k++) {
+		mt_counters_destroy(t->c[k]);
+		if (t->ev && k)
+			free(t->ev[k]);
+	}
+	free(t->c);
+	free(t->ev);
+	free(t->tmp);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * One counter set per thread of pid (perf stat -p's thread map): a
+ * thread's events count it and, inherited, what it starts from now on.
+ * The main thread's open says, in ev, what can be counted; the others open
+ * on copies (kept while their counters are: the counters hold them), so
+ * that a thread that ended meanwhile (ESRCH) is not taken for an event that
+ * cannot be counted.
+ */
+static int tasks_open(struct tasks *t, pid_t pid, struct mt_event *ev, size_t n_ev)
+{
+	char path[64];
+	struct dirent *d;
+	size_t cap = 8;
+	DIR *dir;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->tmp = calloc(n_ev + 1, sizeof(*t->tmp));
+	t->c = calloc(cap, sizeof(*t->c));
+	t->ev = calloc(cap, sizeof(*t->ev));
+	if (!t->tmp || !t->c || !t->ev)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
+	dir = opendir(path);
+	ret = dir ? mt_counters_create(&t->c[0], ev, n_ev, pid) : errno == ENOENT ? -ESRCH : -errno;
+	if (ret)
+		goto out;
+	t->ev[0] = ev;
+	t->n = 1;
+	while ((d = readdir(dir))) {
+		char *end;
+		long tid = strtol(d->d_name, &end, 10);
+		struct mt_event *copy;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9' || *end || tid == pid)
+			continue;
+		if (t->n == cap) {
+			struct mt_counters **gc = realloc(t->c, 2 * cap * sizeof(*gc));
+			struct mt_event **ge = gc ? realloc(t->ev, 2 * cap * sizeof(*ge)) : NULL;
+
+			if (gc)
+				t->c = gc;
+			if (!ge) {
+				ret = -ENOMEM;
+				break;
+			}
+			t->ev = ge;
+			cap *= 2;
+		}
+		copy = malloc((n_ev + 1) * sizeof(*copy));
+		if (!copy) {
+			ret = -ENOMEM;
+			break;
+		}
+		memcpy(copy, ev, n_ev * sizeof(*ev));
+		ret = mt_counters_create(&t->c[t->n], copy, n_ev, (pid_t)tid);
+		if (ret == -ESRCH) {
+			free(copy);
+			ret = 0;
+			continue;
+		}
+		if (ret) {
+			free(copy);
+			break;
+		}
+		t->ev[t->n++] = copy;
+	}
+out:
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
 /*
  * -p PID: the counters opened on a running process and enabled now, read
  * when it ends, on Ctrl-C or after the duration. Not memtlb's child: no
@@ -330,10 +449,10 @@ out:
 static int attach_once(const struct mt_run_opts *o, struct mt_event *ev, size_t n_ev,
 		       uint64_t *time_ns, struct mt_counts *delta)
 {
-	struct mt_counters *c = NULL;
+	struct tasks t = { 0 };
 	struct mt_counts *before;
 	uint64_t t0;
-	int pidfd, ret;
+	int pidfd, ret = 0;
 
 	before = calloc(n_ev + 1, sizeof(*before));
 	if (!before)
@@ -343,20 +462,21 @@ static int attach_once(const struct mt_run_opts *o, struct mt_event *ev, size_t 
 		ret = -errno;
 		goto out;
 	}
-	ret = n_ev ? mt_counters_create(&c, ev, n_ev, o->attach) : 0;
-	if (!ret && c)
-		ret = mt_counters_read(c, before);
-	if (!ret && c)
-		ret = mt_counters_enable(c);
+	if (n_ev)
+		ret = tasks_open(&t, o->attach, ev, n_ev);
+	if (!ret)
+		ret = tasks_read(&t, before, n_ev);
+	for (size_t k = 0; !ret && k < t.n; k++)
+		ret = mt_counters_enable(t.c[k]);
 	if (ret)
 		goto out;
 	t0 = now_ns();
-	ret = wait_end(pidfd, c, ev, before, n_ev, t0, o);
+	ret = wait_end(pidfd, &t, ev, before, n_ev, t0, o);
 	*time_ns = now_ns() - t0;
-	if (!ret && c)
-		ret = mt_counters_disable(c);
-	if (!ret && c)
-		ret = mt_counters_read(c, delta);
+	for (size_t k = 0; !ret && k < t.n; k++)
+		ret = mt_counters_disable(t.c[k]);
+	if (!ret)
+		ret = tasks_read(&t, delta, n_ev);
 	for (size_t i = 0; !ret && i < n_ev; i++) {
 		delta[i].val -= before[i].val;
 		delta[i].ena -= before[i].ena;
@@ -365,7 +485,7 @@ static int attach_once(const struct mt_run_opts *o, struct mt_event *ev, size_t 
 out:
 	if (pidfd >= 0)
 		close(pidfd);
-	mt_counters_destroy(c);
+	tasks_close(&t);
 	free(before);
 	return ret;
 }

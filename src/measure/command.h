@@ -42,8 +42,8 @@ typedef void (*mt_interval_fn)(void *arg, double t_s, const struct mt_event *ev,
  * counts read every interval_ms while the command runs, given to interval
  * (perf stat -I); the reads are memtlb's, between the command's own work.
  * attach: count this running process (perf stat -p) instead of running
- * argv: its main thread and the threads and children it starts from then
- * on (inherit), until it exits, SIGINT (Ctrl-C: the normal end, as perf
+ * argv: each of its threads, and the threads and children they start from
+ * then on (inherit), until it exits, SIGINT (Ctrl-C: the normal end, as perf
  * stat -p's), SIGTERM or SIGHUP (oc->signal) or after duration_s; the
  * outcome's status is then 0: the process is not memtlb's child.
  */

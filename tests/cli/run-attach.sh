@@ -38,6 +38,12 @@ usage_case "-I not a number" run -I 1s -- true
 # -p: a busy process, counted for --duration, left running.
 sh -c 'while :; do :; done' &
 busy=$!
+# until the fork has become sh (its name is the script's before)
+n=0
+while [ "$(cat /proc/$busy/comm 2>/dev/null)" != sh ] && [ $n -lt 100 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
 run run -p $busy -e task-clock,minor-faults --duration 0.5 -o "$work/p.json"
 expect_status 0 "run -p --duration"
 expect_grep "^memtlb run: pid $busy \\(sh\\): 1 run" "$err" "-p names the process"
@@ -49,6 +55,31 @@ assert r["run"]["command_line"] == "pid %s (sh)" % sys.argv[2], r["run"]
 c = r["results"][0]["phases"][0]["counters"]["task-clock"]
 assert c["counted"] and c["mean"] > 0, c
 PY
+
+# -p counts every thread: here the main thread sleeps, two others spin.
+python3 -c '
+import threading, time
+def spin():
+    while True:
+        pass
+for i in range(2):
+    threading.Thread(target=spin, daemon=True).start()
+open("'"$work"'/threads", "w").close()
+time.sleep(60)' &
+threads=$!
+n=0
+while [ ! -e "$work/threads" ] && [ $n -lt 200 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+run run -p $threads -e task-clock --duration 0.5 -o "$work/t.json"
+expect_status 0 "run -p threads"
+python3 - "$work/t.json" <<'PY' && ok || { fail "-p: the threads were not counted"; sed "s/^/  /" "$err" >&2; }
+import json, sys
+c = json.load(open(sys.argv[1]))["results"][0]["phases"][0]["counters"]["task-clock"]
+assert c["counted"] and c["mean"] > 0, c
+PY
+kill $threads
 
 # -p until Ctrl-C: the normal end, exit 0, the counts printed.
 env --default-signal=INT "$MEMTLB" run -p $busy -e task-clock >"$work/out" 2>"$work/err" &
