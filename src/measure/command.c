@@ -180,11 +180,25 @@ static int interval_delta(const struct tasks *c, struct mt_counts *prev, struct 
 }
 
 /*
- * Until the process behind pidfd ends (or, attached, *stop or the
- * duration): poll on the pidfd, waking every interval to give the counts
- * since the last. Returns 0 or -errno.
+ * Whether pid has ended, without a pidfd (a kernel before 5.3, valgrind):
+ * the child is looked at without being reaped, another process by kill 0.
  */
-static int wait_end(int pidfd, const struct tasks *c, const struct mt_event *ev,
+static bool ended(pid_t pid, bool child)
+{
+	siginfo_t si = { 0 };
+
+	if (child)
+		return !waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid;
+	return kill(pid, 0) && errno == ESRCH;
+}
+
+/*
+ * Until pid ends (or, attached, Ctrl-C or the duration): poll on its pidfd,
+ * waking every interval to give the counts since the last; without a
+ * pidfd, a look every 50 ms. Returns 0 or -errno.
+ */
+static int wait_end(int pidfd, pid_t pid, bool child, const struct tasks *c,
+		    const struct mt_event *ev,
 		    const struct mt_counts *start, size_t n_ev, uint64_t t0,
 		    const struct mt_run_opts *o)
 {
@@ -224,7 +238,13 @@ static int wait_end(int pidfd, const struct tasks *c, const struct mt_event *ev,
 			timeout = (int)((next - t + 999999) / 1000000);
 		if (end && (timeout < 0 || (uint64_t)timeout > (end - t + 999999) / 1000000))
 			timeout = (int)((end - t + 999999) / 1000000);
-		n = poll(&pfd, 1, timeout);
+		if (pidfd < 0) {
+			if (ended(pid, child))
+				break;
+			if (timeout < 0 || timeout > 50)
+				timeout = 50;
+		}
+		n = poll(pidfd >= 0 ? &pfd : NULL, pidfd >= 0 ? 1 : 0, timeout);
 		if (n < 0 && errno != EINTR) {
 			ret = -errno;
 			break;
@@ -307,8 +327,7 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 		struct tasks t = { .c = &c, .n = c ? 1 : 0, .tmp = before + n_ev + 1 };
 
 		pidfd = pidfd_open(pid, 0);
-		if (pidfd >= 0)
-			ret = wait_end(pidfd, &t, ev, before, n_ev, t0, o);
+		ret = wait_end(pidfd, pid, true, &t, ev, before, n_ev, t0, o);
 	}
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {
@@ -458,7 +477,7 @@ static int attach_once(const struct mt_run_opts *o, struct mt_event *ev, size_t 
 	if (!before)
 		return -ENOMEM;
 	pidfd = pidfd_open(o->attach, 0);
-	if (pidfd < 0) {
+	if (pidfd < 0 && errno != ENOSYS) {
 		ret = -errno;
 		goto out;
 	}
@@ -471,7 +490,7 @@ static int attach_once(const struct mt_run_opts *o, struct mt_event *ev, size_t 
 	if (ret)
 		goto out;
 	t0 = now_ns();
-	ret = wait_end(pidfd, &t, ev, before, n_ev, t0, o);
+	ret = wait_end(pidfd, o->attach, false, &t, ev, before, n_ev, t0, o);
 	*time_ns = now_ns() - t0;
 	for (size_t k = 0; !ret && k < t.n; k++)
 		ret = mt_counters_disable(t.c[k]);
