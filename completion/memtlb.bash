@@ -4,12 +4,12 @@
 
 _memtlb_commands="stat sweep probe compare report run list sysinfo flush"
 
-_memtlb_opts_stat="--region --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --wide --help"
-_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --output --verbose --wide --help"
+_memtlb_opts_stat="--region --block --iterations --repeat --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --field-separator --json --output --verbose --wide --help"
+_memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --block --iterations --repeat --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --force --event --events --events-dir --format --field-separator --json --output --verbose --wide --help"
 _memtlb_opts_probe="--max --pages --knee-ratio --format --output --verbose --help"
-_memtlb_opts_compare="--fail-above --format --help --noise --output --test --wide"
+_memtlb_opts_compare="--fail-above --format --noise --output --test --wide --help"
 _memtlb_opts_report="--format --output --origin --checkout --build --run --help"
-_memtlb_opts_run="--repeat --event --events --events-dir --format --output --verbose --wide --help"
+_memtlb_opts_run="--repeat --interval-print --pid --duration --event --events --events-dir --format --field-separator --json --output --verbose --wide --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --help"
 _memtlb_opts_sysinfo="--json --check --help"
 _memtlb_opts_flush="--op --tasks --pages --ops --knee-ratio --region --iterations --event --events --events-dir --format --output --verbose --help"
@@ -86,6 +86,12 @@ _memtlb()
 		COMPREPLY=($(compgen -W "block= backing= iterations= passes= pages= access= tasks= task-mode= task-region= file-cache= seed= sysfs:/sys/ sysctl:" -- "$cur"))
 		compopt -o nospace 2>/dev/null
 		return
+		;;
+	-p | --pid)
+		if [[ $cmd == run ]]; then
+			COMPREPLY=($(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur"))
+			return
+		fi
 		;;
 	-o | --output)
 		COMPREPLY=($(compgen -f -- "$cur"))

@@ -7,6 +7,7 @@
 
 #include "cli/cmd.h"
 #include "cli/log.h"
+#include "model/suggest.h"
 
 static const struct mt_cmd *const commands[] = {
 	&mt_cmd_stat,
@@ -44,6 +45,37 @@ static int check_stdout(int ret)
 	return ret;
 }
 
+/*
+ * getopt leaves optind on an element it has not finished (-xV): the
+ * failed option is optopt then, not argv[optind - 1].
+ */
+static int option_error(int argc, char *argv[], const struct option *opts)
+{
+	const char *names[8], *el = argv[optind - 1], *near = NULL;
+	size_t n = 0;
+	char name[64];
+
+	/* every option here ends memtlb: a long one before the failed one cannot be */
+	if (optind > argc || strncmp(el, "--", 2)) {
+		snprintf(name, sizeof(name), "-%c", optopt ? optopt : '?');
+	} else {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(el, "="), el);
+		for (const struct option *o = opts; o->name && n < 8; o++)
+			names[n++] = o->name;
+		if (!optopt)
+			near = mt_suggest(name + 2, names, n);
+	}
+	if (optopt && el[0] == '-' && el[1] == '-')
+		mt_err("option '%s' takes no value", name);
+	else
+		mt_err("unknown option '%s'", name);
+	if (near)
+		mt_hint("did you mean --%s? memtlb --help lists the commands", near);
+	else
+		mt_hint("memtlb --help lists the commands");
+	return MT_EXIT_USAGE;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option opts[] = {
@@ -52,6 +84,7 @@ int main(int argc, char *argv[])
 		{ "list-cmds", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *names[N_COMMANDS], *near;
 	int c;
 
 	opterr = 0;
@@ -68,9 +101,7 @@ int main(int argc, char *argv[])
 				printf("%s\n", commands[i]->name);
 			return check_stdout(MT_EXIT_OK);
 		default:
-			mt_err("unknown option '%s'", argv[optind - 1]);
-			mt_hint("memtlb --help lists the commands");
-			return MT_EXIT_USAGE;
+			return option_error(argc, argv, opts);
 		}
 	}
 	if (optind >= argc) {
@@ -85,6 +116,12 @@ int main(int argc, char *argv[])
 		}
 	}
 	mt_err("%s: not a memtlb command", argv[optind]);
-	mt_hint("memtlb --help lists the commands");
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i]->name;
+	near = mt_suggest(argv[optind], names, N_COMMANDS);
+	if (near)
+		mt_hint("did you mean '%s'? memtlb --help lists the commands", near);
+	else
+		mt_hint("memtlb --help lists the commands");
 	return MT_EXIT_USAGE;
 }

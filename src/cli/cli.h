@@ -35,15 +35,17 @@ enum {
 	MT_OPT_TASK_MODE,
 	MT_OPT_TASK_REGION,
 	MT_OPT_WIDE,
+	MT_OPT_REPEAT,
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
 
-#define MT_WORKLOAD_SHORTOPTS "r:b:i:p:e:o:v"
+#define MT_WORKLOAD_SHORTOPTS "r:b:i:p:e:o:x:jv"
 
 #define MT_WORKLOAD_LONGOPTS \
 	{ "region", required_argument, NULL, 'r' }, \
 	{ "block", required_argument, NULL, 'b' }, \
 	{ "iterations", required_argument, NULL, 'i' }, \
+	{ "repeat", required_argument, NULL, MT_OPT_REPEAT }, \
 	{ "passes", required_argument, NULL, 'p' }, \
 	{ "backing", required_argument, NULL, MT_OPT_BACKING }, \
 	{ "file-cache", required_argument, NULL, MT_OPT_FILE_CACHE }, \
@@ -62,6 +64,8 @@ enum {
 	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR }, \
 	{ "format", required_argument, NULL, MT_OPT_FORMAT }, \
 	{ "output", required_argument, NULL, 'o' }, \
+	{ "field-separator", required_argument, NULL, 'x' }, \
+	{ "json", no_argument, NULL, 'j' }, \
 	{ "verbose", no_argument, NULL, 'v' }, \
 	{ "wide", no_argument, NULL, MT_OPT_WIDE }
 
@@ -69,7 +73,8 @@ enum {
 	"Workload:\n" \
 	"  -r, --region SIZE        region to map (default 1g; k/m/g/t, 0x hex)\n" \
 	"  -b, --block SIZE         one word touched per block (default: page size)\n" \
-	"  -i, --iterations N       mmap/touch/munmap cycles (default 10)\n" \
+	"  -i, --iterations N       mmap/touch/munmap cycles (default 10);\n" \
+	"      --repeat N           the same, perf stat's name\n" \
 	"  -p, --passes N           write+read passes per iteration (default 5)\n" \
 	"      --backing KIND       shared (MAP_SHARED|MAP_ANONYMOUS, default), anon,\n" \
 	"                           shm, memfd, file or file:PATH\n" \
@@ -86,12 +91,14 @@ enum {
 	"      --task-region KIND   shared (default: slices of one mapping) or private\n" \
 	"      --force              run even if the region exceeds MemAvailable\n" \
 	"Counting:\n" \
-	"  -e, --event LIST         events, comma-separated (default:\n" \
+	"  -e, --event LIST         events, comma-separated, -e again adds (default:\n" \
 	"                           " MT_DEFAULT_EVENTS ")\n" \
 	"      --events SET         a named event set for this CPU (memtlb list)\n" \
 	"      --events-dir DIR     read event sets from DIR\n" \
 	"Output:\n" \
 	"      --format FMT         table (default), csv or json\n" \
+	"  -x, --field-separator SEP  CSV with SEP between fields (perf stat -x)\n" \
+	"  -j, --json               JSON (--format json)\n" \
 	"  -o, --output FILE        also write the JSON report to FILE (atomically)\n" \
 	"  -v, --verbose            say why events are not supported\n" \
 	"      --wide               every column, one row per phase, whatever the width\n"
@@ -129,7 +136,14 @@ int mt_cli_output_check(const char *path);
  */
 int mt_cli_report_size_check(const struct mt_config *cfg, size_t points);
 
-/* getopt's '?' and ':' as one line on stderr; returns MT_EXIT_USAGE. */
+/*
+ * getopt's '?' and ':' as one line on stderr, naming the option that
+ * failed, with the nearest of opts' long names as a hint for a misspelt
+ * one (opts NULL: none); returns MT_EXIT_USAGE. mt_cli_getopt_error is
+ * the same without opts (argv NULL-terminated, as main's).
+ */
+int mt_cli_getopt_fail(const char *cmd, int c, int argc, char *argv[],
+		       const struct option *opts);
 int mt_cli_getopt_error(const char *cmd, int c, char *argv[]);
 
 /* Size and count options: the message is printed; 0 or MT_EXIT_USAGE. */
@@ -153,6 +167,12 @@ int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out);
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n);
 
 /*
+ * print(f, arg), a CSV writer, with sep between the fields (-x; 0 or ','
+ * is print on out as it is). Returns print's result, or -errno.
+ */
+int mt_cli_print_csv(FILE *out, char sep, int (*print)(FILE *, const void *), const void *arg);
+
+/*
  * Write cfg->output (-o: the JSON report; "-": on stdout, instead of what
  * follows when out is stdout), then the report in cfg->format on out
  * (stdout; memtlb run's is stderr, as perf stat's), once warnings about it
@@ -174,17 +194,24 @@ int mt_cli_fail(const char *cmd, int err);
 int mt_cli_measure_error(const char *cmd, int err, const struct mt_mismatch *bad);
 
 /*
- * What a measurement says while it runs, on stderr: iterations and sweep
- * points on a terminal (after the first second), and once per command the
+ * What a measurement says while it runs, on stderr: from the first second
+ * on, on a terminal, the iteration, the phase and the ETA (a sweep's point
+ * before them), updated in place; with TERM=dumb (or none) plain lines, one
+ * every 5 s, and no escape sequence or \r; and once per command the
  * recount of a group that was never scheduled.
  */
 struct mt_cli_progress {
 	const char *cmd;
 	bool tty;
+	bool plain;		/* TERM=dumb: lines, nothing in place */
 	bool shown;		/* a progress line is on the terminal */
 	bool recount_said;
+	double plain_s;		/* when the last plain line was */
+	char point[48];		/* a sweep's point, for the phase lines */
 };
 
+/* For cmd, on this stderr and TERM. */
+void mt_cli_progress_init(struct mt_cli_progress *cp, const char *cmd);
 void mt_cli_progress(void *arg, const struct mt_progress *p);
 
 #endif

@@ -11,12 +11,15 @@
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/csvsep.h"
 #include "cli/log.h"
 #include "counters/backend.h"
+#include "counters/evnames.h"
 #include "counters/evset.h"
 #include "counters/resolve.h"
 #include "model/config.h"
 #include "model/size.h"
+#include "model/suggest.h"
 #include "report/json.h"
 #include "report/table.h"
 #include "sys/file.h"
@@ -25,19 +28,15 @@
 
 int mt_cli_size_opt(const char *opt, const char *arg, uint64_t *out)
 {
-	int ret = mt_size_parse(arg, out);
+	const char *what, *hint;
 
-	if (ret == -ERANGE) {
-		mt_err("%s: %s: too large", opt, arg);
-		return MT_EXIT_USAGE;
-	}
-	if (ret || !*out) {
-		mt_err("%s: %s: not a size", opt, arg);
-		mt_hint("a size is a whole number with an optional k, m, g or t suffix, "
-			"or 0x hex: 512m, 16g, 0x40000000");
-		return MT_EXIT_USAGE;
-	}
-	return 0;
+	if (!mt_size_parse(arg, out) && *out)
+		return 0;
+	mt_size_explain(arg, &what, &hint);
+	mt_err("%s: %s: %s", opt, arg, what);
+	if (hint[0])
+		mt_hint("%s", hint);
+	return MT_EXIT_USAGE;
 }
 
 int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out)
@@ -95,6 +94,9 @@ int mt_cli_usage(const struct mt_msg *msg)
 	return MT_EXIT_USAGE;
 }
 
+/* stat's -r, kept to tell a region of a few bytes from perf's -r (repeat) */
+static const char *region_arg;
+
 static const struct option workload_opts[] = {
 	MT_WORKLOAD_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -113,14 +115,68 @@ bool mt_cli_is_workload_opt(int c)
 	return workload_key(c);
 }
 
+/* -e given again adds to the list (perf's way); one command line per process */
+static int add_events(struct mt_config *cfg, const char *arg)
+{
+	static char list[4096];
+	size_t len = strlen(cfg->events);
+
+	if (cfg->events != list)
+		snprintf(list, sizeof(list), "%s", cfg->events);
+	if (len + 1 + strlen(arg) >= sizeof(list)) {
+		mt_err("-e: %s: the event list is too long", arg);
+		return MT_EXIT_USAGE;
+	}
+	snprintf(list + len, sizeof(list) - len, ",%s", arg);
+	cfg->events = list;
+	return MT_EXIT_OK;
+}
+
+/* perf stat's spellings: -x SEP, -j, --repeat N. */
+static int alias_opt(int c, const char *arg, struct mt_config *cfg, const char **key)
+{
+	switch (c) {
+	case 'x':
+		if (mt_csvsep_check(arg, &cfg->csv_sep)) {
+			mt_err("-x: '%s': not a field separator", arg);
+			mt_hint("one character, not a letter, digit, quote, '.' or '-': "
+				"-x, -x';' -x'\\t'");
+			return MT_EXIT_USAGE;
+		}
+		cfg->format = MT_FORMAT_CSV;
+		return MT_EXIT_OK;
+	case 'j':
+		cfg->format = MT_FORMAT_JSON;
+		return MT_EXIT_OK;
+	case MT_OPT_REPEAT:
+		*key = "iterations";
+		return -1;
+	case 'e':
+		if (cfg->events_given)
+			return add_events(cfg, arg);
+		return -1;
+	case 'r':
+		region_arg = arg;
+		return -1;
+	default:
+		return -1;
+	}
+}
+
 int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 {
 	const char *key = workload_key(c);
 	struct mt_msg msg;
+	int ret;
 
-	if (!key || !mt_config_set(cfg, key, arg, &msg))
+	if (!key)
 		return MT_EXIT_OK;
-	mt_err("--%s: %s", key, msg.text);
+	ret = alias_opt(c, arg, cfg, &key);
+	if (ret >= 0)
+		return ret;
+	if (!mt_config_set(cfg, key, arg, &msg))
+		return MT_EXIT_OK;
+	mt_err("--%s: %s", c == MT_OPT_REPEAT ? "repeat" : key, msg.text);
 	if (msg.hint[0])
 		mt_hint("%s", msg.hint);
 	return MT_EXIT_USAGE;
@@ -203,8 +259,14 @@ int mt_cli_config_check(const struct mt_config *cfg)
 		return MT_EXIT_USAGE;
 	if (mt_cli_report_size_check(cfg, 1))
 		return MT_EXIT_USAGE;
-	if (mt_workload_check(cfg, &msg))
-		return mt_cli_usage(&msg);
+	if (mt_workload_check(cfg, &msg)) {
+		ret = mt_cli_usage(&msg);
+		if (region_arg && !region_arg[strspn(region_arg, "0123456789")] &&
+		    cfg->region < cfg->block)
+			mt_hint("-r is the region, as in test_with_mmap; perf's repeat is "
+				"-i or --repeat");
+		return ret;
+	}
 	if (mt_workload_caveat(cfg, &msg))
 		warn_once(&msg);
 	if (cfg->reserve)
@@ -219,14 +281,62 @@ int mt_cli_config_check(const struct mt_config *cfg)
 	return 0;
 }
 
+/*
+ * The element getopt was at when it failed. getopt leaves optind on an
+ * element it has not finished ("-x," with x unknown) and moves past one it
+ * has: argv[optind - 1] named the element before ("run", "64m") in the
+ * first case. optopt is the short option (0 for an unknown long one).
+ */
+static const char *failed_element(int c, int argc, char *argv[])
+{
+	const char *cur = optind < argc ? argv[optind] : NULL;
+
+	/* a missing value ends its element: getopt moved past it */
+	if (c != ':' && optopt && cur && cur[0] == '-' && cur[1] != '-' && strchr(cur + 1, optopt))
+		return cur;
+	return optind > 0 ? argv[optind - 1] : "";
+}
+
+int mt_cli_getopt_fail(const char *cmd, int c, int argc, char *argv[],
+		       const struct option *opts)
+{
+	const char *el = failed_element(c, argc, argv), *near = NULL;
+	char name[64];
+	bool is_long = !strncmp(el, "--", 2);
+
+	if (is_long)
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(el, "="), el);
+	else
+		snprintf(name, sizeof(name), "-%c", optopt ? optopt : '?');
+	if (c == ':') {
+		mt_err("%s: option '%s' needs a value", cmd, name);
+	} else if (is_long && strchr(el, '=') && optopt) {
+		mt_err("%s: option '%s' takes no value", cmd, name);
+	} else {
+		mt_err("%s: unknown option '%s'", cmd, name);
+		if (is_long && opts) {
+			const char *names[128];
+			size_t n = 0;
+
+			for (const struct option *o = opts; o->name && n < 128; o++)
+				names[n++] = o->name;
+			near = mt_suggest(name + 2, names, n);
+		}
+	}
+	if (near)
+		mt_hint("did you mean --%s? memtlb %s --help lists the options", near, cmd);
+	else
+		mt_hint("memtlb %s --help lists the options", cmd);
+	return MT_EXIT_USAGE;
+}
+
 int mt_cli_getopt_error(const char *cmd, int c, char *argv[])
 {
-	if (c == ':')
-		mt_err("%s: option '%s' needs a value", cmd, argv[optind - 1]);
-	else
-		mt_err("%s: unknown option '%s'", cmd, argv[optind - 1]);
-	mt_hint("memtlb %s --help lists the options", cmd);
-	return MT_EXIT_USAGE;
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return mt_cli_getopt_fail(cmd, c, argc, argv, NULL);
 }
 
 static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t *n)
@@ -264,6 +374,31 @@ static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t
 	return 0;
 }
 
+/*
+ * "NAME: event not found" (or a unit mask not found) from the resolver: the
+ * nearest names as the hint.
+ */
+static bool event_suggest(const char *msg)
+{
+	static const char *const tails[] = { ": event not found", ": invalid event attribute" };
+	size_t len = strlen(msg), tl = 0;
+	char name[256], near[512];
+
+	for (size_t i = 0; i < 2 && !tl; i++) {
+		size_t l = strlen(tails[i]);
+
+		if (len > l && !strcmp(msg + len - l, tails[i]))
+			tl = l;
+	}
+	if (!tl || len - tl >= sizeof(name))
+		return false;
+	snprintf(name, sizeof(name), "%.*s", (int)(len - tl), msg);
+	if (mt_evnames_suggest(name, near, sizeof(near)))
+		return false;
+	mt_hint("did you mean %s?", near);
+	return true;
+}
+
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n)
 {
 	char msg[512];
@@ -288,7 +423,7 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 		if (hint)
 			*hint++ = '\0';
 		mt_err("-e: %s", msg);
-		if (!hint)
+		if (!hint && !event_suggest(msg))
 			mt_hint("perf names (cycles, dTLB-load-misses, minor-faults) or libpfm4 "
 				"names (DTLB_LOAD_MISSES:WALK_COMPLETED)");
 		/* Each of its lines a hint: a list of names wraps to 80 columns. */
@@ -305,6 +440,27 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 		return MT_EXIT_FAILURE;
 	}
 	return 0;
+}
+
+int mt_cli_print_csv(FILE *out, char sep, int (*print)(FILE *, const void *), const void *arg)
+{
+	FILE *f;
+	int ret;
+
+	if (!sep || sep == ',')
+		return print(out, arg);
+	f = mt_csvsep_open(out, sep);
+	if (!f)
+		return -errno;
+	ret = print(f, arg);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+static int print_csv(FILE *f, const void *rep)
+{
+	return mt_report_print_csv(f, rep);
 }
 
 int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg, FILE *out)
@@ -339,7 +495,7 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg,
 		ret = mt_report_print_table(out, rep, cfg->verbose || cfg->wide);
 		break;
 	case MT_FORMAT_CSV:
-		ret = mt_report_print_csv(out, rep);
+		ret = mt_cli_print_csv(out, cfg->csv_sep, print_csv, rep);
 		break;
 	case MT_FORMAT_JSON:
 	default:
@@ -395,43 +551,84 @@ int mt_cli_measure_error(const char *cmd, int err, const struct mt_mismatch *bad
 	return mt_cli_fail(cmd, err);
 }
 
+void mt_cli_progress_init(struct mt_cli_progress *cp, const char *cmd)
+{
+	const char *term = getenv("TERM");
+
+	memset(cp, 0, sizeof(*cp));
+	cp->cmd = cmd;
+	cp->tty = isatty(STDERR_FILENO);
+	/* a dumb terminal (an editor's shell, a serial console) gets lines */
+	cp->plain = !term || !*term || !strcmp(term, "dumb");
+}
+
+/* The line shown now goes: "\r\033[K" on a terminal that updates in place. */
+static void progress_clear(struct mt_cli_progress *cp)
+{
+	if (cp->shown && !cp->plain)
+		fputs("\r\033[K", stderr);
+	cp->shown = false;
+}
+
+/* A progress line: in place on a terminal, a line of its own on a dumb one. */
+static void progress_line(struct mt_cli_progress *cp, const char *line)
+{
+	if (cp->plain) {
+		fprintf(stderr, "%s\n", line);
+		return;
+	}
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+	cp->shown = true;
+}
+
 void mt_cli_progress(void *arg, const struct mt_progress *p)
 {
 	struct mt_cli_progress *cp = arg;
-	char reg[32];
+	char reg[32], line[160];
+	size_t n;
 
 	switch (p->kind) {
 	case MT_PROGRESS_RECOUNT:
 		if (cp->recount_said)
 			return;
-		if (cp->shown)
-			fprintf(stderr, "\r\033[K");
-		cp->shown = false;
+		progress_clear(cp);
 		mt_warn("%s: a counter group was never scheduled (not enough free counters); "
 			"counting again with its events in groups of their own", cp->cmd);
 		cp->recount_said = true;
 		return;
 	case MT_PROGRESS_DONE:
-		if (cp->shown)
-			fprintf(stderr, "\r\033[K");
-		cp->shown = false;
+		progress_clear(cp);
 		return;
 	case MT_PROGRESS_ITERATION:
-		if (!cp->tty || p->elapsed_s <= 1.0)
-			return;
-		fprintf(stderr, "\rmemtlb: iteration %u of %u, %.1f s elapsed ", p->iter,
-			p->n_iter, p->elapsed_s);
-		cp->shown = true;
+		/* the phase lines say it, with the phase */
 		return;
-	case MT_PROGRESS_POINT:
+	case MT_PROGRESS_PHASE:
 		if (!cp->tty)
 			return;
+		/* lines of their own pile up: one every 5 s */
+		if (cp->plain && cp->plain_s > 0 && p->elapsed_s - cp->plain_s < 5.0)
+			return;
+		cp->plain_s = p->elapsed_s;
+		n = (size_t)snprintf(line, sizeof(line), "memtlb: %s%siteration %u of %u, %s, "
+				     "%.1f s", cp->point, cp->point[0] ? ": " : "", p->iter,
+				     p->n_iter, p->phase, p->elapsed_s);
+		if (p->eta_s >= 0 && n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, ", ETA %.0f s", p->eta_s);
+		progress_line(cp, line);
+		return;
+	case MT_PROGRESS_POINT:
 		mt_size_format_short(p->region, reg, sizeof(reg));
-		fprintf(stderr, "\r\033[Kmemtlb: point %zu of %zu (region %s), %.1f s elapsed",
-			p->point, p->n_points, reg, p->elapsed_s);
-		if (p->eta_s >= 0)
-			fprintf(stderr, ", ETA %.0f s", p->eta_s);
-		cp->shown = true;
+		snprintf(cp->point, sizeof(cp->point), "point %zu of %zu (%s)", p->point,
+			 p->n_points, reg);
+		cp->plain_s = 0;
+		if (!cp->tty)
+			return;
+		n = (size_t)snprintf(line, sizeof(line), "memtlb: point %zu of %zu (region %s), "
+				     "%.1f s elapsed", p->point, p->n_points, reg, p->elapsed_s);
+		if (p->eta_s >= 0 && n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, ", ETA %.0f s", p->eta_s);
+		progress_line(cp, line);
 		return;
 	}
 }

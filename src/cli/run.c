@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* memtlb run: count a command, perf stat's way, with memtlb's reports. */
+#include <ctype.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,20 +13,29 @@
 #include "cli/cmd.h"
 #include "cli/log.h"
 #include "measure/command.h"
+#include "model/size.h"
 #include "model/report.h"
 
 enum {
 	OPT_REPEAT = 'r',
+	OPT_INTERVAL = 'I',
+	OPT_PID = 'p',
+	OPT_DURATION = MT_OPT_FIRST_FREE,
 };
 
-static const char cmdopts_s[] = "+:r:e:o:vh";
+static const char cmdopts_s[] = "+:r:I:p:e:o:x:jvh";
 static const struct option cmdopts[] = {
 	{ "repeat", required_argument, NULL, 'r' },
+	{ "interval-print", required_argument, NULL, 'I' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "event", required_argument, NULL, 'e' },
 	{ "events", required_argument, NULL, MT_OPT_EVENTS },
 	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR },
 	{ "format", required_argument, NULL, MT_OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "field-separator", required_argument, NULL, 'x' },
+	{ "json", no_argument, NULL, 'j' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "wide", no_argument, NULL, MT_OPT_WIDE },
 	{ "help", no_argument, NULL, 'h' },
@@ -32,15 +45,24 @@ static const struct option cmdopts[] = {
 static void help(void)
 {
 	printf("Usage: memtlb run [options] [--] COMMAND [ARGS...]\n"
+	       "       memtlb run [options] -p PID [--duration S]\n"
 	       "Run COMMAND (no shell) under a counter group, counting from its exec,\n"
 	       "its children included; report the counts and the wall time.\n\n"
 	       "  -r, --repeat N           run the command N times (default 1): mean,\n"
 	       "                           stddev, cv and the standard error of the mean\n"
-	       "  -e, --event LIST         events, comma-separated (default:\n"
+	       "  -I, --interval-print MS  also print the counts every MS ms while it\n"
+	       "                           runs (10 to 3600000), perf stat -I's lines\n"
+	       "  -p, --pid PID            count the running process PID (its threads and\n"
+	       "                           what they start from now on) until it ends or\n"
+	       "                           Ctrl-C\n"
+	       "      --duration S         with -p: stop counting after S seconds\n"
+	       "  -e, --event LIST         events, comma-separated, -e again adds (default:\n"
 	       "                           " MT_DEFAULT_EVENTS ")\n"
 	       "      --events SET         a named event set (memtlb list shows them)\n"
 	       "      --events-dir DIR     read event sets from DIR\n"
 	       "      --format FMT         table (default), csv or json, on stderr\n"
+	       "  -x, --field-separator SEP  CSV with SEP between fields (perf stat -x)\n"
+	       "  -j, --json               JSON (--format json)\n"
 	       "  -o, --output FILE        also write the JSON report to FILE (atomically;\n"
 	       "                           - for stdout)\n"
 	       "  -v, --verbose            say why events are not supported\n"
@@ -59,13 +81,139 @@ static void join(char *buf, size_t len, char *const argv[], int argc)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
 }
 
+/* 1234567 as "1,234,567": perf stat's counts. */
+static void grouped(char *buf, size_t len, uint64_t v)
+{
+	char digits[32];
+	size_t n, o = 0;
+
+	n = (size_t)snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+struct interval_out {
+	bool header;
+	char sep;	/* -x: CSV lines, perf stat -I -x's fields */
+};
+
+/*
+ * -I: perf stat -I's layout, "time counts unit event", on stderr; with -x,
+ * time, count, unit, event and the share of time counted (%), SEP between.
+ */
+static void print_interval(void *arg, double t_s, const struct mt_event *ev,
+			   const struct mt_counts *d, size_t n_ev)
+{
+	struct interval_out *io = arg;
+	char count[40], share[16], running[16];
+	char sep = io->sep;
+
+	if (!io->header && !sep)
+		fprintf(stderr, "#%15s %18s %-5s %s\n", "time", "counts", "unit", "events");
+	io->header = true;
+	for (size_t i = 0; i < n_ev; i++) {
+		bool clock = !strcmp(ev[i].name, "task-clock") || !strcmp(ev[i].name, "cpu-clock");
+		double v = (double)d[i].val, run = 100.0;
+
+		share[0] = '\0';
+		if (ev[i].err) {
+			snprintf(count, sizeof(count), "<not supported>");
+		} else if (!d[i].run && d[i].ena) {
+			/* enabled, never scheduled; a task that did not run has ena 0 too */
+			snprintf(count, sizeof(count), "<not counted>");
+			run = 0;
+		} else {
+			if (d[i].run && d[i].run < d[i].ena) {
+				/* multiplexed: scaled, as perf does, and the share said */
+				run = 100.0 * (double)d[i].run / (double)d[i].ena;
+				v = v * (double)d[i].ena / (double)d[i].run;
+				snprintf(share, sizeof(share), "  (%.2f%%)", run);
+			}
+			if (clock)
+				snprintf(count, sizeof(count), "%.2f", v / 1e6);
+			else if (sep)
+				snprintf(count, sizeof(count), "%.0f", v);
+			else
+				grouped(count, sizeof(count), (uint64_t)(v + 0.5));
+		}
+		/* not supported: no share of time either */
+		snprintf(running, sizeof(running), ev[i].err ? "" : "%.2f", run);
+		if (sep)
+			fprintf(stderr, "%.9f%c%s%c%s%c%s%c%s\n", t_s, sep, count, sep,
+				clock ? "msec" : "", sep, ev[i].name, sep, running);
+		else
+			fprintf(stderr, "%16.9f %18s %-5s %s%s\n", t_s, count, clock ? "msec" : "",
+				ev[i].name, share);
+	}
+	fflush(stderr);
+}
+
+/* -p's process: a pid that exists now (the attach checks again). */
+static int pid_opt(const char *arg, pid_t *out)
+{
+	unsigned long v;
+
+	if (mt_count_parse(arg, 4194304, &v)) {	/* PID_MAX_LIMIT */
+		mt_err("-p: %s: not a process id", arg);
+		return MT_EXIT_USAGE;
+	}
+	if (kill((pid_t)v, 0) && errno == ESRCH) {
+		mt_err("-p: %s: no such process", arg);
+		return MT_EXIT_USAGE;
+	}
+	*out = (pid_t)v;
+	return 0;
+}
+
+static int duration_opt(const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0) || !(v <= 1e6) || arg[0] == ' ') {
+		mt_err("--duration: %s: not a number of seconds from 0 to 1000000", arg);
+		mt_hint("--duration 10, --duration 0.5");
+		return MT_EXIT_USAGE;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "pid 1234 (comm)": comm is the process's, untrusted: printable bytes only. */
+static void attach_line(char *buf, size_t len, pid_t pid)
+{
+	char path[64], comm[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+	}
+	for (char *c = comm; *c; c++)
+		if (*c == '\n' || !isprint((unsigned char)*c))
+			*c = *c == '\n' ? '\0' : '?';
+	snprintf(buf, len, "pid %ld (%s)", (long)pid, comm);
+}
+
 static int cmd_run(int argc, char *argv[])
 {
+	struct mt_run_opts ro = { 0 };
+	struct interval_out io = { 0 };
 	struct mt_event *ev = NULL, *used = NULL;
 	struct mt_report *rep = NULL;
 	struct mt_result *res = NULL;
 	struct mt_run_outcome oc;
-	unsigned long repeats = 1;
+	unsigned long repeats = 1, interval = 0;
+	const char *what;
 	struct mt_config cfg;
 	size_t n_ev = 0;
 	int c, ret;
@@ -85,18 +233,53 @@ static int cmd_run(int argc, char *argv[])
 			if (ret)
 				return ret;
 			continue;
+		case OPT_INTERVAL:
+			if (mt_count_parse(optarg, 3600000, &interval) || interval < 10) {
+				mt_err("-I: %s: not a number of milliseconds from 10 to 3600000",
+				       optarg);
+				return MT_EXIT_USAGE;
+			}
+			continue;
+		case OPT_PID:
+			ret = pid_opt(optarg, &ro.attach);
+			if (ret)
+				return ret;
+			continue;
+		case OPT_DURATION:
+			ret = duration_opt(optarg, &ro.duration_s);
+			if (ret)
+				return ret;
+			continue;
 		}
 		if (!mt_cli_is_workload_opt(c))
-			return mt_cli_getopt_error("run", c, argv);
+			return mt_cli_getopt_fail("run", c, argc, argv, cmdopts);
 		ret = mt_cli_workload_opt(c, optarg, &cfg);
 		if (ret)
 			return ret;
 	}
-	if (optind >= argc) {
+	if (ro.attach && optind < argc) {
+		mt_err("run: -p %ld and a command: count one or the other", (long)ro.attach);
+		mt_hint("memtlb run -p PID, or memtlb run -- COMMAND");
+		return MT_EXIT_USAGE;
+	}
+	if (ro.attach && repeats > 1) {
+		mt_err("--repeat: %lu: a running process (-p) is counted once", repeats);
+		return MT_EXIT_USAGE;
+	}
+	if (ro.duration_s > 0 && !ro.attach) {
+		mt_err("--duration: counts a running process: give -p PID");
+		mt_hint("a command is counted until it exits");
+		return MT_EXIT_USAGE;
+	}
+	if (optind >= argc && !ro.attach) {
 		mt_err("run: no command to run");
 		mt_hint("memtlb run [options] -- COMMAND [ARGS...]");
 		return MT_EXIT_USAGE;
 	}
+	ro.interval_ms = (unsigned int)interval;
+	ro.interval = print_interval;
+	io.sep = cfg.format == MT_FORMAT_CSV ? (cfg.csv_sep ? cfg.csv_sep : ',') : 0;
+	ro.interval_arg = &io;
 	cfg.iterations = repeats;
 	if (cfg.output && mt_cli_output_check(cfg.output))
 		return MT_EXIT_USAGE;
@@ -109,31 +292,41 @@ static int cmd_run(int argc, char *argv[])
 	ret = used ? mt_measure_report_create(&rep, "run", &cfg) : -ENOMEM;
 	if (ret)
 		goto fail;
-	join(rep->command_line, sizeof(rep->command_line), argv + optind, argc - optind);
+	if (ro.attach)
+		attach_line(rep->command_line, sizeof(rep->command_line), ro.attach);
+	else
+		join(rep->command_line, sizeof(rep->command_line), argv + optind, argc - optind);
+	/* the command's name in the messages below */
+	what = ro.attach ? rep->command_line : argv[optind];
 	rep->repeats = (unsigned int)repeats;
 	ret = mt_measure_run(argv + optind, (unsigned int)repeats, ev, n_ev,
-			     rep->system.hw_counters, &res, &oc, used);
+			     rep->system.hw_counters, &ro, &res, &oc, used);
+	if (ret == -ESRCH && ro.attach) {
+		mt_err("-p: %ld: no such process", (long)ro.attach);
+		ret = MT_EXIT_USAGE;
+		goto out;
+	}
 	if (!ret && oc.exec_errno) {
 		if (oc.exec_errno == ENOENT) {
-			mt_err("run: %s: command not found", argv[optind]);
+			mt_err("run: %s: command not found", what);
 		} else if (oc.exec_errno == ENOEXEC) {
 			/* execvp would have run it under /bin/sh: no shell is used. */
-			mt_err("run: %s: exec format error", argv[optind]);
+			mt_err("run: %s: exec format error", what);
 			mt_hint("not a binary for this machine, or a script without a #! line");
 		} else {
-			mt_err("run: %s: %s", argv[optind], strerror(oc.exec_errno));
+			mt_err("run: %s: %s", what, strerror(oc.exec_errno));
 		}
 		ret = MT_EXIT_USAGE;
 		goto out;
 	}
 	if (ret == -ECHILD && oc.signal) {
-		mt_err("run: interrupted by %s before %s ran", strsignal(oc.signal), argv[optind]);
+		mt_err("run: interrupted by %s before %s ran", strsignal(oc.signal), what);
 		ret = 128 + oc.signal;
 		goto out;
 	}
 	if (ret == -ECHILD) {
 		/* A signal (^C to the group) ended it: its status, as a command's. */
-		mt_err("run: %s: ended before it could exec (status %d)", argv[optind], oc.status);
+		mt_err("run: %s: ended before it could exec (status %d)", what, oc.status);
 		ret = oc.status > 128 ? oc.status : MT_EXIT_FAILURE;
 		goto out;
 	}
@@ -142,7 +335,10 @@ static int cmd_run(int argc, char *argv[])
 	rep->runs = oc.runs;
 	rep->exit_status = oc.status;
 	/* The command is the user's: memtlb does not run it again on its own. */
-	if (mt_measure_unscheduled(res)) {
+	if (oc.idle) {
+		mt_warn("run: %s did not run while it was counted: its events are not counted",
+			what);
+	} else if (mt_measure_unscheduled(res)) {
 		mt_warn("run: a counter group was never scheduled (not enough free counters): "
 			"its events are not counted");
 		mt_hint("fewer events with -e, or memtlb stat, which splits such a group");
@@ -158,10 +354,10 @@ static int cmd_run(int argc, char *argv[])
 	if (oc.signal) {
 		/* memtlb's own SIGTERM/SIGHUP, passed on: the runs done are reported. */
 		mt_err("run: interrupted by %s after %u of %lu runs; %s got it too", strsignal(oc.signal),
-		       oc.runs, repeats, argv[optind]);
+		       oc.runs, repeats, what);
 		ret = 128 + oc.signal;
 	} else if (oc.status) {
-		mt_err("run: %s: exit status %d (run %u of %lu)", argv[optind], oc.status, oc.runs,
+		mt_err("run: %s: exit status %d (run %u of %lu)", what, oc.status, oc.runs,
 		       repeats);
 		ret = oc.status;
 	}

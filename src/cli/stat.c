@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* memtlb stat: the mmap touch workload under a counter group. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +29,19 @@ static void help(void)
 	       "  -h, --help               this text\n");
 }
 
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
 static int cmd_stat(int argc, char *argv[])
 {
-	struct mt_cli_progress shown = { .cmd = "stat" };
-	struct mt_measure_opts mopts = { .progress = mt_cli_progress, .progress_arg = &shown };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct mt_cli_progress shown;
+	struct mt_measure_opts mopts = { .progress = mt_cli_progress, .progress_arg = &shown,
+					 .stop = &stop_sig, .keep_partial = true };
 	struct mt_report *rep = NULL;
 	struct mt_result *res = NULL;
 	struct mt_event *ev = NULL;
@@ -41,6 +51,7 @@ static int cmd_stat(int argc, char *argv[])
 	int c, ret;
 
 	mt_config_init(&cfg);
+	mt_cli_progress_init(&shown, "stat");
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
@@ -49,7 +60,7 @@ static int cmd_stat(int argc, char *argv[])
 			return MT_EXIT_OK;
 		}
 		if (!mt_cli_is_workload_opt(c))
-			return mt_cli_getopt_error("stat", c, argv);
+			return mt_cli_getopt_fail("stat", c, argc, argv, cmdopts);
 		ret = mt_cli_workload_opt(c, optarg, &cfg);
 		if (ret)
 			return ret;
@@ -73,11 +84,29 @@ static int cmd_stat(int argc, char *argv[])
 	mopts.env_run = &rep->system.env.run;
 	mt_sysinfo_precheck(&rep->system, &cfg);
 	shown.tty = isatty(STDERR_FILENO);
+	/*
+	 * Ctrl-C as in sweep: between iterations, the ones done are reported
+	 * and -o written, marked interrupted; SA_RESTART: a report being
+	 * written is never cut short by EINTR.
+	 */
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	ret = mt_measure_stat(&cfg, ev, n_ev, &mopts, &res, &bad);
-	if (ret) {
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (ret == -EINTR && !res) {
+		mt_err("stat: interrupted by %s before the first iteration ended",
+		       strsignal(stop_sig));
+		ret = 128 + stop_sig;
+		goto out;
+	}
+	if (ret && ret != -EINTR) {
 		ret = mt_cli_measure_error("stat", ret, &bad);
 		goto out;
 	}
+	rep->interrupted = ret == -EINTR;
 	for (size_t e = 0; e < n_ev; e++)
 		rep->user_only |= ev[e].user_only;
 	ret = mt_report_add(rep, res);
@@ -86,6 +115,14 @@ static int cmd_stat(int argc, char *argv[])
 		goto fail;
 	}
 	ret = mt_cli_report_emit(rep, &cfg, stdout);
+	if (!ret && rep->interrupted) {
+		size_t done = res->n_phases ? res->phases[0].time_ns.n : 0;
+
+		mt_err("stat: interrupted by %s after %zu of %lu iterations%s%s",
+		       strsignal(stop_sig), done, cfg.iterations,
+		       cfg.output ? "; report kept in " : "", cfg.output ? cfg.output : "");
+		ret = 128 + stop_sig;
+	}
 	goto out;
 fail:
 	ret = mt_cli_fail("stat", ret);

@@ -76,6 +76,19 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
+struct sweep_csv {
+	const struct mt_report *rep;
+	const char *phase;
+	const struct mt_knee_opts *ko;
+};
+
+static int print_sweep_csv(FILE *f, const void *arg)
+{
+	const struct sweep_csv *a = arg;
+
+	return mt_report_print_sweep_csv(f, a->rep, a->phase, a->ko);
+}
+
 static int print_result(const struct mt_report *rep, const struct sweep_cmd *sc,
 			const char *phase)
 {
@@ -89,7 +102,8 @@ static int print_result(const struct mt_report *rep, const struct sweep_cmd *sc,
 					    sc->base.verbose || sc->base.wide);
 		break;
 	case MT_FORMAT_CSV:
-		ret = mt_report_print_sweep_csv(stdout, rep, phase, &sc->ko);
+		ret = mt_cli_print_csv(stdout, sc->base.csv_sep, print_sweep_csv,
+				       &(struct sweep_csv){ rep, phase, &sc->ko });
 		break;
 	case MT_FORMAT_JSON:
 	default:
@@ -168,7 +182,7 @@ static int write_output(void *arg, const struct mt_report *rep)
 static int run_sweep(struct sweep_cmd *sc)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	struct mt_cli_progress shown = { .cmd = "sweep", .tty = isatty(STDERR_FILENO) };
+	struct mt_cli_progress shown;
 	struct mt_measure_opts mopts = { .progress = mt_cli_progress, .progress_arg = &shown,
 					 .stop = &stop_sig };
 	size_t n = mt_sweep_points(sc->sw), n_ev = 0, failed = 0;
@@ -181,6 +195,7 @@ static int run_sweep(struct sweep_cmd *sc)
 	int64_t mem;
 	int ret;
 
+	mt_cli_progress_init(&shown, "sweep");
 	if (sc->tunables)
 		mt_cli_machine_lock();
 	ret = check_points(sc);
@@ -302,7 +317,7 @@ static int cmd_sweep(int argc, char *argv[])
 			continue;
 		}
 		if (!mt_cli_is_workload_opt(c)) {
-			ret = mt_cli_getopt_error("sweep", c, argv);
+			ret = mt_cli_getopt_fail("sweep", c, argc, argv, cmdopts);
 			goto out;
 		}
 		ret = mt_cli_workload_opt(c, optarg, &sc.base);

@@ -65,6 +65,12 @@ struct run {
 	double *kx;		/* [phase][extra][iter]: iterations + 1, NaN = absent */
 	unsigned int n_extras;
 	unsigned int n_phases;
+	/* progress at phase boundaries, at most twice a second */
+	const struct mt_measure_opts *opts;
+	const struct mt_config *cfg;
+	const uint64_t *times;	/* the last iteration's phase times, for the ETA */
+	struct timespec t0;
+	double shown_s;
 };
 
 #define VMSTAT_MISSING UINT64_MAX
@@ -146,11 +152,57 @@ static double *kx(struct run *r, unsigned int phase, unsigned int x)
 	return &r->kx[((size_t)phase * r->n_extras + x) * (r->samples->n_iter + 1) + r->iter];
 }
 
+static double coarse_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	/* the coarse clock: a read of the vDSO's page, no TSC read */
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/*
+ * Where a long run is, for the CLI: from the first second on, at most
+ * twice a second, at a phase's start, before its counters are enabled and
+ * its clock read (nothing is printed inside a timed phase: a phase that
+ * lasts minutes shows its line when it ends). The ETA weighs the phases of
+ * this iteration by their times in the last one: none before the first
+ * iteration has ended.
+ */
+static void phase_progress(struct run *r, unsigned int phase)
+{
+	const struct mt_measure_opts *opts = r->opts;
+	double el = coarse_since(&r->t0), part = 0, whole = 0, done;
+	struct mt_progress p = {
+		.kind = MT_PROGRESS_PHASE, .iter = r->iter + 1,
+		.n_iter = (unsigned int)r->cfg->iterations, .region = r->cfg->region,
+		.elapsed_s = el, .eta_s = -1,
+	};
+
+	if (el < 1.0 || el - r->shown_s < 0.5)
+		return;
+	r->shown_s = el;
+	snprintf(p.phase, sizeof(p.phase), "%s", r->samples->phase_names[phase]);
+	for (unsigned int q = 0; q < r->n_phases; q++) {
+		whole += (double)r->times[q];
+		if (q < phase)
+			part += (double)r->times[q];
+	}
+	if (r->iter && whole > 0) {
+		done = r->iter + part / whole;
+		p.eta_s = el / done * ((double)r->cfg->iterations - done);
+	}
+	opts->progress(opts->progress_arg, &p);
+}
+
 /* Runs between the clock reads of two phases, never inside one. */
 static int boundary(void *arg, unsigned int phase, bool end)
 {
 	struct run *r = arg;
 	int ret = 0;
+
+	if (!end && !r->evidence && r->opts->progress)
+		phase_progress(r, phase);
 
 	if (r->evidence) {
 		/* Nested windows: rusage inside vmstat inside interrupts. */
@@ -249,6 +301,56 @@ static int add_extras(struct mt_result *res, struct run *r, const struct mt_work
 	return 0;
 }
 
+static int finish(struct run *r, struct mt_samples *samples, const struct mt_workload *w,
+		  const struct mt_config *cfg, const struct mt_event *ev, size_t n_ev,
+		  const struct mt_measure_opts *opts, struct mt_result **out)
+{
+	int ret;
+
+	ret = mt_result_from_samples(out, samples, ev, cfg->region, cfg->block,
+				     mt_workload_blocks(w));
+	if (!ret)
+		ret = add_extras(*out, r, w, cfg);
+	if (ret) {
+		mt_result_destroy(*out);
+		*out = NULL;
+		return ret;
+	}
+	for (size_t e = 0; e < n_ev; e++)
+		snprintf((*out)->events[e].reason, sizeof((*out)->events[e].reason), "%s",
+			 ev[e].err ? mt_event_reason(&ev[e], opts->hw_counters) : "");
+	return 0;
+}
+
+/*
+ * An interrupted run's first r->iter iterations as a result: the samples
+ * copied into ones of that length (the kernel evidence keeps its NaN, so
+ * absent). Returns -EINTR with *out set, or -errno.
+ */
+static int finish_partial(struct run *r, const struct mt_workload *w,
+			  const struct mt_config *cfg, const struct mt_event *ev, size_t n_ev,
+			  const struct mt_measure_opts *opts, struct mt_result **out)
+{
+	struct mt_samples *s = r->samples, *done;
+	unsigned int k = r->iter < s->n_iter ? r->iter : s->n_iter;
+	int ret;
+
+	ret = mt_samples_create(&done, s->n_phases, k, s->n_events);
+	if (ret)
+		return ret;
+	for (unsigned int p = 0; p < s->n_phases; p++) {
+		memcpy(done->phase_names[p], s->phase_names[p], sizeof(done->phase_names[p]));
+		for (unsigned int i = 0; i < k; i++) {
+			*mt_samples_time(done, p, i) = *mt_samples_time(s, p, i);
+			for (unsigned int e = 0; e < s->n_events; e++)
+				*mt_samples_counts(done, p, e, i) = *mt_samples_counts(s, p, e, i);
+		}
+	}
+	ret = finish(r, done, w, cfg, ev, n_ev, opts, out);
+	mt_samples_destroy(done);
+	return ret ? ret : -EINTR;
+}
+
 static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
 		    const struct mt_measure_opts *opts, struct mt_result **out,
 		    struct mt_mismatch *bad)
@@ -293,6 +395,10 @@ static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r.opts = opts;
+	r.cfg = cfg;
+	r.times = times;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &r.t0);
 	/* The timed iterations, then the evidence one (r.iter == iterations). */
 	for (r.iter = 0; r.iter <= cfg->iterations; r.iter++) {
 		if (opts->stop && *opts->stop) {
@@ -302,6 +408,15 @@ static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 		r.evidence = r.iter == cfg->iterations;
 		mt_workload_set_evidence(w, r.evidence);
 		ret = mt_workload_iterate(w, r.iter, times, boundary, &r, bad);
+		/*
+		 * Ctrl-C reaches the whole process group: --task-mode process
+		 * tasks die of it mid-iteration. That iteration is lost, the ones
+		 * before are the interrupted run's.
+		 */
+		if (ret && ret != -EILSEQ && opts->stop && *opts->stop) {
+			ret = -EINTR;
+			goto out;
+		}
 		if (ret == -ECHILD && mt_workload_failure(w))
 			snprintf(bad->why, sizeof(bad->why), "%s", mt_workload_failure(w));
 		if (ret)
@@ -330,16 +445,15 @@ static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 			opts->progress(opts->progress_arg, &p);
 		}
 	}
-	ret = mt_result_from_samples(out, r.samples, ev, cfg->region, cfg->block,
-				     mt_workload_blocks(w));
-	if (!ret)
-		ret = add_extras(*out, &r, w, cfg);
-	if (!ret) {
-		for (size_t e = 0; e < n_ev; e++)
-			snprintf((*out)->events[e].reason, sizeof((*out)->events[e].reason), "%s",
-				 ev[e].err ? mt_event_reason(&ev[e], opts->hw_counters) : "");
-	}
+	ret = finish(&r, r.samples, w, cfg, ev, n_ev, opts, out);
 out:
+	if (ret == -EINTR && opts->keep_partial && r.iter && r.samples) {
+		/* the iterations done; the untimed evidence one has not run */
+		int err = finish_partial(&r, w, cfg, ev, n_ev, opts, out);
+
+		if (err)
+			ret = err;
+	}
 	mt_counters_destroy(r.counters);
 	mt_samples_destroy(r.samples);
 	mt_workload_destroy(w);

@@ -22,6 +22,7 @@
 /* What a measurement tells its caller while it runs (the CLI shows it). */
 enum mt_progress_kind {
 	MT_PROGRESS_ITERATION,	/* iter of n_iter done */
+	MT_PROGRESS_PHASE,	/* iteration iter of n_iter enters phase: past 1 s, <= 2/s */
 	MT_PROGRESS_POINT,	/* a sweep's point starts */
 	MT_PROGRESS_RECOUNT,	/* a group was never scheduled: counting again, split */
 	MT_PROGRESS_DONE,	/* the measurement ended: clear what was shown */
@@ -34,6 +35,7 @@ struct mt_progress {
 	uint64_t region;
 	double elapsed_s;
 	double eta_s;		/* < 0: not known yet */
+	char phase[16];		/* MT_PROGRESS_PHASE: the phase starting */
 };
 
 typedef void (*mt_progress_fn)(void *arg, const struct mt_progress *p);
@@ -46,12 +48,16 @@ struct mt_measure_opts {
 	volatile sig_atomic_t *stop;
 	/* Steal, context switches, migrations over the runs added here; NULL: not. */
 	struct mt_env_run *env_run;
+	/* On -EINTR, the iterations done as *out (none done: *out NULL). */
+	bool keep_partial;
 };
 
 /*
  * One stat run. A group the kernel took but never scheduled is split and
  * counted again (MT_PROGRESS_RECOUNT); ev keeps the split for later runs.
  * Returns 0, -EILSEQ with *bad filled, -ECHILD (bad->why), -EINTR, -errno.
+ * -EINTR with opts->keep_partial leaves the iterations done in *out, or
+ * NULL when none was.
  */
 int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
 		    const struct mt_measure_opts *opts, struct mt_result **out,

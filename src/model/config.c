@@ -105,18 +105,14 @@ int mt_msg_set(struct mt_msg *msg, int err, const char *hint, const char *fmt, .
 	return err;
 }
 
-#define SIZE_HINT "a size is a whole number with an optional k, m, g or t suffix, " \
-	"or 0x hex: 512m, 16g, 0x40000000"
-
 static int size_value(const char *value, uint64_t *out, struct mt_msg *msg)
 {
-	int ret = mt_size_parse(value, out);
+	const char *what, *hint;
 
-	if (ret == -ERANGE)
-		return mt_msg_set(msg, -EINVAL, NULL, "%s: too large", value);
-	if (ret || !*out)
-		return mt_msg_set(msg, -EINVAL, SIZE_HINT, "%s: not a size", value);
-	return 0;
+	if (!mt_size_parse(value, out) && *out)
+		return 0;
+	mt_size_explain(value, &what, &hint);
+	return mt_msg_set(msg, -EINVAL, hint, "%s: %s", value, what);
 }
 
 static int count_value(const char *value, unsigned long max, unsigned long *out,

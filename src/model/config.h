@@ -81,6 +81,7 @@ struct mt_config {
 	const char *events_dir;	/* --events-dir DIR, or NULL */
 	bool events_given;	/* -e was given */
 	enum mt_format format;
+	char csv_sep;		/* -x SEP: between CSV fields; 0 is ',' */
 	const char *output;	/* -o FILE: the JSON report, or NULL */
 	bool force;
 	bool verbose;

@@ -23,6 +23,7 @@ struct mt_report {
 	char events[512];	/* backs config.events in a loaded report */
 	bool user_only;		/* some event counted user space only */
 	char backend[16];	/* counter backend: "perf" or "replay" */
+	bool interrupted;	/* a signal stopped stat: the iterations done */
 	/* memtlb run only (command "run"): what ran and how it ended. */
 	char command_line[512];	/* argv joined by spaces, for humans */
 	unsigned int runs;	/* runs done (the failing one included) */

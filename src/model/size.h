@@ -6,12 +6,26 @@
 #include <stdint.h>
 
 /*
- * Sizes as test_with_mmap takes them: a decimal or 0x-hex integer with an
- * optional k/m/g/t suffix (powers of 1024, either case).
- * Returns 0, -EINVAL for garbage (fractions, signs, unknown suffix, empty)
- * or -ERANGE when the value does not fit in 64 bits.
+ * Sizes as test_with_mmap takes them, and as memtlb prints them: a decimal
+ * or 0x-hex integer with an optional unit, k/m/g/t (powers of 1024, either
+ * case) or KiB/MiB/GiB/TiB, after at most one space ("1.0 GiB", "4096 B").
+ * A decimal fraction is taken when it comes to whole bytes (1.5g, 0.5k).
+ * Returns 0, -EINVAL for garbage (fractions of a byte, signs, SI units
+ * such as MB, unknown suffix, empty) or -ERANGE when the value does not
+ * fit in 64 bits.
  */
 int mt_size_parse(const char *s, uint64_t *out);
+
+/* What a size option says about any size: "e.g." for its hint. */
+#define MT_SIZE_HINT "a size in bytes: 4096, 512m, 1.5g, 16GiB, 0x40000000 " \
+	"(k..t, KiB..TiB)"
+
+/*
+ * Why s is refused by mt_size_parse: *what ("not a size", "too large", "not
+ * a whole number of bytes", "not a binary size") and *hint (never NULL,
+ * maybe ""), both static strings.
+ */
+void mt_size_explain(const char *s, const char **what, const char **hint);
 
 /* A count (iterations, passes): decimal, 1..max. 0, -EINVAL or -ERANGE. */
 int mt_count_parse(const char *s, unsigned long max, unsigned long *out);

@@ -617,6 +617,8 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 	put(&b, root, "results", results);
 	if (rep->flush)
 		put(&b, root, "flush", flush_json(&b, rep));
+	if (rep->interrupted)
+		put_bool(&b, root, "interrupted", true);
 	if (!strcmp(rep->command, "run")) {
 		json_t *run = object(&b);
 

@@ -123,7 +123,7 @@ fi
 
 usage_case "bad pages" probe --pages giant
 usage_case "max too small" probe --max 8k
-usage_case "max not a size" probe --max 1.5m
+usage_case "max not a size" probe --max 1.3k
 usage_case "max above MemAvailable" probe --max 4t
 usage_case "knee ratio" probe --knee-ratio 0.5
 usage_case "bad format" probe --format xml

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "model/size.h"
@@ -42,14 +43,65 @@ static void test_hex(void **state)
 
 static void test_garbage(void **state)
 {
-	static const char *const bad[] = { "", "16x", "-1", "+1", " 1", "1.5g", "g", "1gg",
-					   "1 g", "1g ", "k1", "0.5", "1e9" };
+	static const char *const bad[] = { "", "16x", "-1", "+1", " 1", "g", "1gg", "1  g",
+					   "1g ", "k1", "0.5", "1e9", "1.", ".5g", "1.5x", "0x1.8g",
+					   "1 ", "1Gi", "1GiBB", "1 B ", "1.3k", "1MB", "1kB",
+					   "1GB", "1 MB", "1Kb" };
 	uint64_t v;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(mt_size_parse(bad[i], &v), -EINVAL);
 	assert_int_equal(mt_size_parse(NULL, &v), -EINVAL);
+}
+
+/* What memtlb prints, it takes back (issue 15: "1.0 GiB" was refused). */
+static void test_printed_units(void **state)
+{
+	static const struct {
+		const char *s;
+		uint64_t v;
+	} ok[] = {
+		{ "1GiB", 1ull << 30 }, { "1.0 GiB", 1ull << 30 }, { "64.0 MiB", 64ull << 20 },
+		{ "4.5 KiB", 4608 }, { "100 B", 100 }, { "2TiB", 2ull << 40 },
+		{ "1gib", 1ull << 30 }, { "16 g", 16ull << 30 }, { "1.5g", 3ull << 29 },
+		{ "0.5k", 512 }, { "1.25m", 5ull << 18 }, { "2.000g", 2ull << 30 },
+		{ "0x10KiB", 16ull << 10 }, { "4096", 4096 }, { "1.0", 1 },
+		{ "0.0009765625k", 1 }, { "512B", 512 },
+	};
+	char buf[32];
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(mt_size_parse(ok[i].s, &v), 0);
+		assert_int_equal(v, ok[i].v);
+	}
+	mt_size_format(1ull << 30, buf, sizeof(buf));
+	assert_int_equal(mt_size_parse(buf, &v), 0);
+	assert_int_equal(v, 1ull << 30);
+}
+
+static void test_explain(void **state)
+{
+	const char *what, *hint;
+
+	(void)state;
+	mt_size_explain("1.3k", &what, &hint);
+	assert_string_equal(what, "not a whole number of bytes");
+	assert_non_null(strstr(hint, "1.5g"));
+	mt_size_explain("512MB", &what, &hint);
+	assert_string_equal(what, "not a binary size");
+	assert_non_null(strstr(hint, "1048576"));
+	mt_size_explain("1kB", &what, &hint);
+	assert_string_equal(what, "not a binary size");
+	mt_size_explain("16x", &what, &hint);
+	assert_string_equal(what, "not a size");
+	assert_string_equal(hint, MT_SIZE_HINT);
+	mt_size_explain("99999999999g", &what, &hint);
+	assert_string_equal(what, "too large");
+	mt_size_explain("18446744073709551615.5", &what, &hint);
+	assert_string_equal(what, "not a whole number of bytes");
 }
 
 static void test_overflow(void **state)
@@ -65,6 +117,9 @@ static void test_overflow(void **state)
 	assert_int_equal(v, 16777215ull << 40);
 	assert_int_equal(mt_size_parse("18446744073709551615", &v), 0);
 	assert_int_equal(v, UINT64_MAX);
+	/* the fraction's part pushes it over */
+	assert_int_equal(mt_size_parse("16777215.5t", &v), 0);
+	assert_int_equal(mt_size_parse("16777215.99999999999999999999t", &v), -EINVAL);
 }
 
 static void test_count(void **state)
@@ -105,6 +160,8 @@ int main(void)
 		cmocka_unit_test(test_suffixes),
 		cmocka_unit_test(test_hex),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_printed_units),
+		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_format),

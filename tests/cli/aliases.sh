@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# perf stat's spellings: -x SEP, -j, --repeat, -e given twice, for stat,
+# sweep and run (issue 15).
+. "$(dirname "$0")/lib.sh"
+
+w="--region 64k -i 2 -p 1"
+
+# -x: CSV with that separator, the same fields as --format csv.
+run stat $w -e minor-faults --format csv
+expect_status 0 "stat --format csv"
+cp "$out" "$work/comma.csv"
+run stat $w -e minor-faults -x';'
+expect_status 0 "stat -x;"
+expect_grep '^point;phase;metric;unit;mean;stddev;cv;running;status$' "$out" "-x; header"
+expect_grep '^0;write_0;minor-faults;count;' "$out" "-x; rows"
+if grep -q ',' "$out"; then fail "-x; left a comma"; sed 's/^/  /' "$out" >&2; else ok; fi
+# the same fields, only the separator differs
+if [ "$(cut -d';' -f1-4 "$out" | tr ';' ,)" = "$(cut -d, -f1-4 "$work/comma.csv")" ]; then ok; else
+	fail "-x; fields differ from --format csv"; fi
+run stat $w -e minor-faults --field-separator '\t'
+expect_status 0 "stat -x '\\t'"
+if head -1 "$out" | grep -q "$(printf 'point\tphase')"; then ok; else
+	fail "-x '\\t': no tab"; fi
+usage_case "two-byte separator" stat $w -x ab
+expect_grep "^memtlb: -x: 'ab': not a field separator$" "$err" "says why"
+usage_case "digit separator" stat $w -x 1
+usage_case "quote separator" stat $w -x '"'
+
+# A field that holds the separator is quoted: the event names are the user's.
+run stat $w -e minor-faults -x ' '
+expect_status 0 "stat -x ' '"
+expect_grep '^point phase metric unit mean stddev cv running status$' "$out" "-x ' ' header"
+
+# -j: JSON.
+run stat $w -e minor-faults -j
+expect_status 0 "stat -j"
+expect_grep '^  "memtlb": \{' "$out" "-j is JSON"
+
+# --repeat: the iterations.
+run stat --region 64k -p 1 --repeat 3 -e minor-faults -j
+expect_status 0 "stat --repeat 3"
+expect_grep '"iterations": 3' "$out" "--repeat sets the iterations"
+usage_case "--repeat 0" stat --region 64k --repeat 0
+expect_grep '^memtlb: --repeat: 0: not a count' "$err" "--repeat is named"
+
+# -e twice appends; it used to replace the first.
+run stat $w -e minor-faults -e major-faults -x,
+expect_status 0 "stat -e -e"
+expect_grep '^0,write_0,minor-faults,' "$out" "first -e kept"
+expect_grep '^0,write_0,major-faults,' "$out" "second -e added"
+usage_case "duplicate across -e" stat $w -e minor-faults -e minor-faults
+
+# stat -r 5: a region of 5 bytes, and a hint about perf's -r.
+usage_case "stat -r 5" stat -r 5
+expect_grep "^hint: -r is the region, as in test_with_mmap; perf's repeat is -i or --repeat$" \
+	"$err" "-r hint"
+
+# sweep: the same options.
+run sweep --region 64k..128k -i 2 -p 1 -e minor-faults -x';'
+expect_status 0 "sweep -x;"
+expect_grep '^[a-z_]+(;[a-z_]+)+$' "$out" "sweep -x; header"
+if grep -q ',' "$out"; then fail "sweep -x; left a comma"; else ok; fi
+run sweep --region 64k..128k --repeat 2 -p 1 -e minor-faults -e major-faults -j
+expect_status 0 "sweep -j --repeat -e -e"
+expect_grep '"iterations": 2' "$out" "sweep --repeat"
+expect_grep '"name": "major-faults"' "$out" "sweep second -e"
+
+# run: -x, -j, -e twice, on stderr.
+run run -x';' -e minor-faults -e major-faults -- true
+expect_status 0 "run -x;"
+expect_grep '^0;command;minor-faults;count;' "$err" "run -x; on stderr"
+expect_grep '^0;command;major-faults;count;' "$err" "run second -e"
+if [ -s "$out" ]; then fail "run -x wrote to stdout"; else ok; fi
+run run -j -- true
+expect_status 0 "run -j"
+expect_grep '"command_line": "true"' "$err" "run -j: JSON on stderr"
+
+finish
