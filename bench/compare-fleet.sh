@@ -28,7 +28,8 @@ for tool in compare kcidb; do
 	for r in $(seq "$rounds"); do
 		t0=$(date +%s%N)
 		if [ "$tool" = compare ]; then
-			"$memtlb" compare "$work"/fleet/*.json >/dev/null 2>&1 || true
+			"$memtlb" compare "$work"/fleet/*.json >/dev/null 2>"$work/err" ||
+				{ cat "$work/err" >&2; exit 1; }
 		else
 			"$memtlb" report "$work/fleet" --format kcidb >/dev/null
 		fi

@@ -185,7 +185,7 @@ static int cmd_compare(int argc, char *argv[])
 	n = argc - optind;
 	if (n < 2 || n > MT_COMPARE_MAX_INPUTS) {
 		mt_err("compare: %s", n < 2 ? "needs a base and at least one other report"
-					    : "too many reports (at most 16)");
+					    : "too many reports (at most 64)");
 		mt_hint("memtlb compare BASE.json NEW.json [MORE.json...]");
 		return MT_EXIT_USAGE;
 	}

@@ -6,7 +6,7 @@
 
 #include "model/report.h"
 
-#define MT_COMPARE_MAX_INPUTS 16
+#define MT_COMPARE_MAX_INPUTS 64	/* a fleet: one column per box, as lkp compares commits */
 #define MT_COMPARE_ALPHA 0.05
 /* criterion's noise threshold: a significant change smaller than this is noise. */
 #define MT_COMPARE_NOISE_PCT 1.0

@@ -106,6 +106,11 @@ expect_status 0 "kcidb of a directory"
 if [ "$(grep -c '"checkout_id"' "$out")" -eq 2 ]; then ok; else fail "kcidb of a directory: two builds"; fi
 run report "$work/fleet"
 expect_status 0 "text report of a directory"
+# compare over a fleet: 20 reports, one column each, as lkp compares commits.
+for i in $(seq 3 20); do cp "$work/r.json" "$work/fleet/c$i.json"; done
+run compare "$work"/fleet/*.json
+expect_status 0 "compare of 20 reports"
+expect_grep '^new\[19\]: ' "$out" "compare: the twentieth report's column"
 
 # Strings from a report are untrusted: names with spaces, newlines, colons,
 # control bytes and a non-ASCII byte still give well-formed keys.
