@@ -63,9 +63,9 @@ static void help(void)
 	       "  -r, --region SIZE        the ops' region (default: the largest K's pages)\n"
 	       "  -i, --iterations N       iterations per point (default 10)\n"
 	       "Counting:\n"
-	       "  -e, --event LIST         events, comma-separated (default:\n"
-	       "                           " MT_FLUSH_DEFAULT_EVENTS ")\n"
-	       "      --events SET         a named event set for this CPU (memtlb list)\n"
+	       "  -e, --event LIST         events, comma-separated, instead of the set\n"
+	       "      --events SET         a named event set for this CPU (memtlb list;\n"
+	       "                           default " MT_FLUSH_DEFAULT_SET ": tlb:tlb_flush by reason)\n"
 	       "      --events-dir DIR     read event sets from DIR\n"
 	       "Output:\n"
 	       "      --format FMT         table (default) or json\n"
@@ -189,6 +189,8 @@ static int emit(const struct mt_report *rep, const struct mt_config *cfg)
 	return MT_EXIT_OK;
 }
 
+static const char default_set[] = MT_FLUSH_DEFAULT_SET;
+
 static int cmd_flush(int argc, char *argv[])
 {
 	struct flush_cmd fc = {
@@ -205,6 +207,8 @@ static int cmd_flush(int argc, char *argv[])
 
 	mt_config_init(&fc.cfg);
 	fc.cfg.events = MT_FLUSH_DEFAULT_EVENTS;
+	/* TLB work needs no PMU: the flush set's tracepoints unless -e or --events. */
+	fc.cfg.event_set = default_set;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
@@ -222,6 +226,8 @@ static int cmd_flush(int argc, char *argv[])
 		if (ret)
 			return ret;
 	}
+	if (fc.cfg.events_given && fc.cfg.event_set == default_set)
+		fc.cfg.event_set = NULL;
 	if (optind < argc) {
 		mt_err("flush: unexpected argument '%s'", argv[optind]);
 		mt_hint("memtlb flush --help lists the options");

@@ -11,6 +11,7 @@
 #include "model/sample.h"
 #include "stats/knee.h"
 #include "stats/stats.h"
+#include "sys/interrupts.h"
 #include "workload/flush.h"
 
 /* What each other task reads while it spins: enough to stay in its dTLB. */
@@ -76,6 +77,29 @@ static int per_op(struct mt_result *r, unsigned long m, const double *med)
 	return ret;
 }
 
+/*
+ * Flush IPIs from /proc/interrupts, system-wide: TLB shootdowns and
+ * function calls, read at an iteration's boundaries like the counters.
+ */
+static const char *const irq_rows[MT_FLUSH_IRQS] = { "TLB", "CAL" };
+
+/* Per op over the iterations, as extras "irq.TLB", "irq.CAL"; absent rows stay absent. */
+static int irq_extras(struct mt_result *r, const double *per_op, const bool *ok,
+		      unsigned int n_iter)
+{
+	struct mt_phase_stat *ps = &r->phases[0];
+	int ret = mt_result_set_extras(r, MT_FLUSH_IRQS);
+
+	for (unsigned int j = 0; !ret && j < MT_FLUSH_IRQS; j++) {
+		snprintf(r->extra_names[j], MT_EXTRA_NAME_MAX, "irq.%s", irq_rows[j]);
+		if (!ok[j])
+			continue;
+		ret = mt_stats_summarize(per_op + (size_t)j * n_iter, n_iter, &ps->extras[j]);
+		ps->has_extra |= 1ull << j;
+	}
+	return ret;
+}
+
 static int one_point(struct mt_flush *w, struct point *pt, const struct mt_config *cfg,
 		     const struct mt_flush_params *p, uint64_t k, struct mt_event *ev,
 		     size_t n_ev, const struct mt_measure_opts *opts, struct mt_result **out,
@@ -85,16 +109,18 @@ static int one_point(struct mt_flush *w, struct point *pt, const struct mt_confi
 	struct mt_counts *before, *after;
 	struct mt_samples *smp = NULL;
 	struct mt_flush_run run;
-	uint64_t *op_ns, total_ns = 0;
-	double *med;
+	uint64_t *op_ns, total_ns = 0, irq0[MT_FLUSH_IRQS], irq1[MT_FLUSH_IRQS];
+	bool irq_ok[MT_FLUSH_IRQS] = { true, true };
+	double *med, *irq;
 	long psz = sysconf(_SC_PAGESIZE);
 	int ret;
 
+	irq = calloc((size_t)MT_FLUSH_IRQS * n_iter, sizeof(*irq));
 	op_ns = malloc((size_t)p->ops * n_iter * sizeof(*op_ns));
 	before = calloc(n_ev + 1, sizeof(*before));
 	after = calloc(n_ev + 1, sizeof(*after));
 	med = calloc(n_iter, sizeof(*med));
-	ret = op_ns && before && after && med ? mt_samples_create(&smp, 1, n_iter, (unsigned int)n_ev)
+	ret = irq && op_ns && before && after && med ? mt_samples_create(&smp, 1, n_iter, (unsigned int)n_ev)
 				       : -ENOMEM;
 	if (ret)
 		goto out;
@@ -109,11 +135,22 @@ static int one_point(struct mt_flush *w, struct point *pt, const struct mt_confi
 		/* Read at the point's boundaries: the counters are stopped there. */
 		if (pt->counting && (ret = mt_counters_read(pt->counters, before)))
 			goto out;
+		if (mt_interrupts_read(irq_rows, MT_FLUSH_IRQS, irq0))
+			irq_ok[0] = irq_ok[1] = false;
 		ret = mt_flush_ops(w, k, p->ops, hook, pt, op_ns + (size_t)it * p->ops, &run);
 		if (ret)
 			goto out;
+		if (mt_interrupts_read(irq_rows, MT_FLUSH_IRQS, irq1))
+			irq_ok[0] = irq_ok[1] = false;
 		if (pt->counting && (ret = mt_counters_read(pt->counters, after)))
 			goto out;
+		for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++) {
+			if (irq0[j] == MT_INTERRUPTS_ABSENT || irq1[j] == MT_INTERRUPTS_ABSENT)
+				irq_ok[j] = false;
+			else if (irq_ok[j])
+				irq[(size_t)j * n_iter + it] = (double)(irq1[j] - irq0[j]) /
+							      (double)(run.ops ? run.ops : 1);
+		}
 		for (size_t e = 0; e < n_ev; e++) {
 			struct mt_counts *d = mt_samples_counts(smp, 0, (unsigned int)e, it);
 
@@ -133,6 +170,8 @@ static int one_point(struct mt_flush *w, struct point *pt, const struct mt_confi
 	if (!ret)
 		ret = per_op(*out, p->ops, med);
 	if (!ret)
+		ret = irq_extras(*out, irq, irq_ok, n_iter);
+	if (!ret)
 		ret = mt_result_set_param(*out, "op", mt_flush_op_name(p->op));
 	for (size_t e = 0; !ret && e < n_ev; e++)
 		snprintf((*out)->events[e].reason, sizeof((*out)->events[e].reason), "%s",
@@ -140,6 +179,7 @@ static int one_point(struct mt_flush *w, struct point *pt, const struct mt_confi
 	(*out)->tasks = p->tasks;
 out:
 	mt_samples_destroy(smp);
+	free(irq);
 	free(op_ns);
 	free(med);
 	free(before);

@@ -30,6 +30,12 @@ int mt_flush_op_parse(const char *s);	/* the op, or -1 */
 #define MT_FLUSH_TASKS_DEFAULT 2
 #define MT_FLUSH_PAGES_DEFAULT "1..64:x2"
 /* Counted by the kernel with no PMU: what every machine can say of an op. */
+/* Flush IPI rows of /proc/interrupts kept per op: TLB shootdowns, function calls. */
+#define MT_FLUSH_IRQS 2
+
+/* The default: events/flush.events, tracepoints by reason (needs tracefs). */
+#define MT_FLUSH_DEFAULT_SET "flush"
+/* With -e and no list: the flush set's place is taken by these. */
 #define MT_FLUSH_DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations"
 #define MT_FLUSH_KNEE_MAX 8
 

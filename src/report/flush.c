@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* memtlb flush's text: the curve over K, counts per op, knee and ceiling. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,6 +86,37 @@ static void events(FILE *f, const struct mt_report *rep, bool verbose)
 	}
 }
 
+/* Flush IPIs per op, system-wide (/proc/interrupts): absent rows say so. */
+static void irqs(FILE *f, const struct mt_report *rep)
+{
+	const struct mt_result *r0 = rep->results[0];
+	bool any = false;
+
+	for (unsigned int x = 0; x < r0->n_extras; x++)
+		any |= !strncmp(r0->extra_names[x], "irq.", 4) &&
+		       (r0->phases[0].has_extra & (1ull << x));
+	if (!any) {
+		fprintf(f, "\nFlush IPIs: /proc/interrupts has no TLB or CAL row here\n");
+		return;
+	}
+	fprintf(f, "\nIPIs per op, system-wide (/proc/interrupts, every CPU and task):\n");
+	fprintf(f, "%6s %14s %14s\n", "pages", "TLB shootdown", "function call");
+	for (size_t i = 0; i < rep->n_results; i++) {
+		const struct mt_result *r = rep->results[i];
+		const struct mt_phase_stat *ps = &r->phases[0];
+		char cell[2][32];
+
+		for (unsigned int j = 0; j < 2; j++) {
+			snprintf(cell[j], sizeof(cell[j]), "-");
+			for (unsigned int x = 0; x < r->n_extras; x++)
+				if (!strcmp(r->extra_names[x], j ? "irq.CAL" : "irq.TLB") &&
+				    (ps->has_extra & (1ull << x)))
+					snprintf(cell[j], sizeof(cell[j]), "%.2f", ps->extras[x].mean);
+		}
+		fprintf(f, "%6llu %14s %14s\n", (unsigned long long)r->blocks, cell[0], cell[1]);
+	}
+}
+
 static void notes(FILE *f, const struct mt_report *rep)
 {
 	const struct mt_flush_info *fi = rep->flush;
@@ -136,6 +168,7 @@ int mt_flush_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 		fi->tasks == 1 ? "" : "s", fi->pinned, fi->ops, rep->config.iterations);
 	times(f, rep);
 	events(f, rep, verbose);
+	irqs(f, rep);
 	notes(f, rep);
 	return ferror(f) ? -EIO : 0;
 }

@@ -26,7 +26,7 @@ expect_grep '^hint: --op takes munmap, madvise or mprotect$' "$err" "ops listed"
 
 # madvise over 1..64:x2 with 2 tasks: per point, ops == M x iterations and
 # exactly K re-faults per op (the op invalidated the K pages).
-run flush --tasks 2 --op madvise --pages 1..64:x2 -i 2 --ops 20 -o "$work/a.json"
+run flush -e task-clock,context-switches,cpu-migrations --tasks 2 --op madvise --pages 1..64:x2 -i 2 --ops 20 -o "$work/a.json"
 expect_status 0 "flush madvise"
 expect_grep '^memtlb flush: madvise, 2 tasks' "$out" "table header"
 expect_grep '^Flush ceiling: ' "$out" "ceiling said"
@@ -68,12 +68,12 @@ PY
 }
 check_report "$work/a.json" madvise 2 1,2,4,8,16,32,64 1 && ok || fail "madvise report"
 
-run flush --tasks 1 --op munmap --pages 16..64:16 -i 2 --ops 20 -o "$work/b.json"
+run flush -e task-clock,context-switches,cpu-migrations --tasks 1 --op munmap --pages 16..64:16 -i 2 --ops 20 -o "$work/b.json"
 expect_status 0 "flush munmap, one task"
 expect_grep '^One task: every flush is local\.$' "$out" "local only said"
 check_report "$work/b.json" munmap 1 16,32,48,64 1 && ok || fail "munmap report"
 
-run flush --op mprotect --pages 33 -i 2 --ops 20 --format json
+run flush -e task-clock,context-switches,cpu-migrations --op mprotect --pages 33 -i 2 --ops 20 --format json
 expect_status 0 "flush mprotect, json"
 cp "$out" "$work/c.json"
 check_report "$work/c.json" mprotect 2 33 0 && ok || fail "mprotect report"
@@ -97,7 +97,7 @@ else:
 PY
 
 # compare of two flush reports: every K a point, time and counts per op.
-run flush --tasks 1 --op munmap --pages 16..64:16 -i 2 --ops 20 -o "$work/b2.json"
+run flush -e task-clock,context-switches,cpu-migrations --tasks 1 --op munmap --pages 16..64:16 -i 2 --ops 20 -o "$work/b2.json"
 expect_status 0 "second munmap report"
 run compare "$work/b.json" "$work/b2.json"
 expect_status 0 "compare flush reports"
@@ -106,5 +106,37 @@ for k in 64k 128k 192k 256k; do
 done
 expect_grep ' munmap\.time_us$' "$out" "compare times per op"
 expect_grep ' munmap\.task-clock$' "$out" "compare counts per op"
+
+# The default counts TLB flushes by reason through tracepoints (no PMU
+# needed), and the flush IPIs of /proc/interrupts per op beside them.
+if [ -r /sys/kernel/tracing/events/tlb/tlb_flush/id ] && [ "$(id -u)" -eq 0 ]; then
+	for n in 1 2; do
+		run flush --tasks $n --op madvise --pages 1..64:x2 -i 2 --ops 20 -o "$work/t$n.json"
+		expect_status 0 "flush with the default set, $n tasks"
+		expect_grep '^  \[1\] tlb_flush$' "$out" "the flush set's tracepoints, $n tasks"
+	done
+	python3 - "$work/t1.json" "$work/t2.json" <<'PY' && ok || fail "flush reasons and IPIs"
+import json, sys
+irq = open("/proc/interrupts").read()
+for path in sys.argv[1:]:
+    d = json.load(open(path))
+    tasks = d["flush"]["tasks"]
+    for r in d["results"]:
+        ph = r["phases"][0]
+        c = ph["counters"]
+        assert c["tlb_flush"]["supported"] and c["tlb_flush"]["mean"] >= 1, c["tlb_flush"]
+        # One task: no other CPU runs a thread of this mm, so none of its
+        # threads takes a remote shootdown (an IPI may still be sent to a
+        # CPU the mm ran on before: remote_ipi_send is not 0).
+        if tasks == 1:
+            assert c["flush.remote"]["mean"] == 0, (path, r["params"], c["flush.remote"])
+        for row in ("TLB", "CAL"):
+            if f" {row}:" in irq:
+                assert f"irq.{row}" in ph["kernel"], (row, ph.get("kernel"))
+PY
+	expect_grep '^IPIs per op, system-wide' "$out" "IPI table"
+else
+	echo "tracefs not readable here: the default set's counts are not checked" >&2
+fi
 
 finish
