@@ -18,22 +18,6 @@
  * explains it: events not supported, counter groups, the '*' mark, meanings.
  * At width when not verbose (--wide: one row per phase whatever the width).
  */
-static int print_result(FILE *f, const struct mt_report *rep, const struct mt_result *r,
-			bool verbose, int width)
-{
-	struct mt_table *t;
-	int ret = mt_phase_table(&t, rep, r, verbose);
-
-	if (ret)
-		return ret;
-	ret = mt_table_print_fit(f, t, verbose ? 0 : width, 1);
-	fputc('\n', f);
-	if (!ret)
-		ret = mt_table_print_notes_fit(f, t, MT_PROSE_WIDTH(width));
-	mt_table_destroy(t);
-	return ret;
-}
-
 /* A printf-style line wrapped at width (mt_text_wrap), later lines indented 2. */
 static void __attribute__((format(printf, 3, 4))) wrapf(FILE *f, int width, const char *fmt,
 							 ...)
@@ -50,6 +34,77 @@ static void __attribute__((format(printf, 3, 4))) wrapf(FILE *f, int width, cons
 	mt_text_wrap(f, s, width, 2);
 	free(s);
 }
+
+/* A phase's faults: the fault event counted, else the kernel's own count. */
+static bool phase_faults(const struct mt_result *r, const struct mt_phase_stat *ps, double *v)
+{
+	for (unsigned int e = 0; e < r->n_events; e++)
+		if ((r->events[e].role == MT_ROLE_MINOR_FAULTS ||
+		     r->events[e].role == MT_ROLE_PAGE_FAULTS) &&
+		    ps->counters[e].state == MT_COUNTER_OK) {
+			*v = ps->counters[e].s.mean;
+			return true;
+		}
+	for (unsigned int x = 0; x < r->n_extras; x++)
+		if (!strcmp(r->extra_names[x], "rusage.minflt") && (ps->has_extra & (1ull << x))) {
+			*v = ps->extras[x].mean;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Fault-around (and huge pages) as measured: pages mapped per fault in the
+ * phases that faulted more than one page in at a time. debugfs's
+ * fault_around_bytes is beside it only when it could be read.
+ */
+static void print_fault_around(FILE *f, const struct mt_report *rep, const struct mt_result *r,
+			       int width)
+{
+	uint64_t psz = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
+	double pages = (double)(r->region / psz);
+	char line[1024];
+	size_t k = 0;
+
+	for (unsigned int p = 0; p < r->n_phases && k < sizeof(line); p++) {
+		double faults;
+
+		if (!phase_faults(r, &r->phases[p], &faults) || faults < 1 ||
+		    pages / faults < 1.05)
+			continue;
+		k += (size_t)snprintf(line + k, sizeof(line) - k, "%s%s %.1f (%.0f faults)",
+				      k ? ", " : "", r->phases[p].name, pages / faults, faults);
+	}
+	if (!k)
+		return;
+	if (rep->system.fault_around_state == MT_SYSINFO_READ && rep->system.fault_around_bytes > 0)
+		wrapf(f, width, "pages mapped per fault: %s; fault_around_bytes %ld", line,
+		      rep->system.fault_around_bytes);
+	else
+		wrapf(f, width, "pages mapped per fault: %s; fault_around_bytes %s", line,
+		      rep->system.fault_around_state == MT_SYSINFO_ABSENT ?
+		      "unknown (debugfs not mounted)" :
+		      mt_sysinfo_state_name(rep->system.fault_around_state));
+}
+
+static int print_result(FILE *f, const struct mt_report *rep, const struct mt_result *r,
+			bool verbose, int width)
+{
+	struct mt_table *t;
+	int ret = mt_phase_table(&t, rep, r, verbose);
+
+	if (ret)
+		return ret;
+	ret = mt_table_print_fit(f, t, verbose ? 0 : width, 1);
+	fputc('\n', f);
+	if (!ret)
+		ret = mt_table_print_notes_fit(f, t, MT_PROSE_WIDTH(width));
+	if (!ret)
+		print_fault_around(f, rep, r, MT_PROSE_WIDTH(width));
+	mt_table_destroy(t);
+	return ret;
+}
+
 
 /* One row of memtlb run's table: a summary over the runs. */
 static void run_row(struct mt_table *t, const char *what, const struct mt_summary *s,

@@ -83,6 +83,13 @@ if python3 -c 'import json, sys
 m = json.load(open(sys.argv[1]))["results"][0]["mapping"]
 sys.exit(not (m["as_requested"] is True and m["pages"]["base"] == 16 << 20))' "$work/base.json"
 then ok; else fail "JSON: as requested"; fi
+# Fault-around as measured: a file read first maps several pages per fault.
+run stat --region 16m -i 1 -p 1 --backing file --read-first
+expect_status 0 "stat of a file read first"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'pages mapped per fault: read_first [0-9]+\.[0-9] \([0-9]+ faults\); fault_around_bytes ' \
+	"$work/joined" "pages mapped per fault"
+
 # THP on shmem where the kernel gives shmem no huge pages: marked, in the
 # table, the JSON and compare.
 if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null; then
