@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* TLB reach: levels, pressure, knee explanations (model/reach.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/reach.h"
+#include "model/report.h"
 #include "model/size.h"
 #include "sys/mapinfo.h"
 #include "sys/sysinfo.h"
@@ -102,4 +104,23 @@ void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, siz
 uint64_t mt_reach_page(const struct mt_mapinfo *m, uint64_t base_page, uint64_t huge_page)
 {
 	return m->scanned && m->scan.len && m->scan.huge * 2 > m->scan.len ? huge_page : base_page;
+}
+
+int mt_reach_knee(const struct mt_report *rep, const struct mt_result *r, uint64_t lo,
+		  uint64_t hi, struct mt_reach *out, uint64_t *page)
+{
+	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
+	uint64_t huge = rep->config.huge_size ? rep->config.huge_size : 2u << 20;
+	struct mt_reach lv[MT_REACH_MAX];
+	size_t n = mt_reach_from_sysinfo(&rep->system, lv, MT_REACH_MAX);
+	int i;
+
+	*page = mt_reach_page(&r->map, base, huge);
+	if (!n)
+		return -ENOENT;
+	i = mt_reach_explain(lv, n, *page, lo, hi);
+	if (i < 0)
+		return 0;
+	*out = lv[i];
+	return 1;
 }

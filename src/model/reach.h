@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 struct mt_mapinfo;
+struct mt_report;
+struct mt_result;
 struct mt_sysinfo;
 
 /*
@@ -65,6 +67,16 @@ uint64_t mt_reach_pt_bytes(uint64_t region, uint64_t page);
  * page scan), else base_page.
  */
 uint64_t mt_reach_page(const struct mt_mapinfo *m, uint64_t base_page, uint64_t huge_page);
+
+/*
+ * The level that explains a knee of a report's curve between regions lo
+ * and hi, whose upper point is result r: the data TLB level (cpuid) of the
+ * page size r was mapped with whose reach lies in [lo, hi]. Returns 1 with
+ * the level in *out, 0 when none does, -ENOENT when the report's CPU
+ * describes no TLB at all. *page gets the page size.
+ */
+int mt_reach_knee(const struct mt_report *rep, const struct mt_result *r, uint64_t lo,
+		  uint64_t hi, struct mt_reach *out, uint64_t *page);
 
 /* "128 x L2 TLB reach (2048 x 4 KiB)", or "0.5 x ...": the region's pressure. */
 void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len);

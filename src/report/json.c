@@ -15,8 +15,11 @@
 
 #include <jansson.h>
 
+#include "model/reach.h"
 #include "model/size.h"
 #include "report/json.h"
+#include "stats/fit.h"
+#include "stats/knee.h"
 #include "sys/file.h"
 
 /*
@@ -600,6 +603,110 @@ static json_t *flush_json(struct jb *b, const struct mt_report *rep)
 	return o;
 }
 
+/* A series' key: its parameters but the region ("" when only regions vary). */
+static void series_key(const struct mt_result *r, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < r->n_vary && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "", r->vary[i].key,
+				      r->vary[i].value);
+}
+
+/*
+ * The analyses of a curve (3 points or more), recomputed from the results
+ * whenever the report is written, so they never disagree with them: knees
+ * of the default phase, each with the TLB level that explains it, and fits
+ * of time on counts. The loader does not read them back.
+ */
+static void analysis_json(struct jb *b, json_t *root, const struct mt_report *rep)
+{
+	const char *phase = mt_report_default_phase(rep);
+	size_t n = rep->n_results, m;
+	struct mt_fit_row rows[MT_FIT_MAX];
+	struct mt_knee_opts ko;
+	unsigned int *series = calloc(n ? n : 1, sizeof(*series));
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
+	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
+	json_t *knees = array(b), *fits = array(b);
+	char key[512];
+	int nf;
+
+	if (!series || !idx || !x || !y) {
+		b->err = -ENOMEM;
+		goto out;
+	}
+	mt_knee_opts_init(&ko);
+	for (unsigned int s = 0, ns = (unsigned int)mt_knee_series(rep->results, n, series);
+	     phase && s < ns; s++) {
+		struct mt_knee k[MT_KNEE_MAX];
+		int nk;
+
+		if (mt_knee_curve(rep->results, n, series, s, phase, idx, x, y, &m) || m < 3)
+			continue;
+		nk = mt_knee_find(x, y, m, &ko, k, MT_KNEE_MAX);
+		series_key(rep->results[idx[0]], key, sizeof(key));
+		for (int i = 0; i < nk; i++) {
+			json_t *o = object(b), *lv;
+			struct mt_reach r;
+			uint64_t page;
+			int found = mt_reach_knee(rep, rep->results[idx[k[i].after]],
+						  (uint64_t)x[k[i].before], (uint64_t)x[k[i].after],
+						  &r, &page);
+
+			put_str(b, o, "series", key);
+			put_str(b, o, "phase", phase);
+			put_int(b, o, "from_bytes", (json_int_t)x[k[i].before]);
+			put_int(b, o, "to_bytes", (json_int_t)x[k[i].after]);
+			set_real(b, o, "step", k[i].step);
+			set_real(b, o, "over_trend", k[i].over_trend);
+			put_bool(b, o, "confirmed", k[i].confirmed);
+			put_int(b, o, "page_size", (json_int_t)page);
+			if (found > 0) {
+				lv = object(b);
+				put_str(b, lv, "name", r.name);
+				put_int(b, lv, "entries_min", (json_int_t)r.entries_min);
+				put_int(b, lv, "entries_max", (json_int_t)r.entries_max);
+				put_int(b, lv, "reach_bytes", (json_int_t)mt_reach_max(&r));
+				put_str(b, lv, "source", r.source);
+				put(b, o, "level", lv);
+			} else {
+				put(b, o, "level", json_null());
+			}
+			push(b, knees, o);
+		}
+	}
+	nf = mt_fit_results(rep->results, n, rows, MT_FIT_MAX);
+	if (nf < 0)
+		b->err = nf;
+	for (int i = 0; i < nf; i++) {
+		json_t *o = object(b);
+		const struct mt_result *first = NULL;
+
+		for (size_t j = 0; j < n && !first; j++)
+			if (series[j] == rows[i].series)
+				first = rep->results[j];
+		series_key(first, key, sizeof(key));
+		put_str(b, o, "series", key);
+		put_str(b, o, "phase", rows[i].phase);
+		put_str(b, o, "x", rows[i].x);
+		put_str(b, o, "y", "time_ns");
+		set_real(b, o, "slope_ns", rows[i].fit.slope);
+		set_real(b, o, "intercept_ns", rows[i].fit.intercept);
+		set_real(b, o, "r2", rows[i].fit.r2);
+		put_int(b, o, "n", (json_int_t)rows[i].fit.n);
+		push(b, fits, o);
+	}
+out:
+	put(b, root, "knees", knees);
+	put(b, root, "fits", fits);
+	free(series);
+	free(idx);
+	free(x);
+	free(y);
+}
+
 /* The report document, or NULL with *err (-ENOMEM) when any part of it could not be made. */
 static json_t *report_json(const struct mt_report *rep, int *err)
 {
@@ -615,6 +722,8 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 	for (size_t i = 0; i < rep->n_results && !b.err; i++)
 		push(&b, results, result_json(&b, rep->results[i]));
 	put(&b, root, "results", results);
+	if (rep->n_results >= 3 && !rep->flush)
+		analysis_json(&b, root, rep);
 	if (rep->flush)
 		put(&b, root, "flush", flush_json(&b, rep));
 	if (rep->interrupted)

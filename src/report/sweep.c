@@ -113,22 +113,18 @@ static void __attribute__((format(printf, 3, 4))) wrapf(FILE *f, int width, cons
 static void explain_knee(char *buf, size_t len, const struct mt_report *rep,
 			 const struct curve *c, const struct mt_knee *k)
 {
-	const struct mt_result *r = rep->results[c->idx[k->after]];
-	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
-	uint64_t huge = rep->config.huge_size ? rep->config.huge_size : 2u << 20;
-	uint64_t page = mt_reach_page(&r->map, base, huge);
-	struct mt_reach lv[MT_REACH_MAX];
-	size_t n = mt_reach_from_sysinfo(&rep->system, lv, MT_REACH_MAX);
-	int i = mt_reach_explain(lv, n, page, (uint64_t)c->x[k->before], (uint64_t)c->x[k->after]);
+	struct mt_reach lv;
+	uint64_t page;
+	int found = mt_reach_knee(rep, rep->results[c->idx[k->after]], (uint64_t)c->x[k->before],
+				  (uint64_t)c->x[k->after], &lv, &page);
 	char reach[32], pg[32];
 
 	mt_size_format(page, pg, sizeof(pg));
-	if (i >= 0) {
-		mt_size_format(mt_reach_max(&lv[i]), reach, sizeof(reach));
+	if (found > 0) {
+		mt_size_format(mt_reach_max(&lv), reach, sizeof(reach));
 		snprintf(buf, len, ": the region passes the %s reach, %s (%llu x %s, %s)",
-			 lv[i].name, reach, (unsigned long long)lv[i].entries_max, pg,
-			 lv[i].source);
-	} else if (!n) {
+			 lv.name, reach, (unsigned long long)lv.entries_max, pg, lv.source);
+	} else if (found < 0) {
 		snprintf(buf, len, "; the CPU reports no TLB sizes (cpuid%s), so no level can "
 			 "explain it: memtlb probe measures them", rep->system.hypervisor > 0 ?
 			 ", which a hypervisor may filter" : "");

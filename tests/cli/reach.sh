@@ -48,6 +48,18 @@ tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
 expect_grep 'knee: 8m -> 16m, ns/block x3\.0: the region passes the L2 dTLB reach, 8\.0 MiB \(2048 x 4\.0 KiB, cpuid\)' \
 	"$work/joined" "knee explained by the L2 dTLB reach"
 
+# The same in the JSON: knees[] with the level, fits[] with the slope.
+run sweep --from "$work/l2.json" --phase read_0 --format json
+expect_status 0 "sweep --from, JSON"
+if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+k, = d["knees"]
+assert (k["phase"], k["from_bytes"], k["to_bytes"], k["page_size"]) == ("read_0", 8 << 20, 16 << 20, 4096), k
+assert k["level"]["name"] == "L2 dTLB" and k["level"]["reach_bytes"] == 8 << 20, k
+f = [f for f in d["fits"] if f["phase"] == "write_0" and f["x"] == "minor-faults"][0]
+assert abs(f["slope_ns"] - 850) < 1e-6 and f["n"] == 7 and f["r2"] > 0.999999, f' "$out"
+then ok; else fail "JSON knees and fits"; fi
+
 # The same step with no TLB sizes from cpuid: said, not guessed.
 make "$work/none.json" $((16 * M)) '[]'
 run sweep --from "$work/none.json" --phase read_0
