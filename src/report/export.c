@@ -142,8 +142,10 @@ static int walk_phase(const struct mt_report *rep, const struct mt_result *r,
 		   ps->time_ns.mean, "ns");
 	if (!ret && ps->time_ns.n > 1) {
 		it = (struct item){ .rep = rep };
+		/* Rounded: 100 x cv's last binary digits are noise, not a measurement. */
 		ret = emit(fn, arg, &it, (const char *[]){ point, ps->name, "time_stddev_percent",
-							   NULL }, 100 * ps->time_ns.cv, "%");
+							   NULL }, round(1e6 * 100 * ps->time_ns.cv) / 1e6,
+			   "%");
 	}
 	for (unsigned int e = 0; !ret && e < r->n_events; e++) {
 		const struct mt_counter_stat *cs = &ps->counters[e];
@@ -427,6 +429,18 @@ static json_t *environment(const struct mt_report *rep)
 	    set(m, "page_size", json_integer(si->page_size)) ||
 	    set(m, "thp_enabled", mt_json_string(si->thp_enabled)) ||
 	    set(m, "hypervisor", si->hypervisor < 0 ? json_null() : json_boolean(si->hypervisor)) ||
+	    set(m, "hypervisor_vendor", si->env.hv_vendor[0] ? mt_json_string(si->env.hv_vendor)
+							     : json_null()) ||
+	    set(m, "pv_tlb_flush", si->pv_tlb_flush < 0 ? json_null()
+							 : json_boolean(si->pv_tlb_flush)) ||
+	    set(m, "governor", si->env.governor[0] ? mt_json_string(si->env.governor)
+						   : json_null()) ||
+	    set(m, "boost", si->env.boost < 0 ? json_null() : json_boolean(si->env.boost)) ||
+	    set(m, "smt_active", si->env.smt_active < 0 ? json_null()
+							: json_boolean(si->env.smt_active)) ||
+	    set(m, "randomize_va_space", si->env.aslr < 0 ? json_null()
+							  : json_integer(si->env.aslr)) ||
+	    set(m, "cmdline_translation", mt_json_string(si->env.cmdline)) ||
 	    set(m, "backend", mt_json_string(rep->backend))) {
 		json_decref(e);
 		return NULL;
