@@ -442,6 +442,21 @@ int mt_table_print_text(FILE *f, const struct mt_table *t)
 	return mt_table_print_fit(f, t, 0, 1);
 }
 
+void mt_text_wrapf(FILE *f, int width, const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	mt_text_wrap(f, s, width, 2);
+	free(s);
+}
+
 int mt_text_wrap(FILE *f, const char *s, int width, int indent)
 {
 	int col = 0, lead = (int)strspn(s, " ");

@@ -152,6 +152,10 @@ int mt_report_width(FILE *f, const struct mt_report *rep);
  */
 int mt_text_wrap(FILE *f, const char *s, int width, int indent);
 
+/* A printf-style line through mt_text_wrap, later lines indented 2. */
+void mt_text_wrapf(FILE *f, int width, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /*
  * Whether event e counted in no phase (not supported, or its group never
  * ran): the phase table names it in a note instead of a column of it.

@@ -88,23 +88,6 @@ static const struct mt_knee *knee_at(const struct curve *c, size_t k)
 	return NULL;
 }
 
-/* A printf-style line wrapped at width (mt_text_wrap), later lines indented 2. */
-static void __attribute__((format(printf, 3, 4))) wrapf(FILE *f, int width, const char *fmt,
-							 ...)
-{
-	char *s = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	mt_text_wrap(f, s, width, 2);
-	free(s);
-}
-
 /*
  * Why a knee is where it is: the TLB level whose reach lies between its two
  * regions, for the page size the points were mapped with (cpuid's levels),
@@ -151,7 +134,7 @@ static void print_fits(FILE *f, const struct mt_report *rep, const unsigned int 
 		if (rows[i].series != s)
 			continue;
 		mt_cell_time(icpt, sizeof(icpt), ab, scale);
-		wrapf(f, width, "fit: %s time = %.1f ns x %s %s %s %s, r2 %.3f, %zu points",
+		mt_text_wrapf(f, width, "fit: %s time = %.1f ns x %s %s %s %s, r2 %.3f, %zu points",
 		      rows[i].phase, rows[i].fit.slope, mt_cell_safe(x, sizeof(x), rows[i].x),
 		      rows[i].fit.intercept < 0 ? "-" : "+", icpt, unit, rows[i].fit.r2,
 		      rows[i].fit.n);
@@ -166,13 +149,13 @@ static void print_knees(FILE *f, const struct mt_report *rep, const struct curve
 	double worst;
 
 	if (c->n_knees < 0) {
-		wrapf(f, width, "knee: not computed (%s)",
+		mt_text_wrapf(f, width, "knee: not computed (%s)",
 			c->n_knees == -EINVAL ? "a region measured twice, or a zero cost" :
 						"out of memory");
 		return;
 	}
 	if (c->n < 3) {
-		wrapf(f, width, "knee: none (3 points or more are needed)");
+		mt_text_wrapf(f, width, "knee: none (3 points or more are needed)");
 		return;
 	}
 	for (int i = 0; i < c->n_knees; i++) {
@@ -181,7 +164,7 @@ static void print_knees(FILE *f, const struct mt_report *rep, const struct curve
 		mt_size_format_short((uint64_t)c->x[k->before], a, sizeof(a));
 		mt_size_format_short((uint64_t)c->x[k->after], b, sizeof(b));
 		explain_knee(why, sizeof(why), rep, c, k);
-		wrapf(f, width, "knee: %s -> %s, ns/block x%.1f%s%s", a, b, k->step,
+		mt_text_wrapf(f, width, "knee: %s -> %s, ns/block x%.1f%s%s", a, b, k->step,
 			k->confirmed ? "" : " (at the last point: not confirmed)", why);
 	}
 	if (c->n_knees)
@@ -189,7 +172,7 @@ static void print_knees(FILE *f, const struct mt_report *rep, const struct curve
 	worst = mt_knee_largest_step(c->y, c->n, &at);
 	mt_size_format_short((uint64_t)c->x[at], a, sizeof(a));
 	mt_size_format_short((uint64_t)c->x[at + 1], b, sizeof(b));
-	wrapf(f, width, "knee: none (largest one-step rise x%.2f, %s -> %s; a knee is x%.1f "
+	mt_text_wrapf(f, width, "knee: none (largest one-step rise x%.2f, %s -> %s; a knee is x%.1f "
 	      "over the trend)", worst, a, b, ko->ratio);
 }
 
@@ -205,7 +188,7 @@ static void print_missing(FILE *f, const struct mt_report *rep, int width)
 			if (r->n_phases && r->phases[0].counters[e].state == MT_COUNTER_UNSUPPORTED &&
 			    (r->events[e].role == MT_ROLE_DTLB_MISSES ||
 			     (strcasestr(name, "tlb") && strcasestr(name, "miss")))) {
-				wrapf(f, width, "misses/block: absent, %s is not supported%s%s",
+				mt_text_wrapf(f, width, "misses/block: absent, %s is not supported%s%s",
 					r->events[e].name, r->events[e].reason[0] ? ": " : "",
 					r->events[e].reason);
 				return;
@@ -311,18 +294,18 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	n_series = mt_knee_series(rep->results, rep->n_results, series);
 	/* What --vary changes is in each series' title, not in this header. */
 	if (varied(rep, "iterations") || varied(rep, "passes") || varied(rep, "backing"))
-		wrapf(f, prose, "memtlb %s: %s per region, %zu point%s",
+		mt_text_wrapf(f, prose, "memtlb %s: %s per region, %zu point%s",
 		      mt_cell_safe(cmd, sizeof(cmd), rep->command),
 		      mt_cell_safe(ph, sizeof(ph), phase), rep->n_results,
 		      rep->n_results == 1 ? "" : "s");
 	else
-		wrapf(f, prose, "memtlb %s: %s per region, %lu iteration%s x %lu pass%s (%s), "
+		mt_text_wrapf(f, prose, "memtlb %s: %s per region, %lu iteration%s x %lu pass%s (%s), "
 		      "%zu point%s", mt_cell_safe(cmd, sizeof(cmd), rep->command),
 		      mt_cell_safe(ph, sizeof(ph), phase), cfg->iterations,
 		      cfg->iterations == 1 ? "" : "s", cfg->passes, cfg->passes == 1 ? "" : "es",
 		      mt_backing_name(cfg->backing), rep->n_results,
 		      rep->n_results == 1 ? "" : "s");
-	wrapf(f, prose, "kernel %s on %s, counters: %s%s",
+	mt_text_wrapf(f, prose, "kernel %s on %s, counters: %s%s",
 	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
 	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
 			   rep->system.machine),

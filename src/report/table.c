@@ -18,23 +18,6 @@
  * explains it: events not supported, counter groups, the '*' mark, meanings.
  * At width when not verbose (--wide: one row per phase whatever the width).
  */
-/* A printf-style line wrapped at width (mt_text_wrap), later lines indented 2. */
-static void __attribute__((format(printf, 3, 4))) wrapf(FILE *f, int width, const char *fmt,
-							 ...)
-{
-	char *s = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	mt_text_wrap(f, s, width, 2);
-	free(s);
-}
-
 /* A phase's faults: the fault event counted, else the kernel's own count. */
 static bool phase_faults(const struct mt_result *r, const struct mt_phase_stat *ps, double *v)
 {
@@ -78,10 +61,10 @@ static void print_fault_around(FILE *f, const struct mt_report *rep, const struc
 	if (!k)
 		return;
 	if (rep->system.fault_around_state == MT_SYSINFO_READ && rep->system.fault_around_bytes > 0)
-		wrapf(f, width, "pages mapped per fault: %s; fault_around_bytes %ld", line,
+		mt_text_wrapf(f, width, "pages mapped per fault: %s; fault_around_bytes %ld", line,
 		      rep->system.fault_around_bytes);
 	else
-		wrapf(f, width, "pages mapped per fault: %s; fault_around_bytes %s", line,
+		mt_text_wrapf(f, width, "pages mapped per fault: %s; fault_around_bytes %s", line,
 		      rep->system.fault_around_state == MT_SYSINFO_ABSENT ?
 		      "unknown (debugfs not mounted)" :
 		      mt_sysinfo_state_name(rep->system.fault_around_state));
@@ -154,14 +137,14 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
 	char set[MT_SAFE_MAX];
 
-	wrapf(f, prose, "memtlb run: %s: %u run%s%s%s",
+	mt_text_wrapf(f, prose, "memtlb run: %s: %u run%s%s%s",
 	      mt_cell_safe(cmd, sizeof(cmd), rep->command_line), rep->runs,
 	      rep->runs == 1 ? "" : "s", rep->event_set[0] ? ", event set " : "",
 	      rep->event_set[0] ? mt_cell_safe(set, sizeof(set), rep->event_set) : "");
 	/* a line of its own: a long command line cannot wrap it away */
 	if (rep->exit_status)
 		fprintf(f, "FAILED: exit status %d; stopped after it\n", rep->exit_status);
-	wrapf(f, prose, "kernel %s on %s, counters: %s%s",
+	mt_text_wrapf(f, prose, "kernel %s on %s, counters: %s%s",
 	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
 	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
 			   rep->system.machine),
@@ -229,14 +212,14 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	if (ret)
 		return ret;
 	/* one line each, so that a wrap never cuts a definition */
-	wrapf(f, prose, "mean over the runs; stddev: sample standard deviation (n-1); "
+	mt_text_wrapf(f, prose, "mean over the runs; stddev: sample standard deviation (n-1); "
 	      "cv = stddev/mean");
-	wrapf(f, prose, "sem = stddev/sqrt(runs)/mean, the standard error of the mean "
+	mt_text_wrapf(f, prose, "sem = stddev/sqrt(runs)/mean, the standard error of the mean "
 	      "(perf's \"+- x%%\")");
 	if (multiplexed)
-		wrapf(f, prose, "running: share of time counted where multiplexed, values scaled");
+		mt_text_wrapf(f, prose, "running: share of time counted where multiplexed, values scaled");
 	if (derived)
-		wrapf(f, prose, "derived metrics: from the means");
+		mt_text_wrapf(f, prose, "derived metrics: from the means");
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -291,7 +274,7 @@ static int print_extras(FILE *f, const struct mt_result *r, int width)
 	}
 	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
 	mt_table_destroy(t);
-	wrapf(f, MT_PROSE_WIDTH(width), "kernel: rusage, vmstat and irq from one extra, untimed "
+	mt_text_wrapf(f, MT_PROSE_WIDTH(width), "kernel: rusage, vmstat and irq from one extra, untimed "
 	      "iteration (vmstat and irq are system-wide, rusage counts memtlb and its tasks; "
 	      "counters that stayed 0 are in the JSON report); blocks/s: mean per timed "
 	      "iteration");
@@ -309,14 +292,14 @@ static void print_mapping(FILE *f, const struct mt_result *r, int width)
 
 		if (!strncmp(why, "not as requested: ", 18))
 			why += 18;
-		wrapf(f, width, "PAGE SIZE NOT AS REQUESTED: %s", mt_cell_safe(v, sizeof(v), why));
+		mt_text_wrapf(f, width, "PAGE SIZE NOT AS REQUESTED: %s", mt_cell_safe(v, sizeof(v), why));
 	}
 	if (m->scanned) {
 		char h[32], b[32];
 
 		mt_size_format(m->scan.huge, h, sizeof(h));
 		mt_size_format(m->scan.base, b, sizeof(b));
-		wrapf(f, width, "pages: %s in huge pages, %s in base pages (%s)%s", h, b,
+		mt_text_wrapf(f, width, "pages: %s in huge pages, %s in base pages (%s)%s", h, b,
 		      m->scan.smaps ? "smaps, per mapping" : "PAGEMAP_SCAN, page by page",
 		      m->page_check > 0 ? ", as requested" : "");
 	}
@@ -324,7 +307,7 @@ static void print_mapping(FILE *f, const struct mt_result *r, int width)
 		mt_size_format_short(m->align, a, sizeof(a));
 		mt_size_format_short(m->kernel_page, k, sizeof(k));
 		mt_size_format_short(m->mmu_page, u, sizeof(u));
-		wrapf(f, width, "mapping: 0x%llx (aligned to %s), KernelPageSize %s, "
+		mt_text_wrapf(f, width, "mapping: 0x%llx (aligned to %s), KernelPageSize %s, "
 		      "MMUPageSize %s, huge pages %.1f%% (AnonHugePages %llu kB, ShmemPmdMapped "
 		      "%llu kB, FilePmdMapped %llu kB, Hugetlb %llu kB)",
 		      (unsigned long long)m->addr, a, k, u, 100.0 * m->huge_coverage,
@@ -333,7 +316,7 @@ static void print_mapping(FILE *f, const struct mt_result *r, int width)
 		      (unsigned long long)m->file_pmd >> 10, (unsigned long long)m->hugetlb >> 10);
 	}
 	if (m->cache_checked)
-		wrapf(f, width, "file cache: dropped before each iteration; the kernel kept up to "
+		mt_text_wrapf(f, width, "file cache: dropped before each iteration; the kernel kept up to "
 		      "%llu of %llu pages%s", (unsigned long long)m->cache_resident,
 		      (unsigned long long)m->cache_pages,
 		      m->cache_resident ? " (the drop was not complete)" : "");
@@ -368,7 +351,7 @@ static void print_pressure(FILE *f, const struct mt_report *rep, const struct mt
 	if (!n && k < sizeof(line))
 		snprintf(line + k, sizeof(line) - k, "; TLB reach unknown (cpuid reports no TLB "
 			 "sizes here: memtlb probe measures them)");
-	wrapf(f, width, "%s", line);
+	mt_text_wrapf(f, width, "%s", line);
 }
 
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
@@ -384,7 +367,7 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 
 	mt_size_format(c->region, region, sizeof(region));
 	mt_size_format(c->block, block, sizeof(block));
-	wrapf(f, prose, "memtlb %s: region %s (%s), block %s, %lu iteration%s x %lu pass%s",
+	mt_text_wrapf(f, prose, "memtlb %s: region %s (%s), block %s, %lu iteration%s x %lu pass%s",
 	      mt_cell_safe(cmd, sizeof(cmd), rep->command), region, mt_backing_name(c->backing),
 	      block, c->iterations, c->iterations == 1 ? "" : "s", c->passes,
 	      c->passes == 1 ? "" : "es");
@@ -409,7 +392,7 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 			 mt_task_region_name(c->task_region),
 			 c->task_region == MT_TASK_REGION_PRIVATE ? "s" : "");
 	mt_text_wrap(f, line, prose, 2);
-	wrapf(f, prose, "kernel %s on %s, counters: %s%s",
+	mt_text_wrapf(f, prose, "kernel %s on %s, counters: %s%s",
 	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
 	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
 			   rep->system.machine),
@@ -424,7 +407,7 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 		ret = print_result(f, rep, rep->results[i], verbose, width);
 	if (ret)
 		return ret;
-	wrapf(f, prose, "counts: mean per iteration of each phase; (x%%) = share of time "
+	mt_text_wrapf(f, prose, "counts: mean per iteration of each phase; (x%%) = share of time "
 	      "counted, values scaled");
 	for (size_t i = 0; !ret && i < rep->n_results; i++) {
 		fputc('\n', f);

@@ -85,29 +85,6 @@ static void bracketed(char *s)
 	}
 }
 
-/* "0-3,5" -> 5; -1 when not a list. */
-static int count_cpus(const char *s)
-{
-	int n = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s)
-			return -1;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (b < a)
-			return -1;
-		n += (int)(b - a + 1);
-		if (*end && *end != ',')
-			return -1;
-		s = *end ? end + 1 : end;
-	}
-	return n;
-}
-
 static const struct {
 	const char *sig;
 	const char *vendor;
@@ -338,7 +315,7 @@ int mt_env_read(struct mt_env *e)
 	}
 	e->online_cpus = -1;
 	if (!read_text("/sys/devices/system/cpu/online", line, sizeof(line)))
-		e->online_cpus = count_cpus(line);
+		e->online_cpus = mt_sys_list_count(line);
 	e->max_ptes_none = text_long(KHUGEPAGED "max_ptes_none", -1);
 	e->max_ptes_swap = text_long(KHUGEPAGED "max_ptes_swap", -1);
 	e->max_ptes_shared = text_long(KHUGEPAGED "max_ptes_shared", -1);

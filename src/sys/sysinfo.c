@@ -318,8 +318,7 @@ static void read_hugepools(struct mt_sysinfo *si)
 	closedir(dir);
 }
 
-/* "0-3,5" -> 5 */
-static int count_list(const char *s)
+int mt_sys_list_count(const char *s)
 {
 	int n = 0;
 
@@ -331,10 +330,12 @@ static int count_list(const char *s)
 			return -1;
 		if (*end == '-')
 			b = strtol(end + 1, &end, 10);
+		if (b < a)
+			return -1;
 		n += (int)(b - a + 1);
-		s = *end == ',' ? end + 1 : end;
-		if (*s && *s != ',' && (*s < '0' || *s > '9'))
-			break;
+		if (*end && *end != ',')
+			return -1;
+		s = *end ? end + 1 : end;
 	}
 	return n;
 }
@@ -531,7 +532,7 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 		read_long("/proc/sys/vm/percpu_pagelist_high_fraction", -1);
 	si->numa_nodes = -1;
 	if (!mt_sys_read_line("/sys/devices/system/node/online", line, sizeof(line)))
-		si->numa_nodes = count_list(line);
+		si->numa_nodes = mt_sys_list_count(line);
 	read_tlbs(si);
 	mt_env_read(&si->env);
 	/* KVM's paravirtual flush; no hypervisor leaf read is bare metal or another: no. */

@@ -98,6 +98,9 @@ int mt_sysinfo_tlb_intel(struct mt_sysinfo *si, const unsigned int r[4]);
 
 int mt_sysinfo_read(struct mt_sysinfo *si);
 
+/* A kernel list of CPUs or nodes, "0-3,5": how many (5), or -1 when it is not one. */
+int mt_sys_list_count(const char *s);
+
 /* MemAvailable from /proc/meminfo in bytes, or -errno. */
 int64_t mt_sys_mem_available(void);
 
