@@ -245,6 +245,9 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 	put_str(b, o, "cpu", si->cpu);
 	put_str(b, o, "cpu_vendor", si->cpu_vendor);
 	put(b, o, "hypervisor", si->hypervisor < 0 ? json_null() : json_boolean(si->hypervisor));
+	put(b, o, "cpu_emulated", si->emulation.emulated < 0 ? json_null() :
+	    json_boolean(si->emulation.emulated));
+	put_str(b, o, "cpu_emulated_evidence", si->emulation.evidence);
 	put(b, o, "pmu", si->pmu[0] ? str(b, si->pmu) : json_null());
 	put_str(b, o, "pmus", si->pmus);
 	put_int(b, o, "page_size", si->page_size);
@@ -909,6 +912,10 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 	si->hw_counters = json_is_boolean(v) ? json_is_true(v) : -1;
 	v = json_object_get(js, "hypervisor");
 	si->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
+	v = json_object_get(js, "cpu_emulated");
+	si->emulation.emulated = json_is_boolean(v) ? json_is_true(v) : -1;
+	get_str(js, "cpu_emulated_evidence", si->emulation.evidence,
+		sizeof(si->emulation.evidence));
 	tun = json_object_get(js, "tunables");
 	si->perf_event_paranoid = (int)get_long(tun, "perf_event_paranoid", -99);
 	si->fault_around_bytes = get_long(tun, "fault_around_bytes", -1);

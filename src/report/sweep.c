@@ -13,6 +13,7 @@
 #include "model/report.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/table.h"
 #include "stats/knee.h"
 
 static bool varied(const struct mt_report *rep, const char *key)
@@ -181,6 +182,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 			     rep->system.machine),
 		mt_cell_safe(be, sizeof(be), rep->backend),
 		rep->user_only ? " (user space only)" : "");
+	mt_report_print_emulated(f, rep);
 	for (unsigned int s = 0; s < n_series; s++) {
 		bool faults = false, misses = false;
 		char title[512];

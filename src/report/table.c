@@ -52,6 +52,18 @@ static void run_row(FILE *f, const char *what, const struct mt_summary *s, doubl
  * spelt out: sample stddev and cv over the runs, and the standard error
  * of the mean (what perf prints as "+- x%") in its own labelled column.
  */
+void mt_report_print_emulated(FILE *f, const struct mt_report *rep)
+{
+	char why[MT_SAFE_MAX];
+
+	if (rep->system.emulation.emulated != 1)
+		return;
+	/* An emulated PMU counts what qemu's translator models, not a TLB. */
+	fprintf(f, "emulated CPU: %s\n", mt_cell_safe(why, sizeof(why),
+						     rep->system.emulation.evidence));
+	fprintf(f, "these counts and times are qemu's, not hardware's: no TLB conclusion\n");
+}
+
 static int print_run(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
@@ -73,6 +85,7 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose)
 			     rep->system.machine),
 		mt_cell_safe(be, sizeof(be), rep->backend),
 		rep->user_only ? " (user space only)" : "");
+	mt_report_print_emulated(f, rep);
 	if (!r || !r->n_phases)
 		return ferror(f) ? -EIO : 0;
 	ps = &r->phases[0];
@@ -227,6 +240,7 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 			     rep->system.machine),
 		mt_cell_safe(be, sizeof(be), rep->backend),
 		rep->user_only ? " (user space only)" : "");
+	mt_report_print_emulated(f, rep);
 	for (size_t i = 0; i < rep->n_results; i++)
 		print_mapping(f, rep->results[i]);
 	fputc('\n', f);

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "sys/emulation.h"
 #include "sys/sysinfo.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -455,5 +456,6 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 	if (!mt_sys_read_line("/sys/devices/system/node/online", line, sizeof(line)))
 		si->numa_nodes = count_list(line);
 	read_tlbs(si);
+	mt_emulation_detect(&si->emulation);
 	return 0;
 }

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sys/emulation.h"
+
 #define MT_HUGEPAGE_SIZES 4
 #define MT_TLB_MAX 24
 
@@ -56,6 +58,7 @@ struct mt_sysinfo {
 	unsigned int n_tlbs;
 	struct mt_tlb tlbs[MT_TLB_MAX];
 	char tlb_source[24];	/* "cpuid 0x80000005/6", "cpuid 0x18", "" */
+	struct mt_emulation emulation;	/* qemu TCG or not (sys/emulation) */
 };
 
 /* TLBs from raw cpuid registers (pure, for tests): appended to si->tlbs. */
