@@ -15,7 +15,9 @@
 #   7 counters: the kernel refuses the ninth (EINVAL), the eight it took
 #   never run (the disabled leader is not checked at open), memtlb splits
 #   them and they multiplex.
-# - POWER9 (pseries): libpfm4 detects power9; 64 KiB pages.
+# - POWER9 (pseries): libpfm4 detects power9; 64 KiB pages. qemu counts
+#   instructions, derives cycles from the host's clock, and dTLB-load-misses
+#   opens but counts 0 (qemu does not model it): why reports say emulated.
 . "$(dirname "$0")/lib.sh"
 
 src=${MEMTLB_SOURCE_ROOT:?}
@@ -46,6 +48,7 @@ def ph(doc, name):
 exec(sys.stdin.read())
 ' "$1" >"$work/check.out" 2>&1; then
 		ok
+		sed "s/^/  $2: /" "$work/check.out"
 	else
 		fail "$2"
 		sed 's/^/  /' "$work/check.out" >&2
@@ -111,9 +114,12 @@ for p in ("write_0", "munmap"):
     for e in ("cycles", "instructions"):
         a, b = ph(two, p)["counters"][e]["mean"], ph(four, p)["counters"][e]["mean"]
         assert b > 1.5 * a, (p, e, a, b)
-print(ph(four, "write_0")["counters"])
+for d in (two, four):
+    w = ph(d, "write_0")["counters"]
+    print("write_0 region %d: cycles %g, instructions %g" % (
+        d["results"][0]["params"]["region"], w["cycles"]["mean"], w["instructions"]["mean"]))
 PY
-	check_json "$o" "arm64 stat: multiplexed, scaled within 30% of the unmultiplexed count" <<'PY'
+	check_json "$o" "arm64 stat: multiplexed, scaled within 10% of the unmultiplexed count" <<'PY'
 two, four, one, mux = docs
 ev = {e["name"]: e for e in mux["results"][0]["events"]}
 groups = {e["group"] for e in ev.values()}
@@ -124,8 +130,11 @@ base = ph(one, "write_0")["counters"]["cycles"]
 assert base["running"] == 1.0, base
 for n in ("cycles", "cpu-cycles"):
     c = ph(mux, "write_0")["counters"][n]
-    assert abs(c["mean"] - base["mean"]) <= 0.30 * base["mean"], (n, c, base)
-print("running", run, "cycles", base["mean"], ph(mux, "write_0")["counters"]["cycles"])
+    assert abs(c["mean"] - base["mean"]) <= 0.10 * base["mean"], (n, c, base)
+print("write_0 unmultiplexed cycles %g" % base["mean"])
+for n in ev:
+    c = ph(mux, "write_0")["counters"][n]
+    print("write_0 %s: group %s, running %.3f, scaled %g" % (n, ev[n]["group"], c["running"], c["mean"]))
 PY
 	expect_grep 'counter group was never scheduled.*counting again' "$work/arm64.err" \
 		"arm64: the group the kernel took but never ran is split"
@@ -164,10 +173,17 @@ for d, blocks in ((two, 32), (four, 64)):
     for e in ("cycles", "instructions"):
         c = w["counters"][e]
         assert c["supported"] and c["counted"] and c["running"] == 1.0 and c["mean"] > 0, (e, c)
-for e in ("cycles", "instructions"):
-    a, b = ph(two, "write_0")["counters"][e]["mean"], ph(four, "write_0")["counters"][e]["mean"]
-    assert b > 1.5 * a, (e, a, b)
-print(ph(four, "write_0")["counters"])
+# qemu's POWER PMU counts instructions as executed but derives cycles from
+# the host's clock (cv near 100% on a loaded machine): only instructions
+# must rise with the region.
+a = ph(two, "write_0")["counters"]["instructions"]["mean"]
+b = ph(four, "write_0")["counters"]["instructions"]["mean"]
+assert b > 1.5 * a, ("instructions", a, b)
+for d in (two, four):
+    w = ph(d, "write_0")["counters"]
+    print("write_0 blocks %d: minor-faults %g, instructions %g, cycles %g" % (
+        d["results"][0]["params"]["blocks"], w["minor-faults"]["mean"],
+        w["instructions"]["mean"], w["cycles"]["mean"]))
 PY
 fi
 
