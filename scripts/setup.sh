@@ -101,8 +101,15 @@ cross_setup() {
 	rm -rf "$dl"
 }
 if [ "$mode" = test ]; then
-	cross_setup aarch64 arm64 arm64 linux-image-arm64
-	cross_setup powerpc64le ppc64el ppc64le linux-image-powerpc64le
+	# Side by side: each is mostly one CPU's work (xz, the compiler).
+	cross_setup aarch64 arm64 arm64 linux-image-arm64 &
+	arm=$!
+	cross_setup powerpc64le ppc64el ppc64le linux-image-powerpc64le &
+	ppc=$!
+	rc=0
+	wait "$arm" || rc=1
+	wait "$ppc" || rc=1
+	[ "$rc" -eq 0 ] || { echo "setup: cross builds failed" >&2; exit 1; }
 fi
 
 case $mode in

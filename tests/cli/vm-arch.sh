@@ -64,6 +64,23 @@ boot() {
 	status=$? err=$work/$a.err
 }
 
+# memtlb-vm's own bad input, before anything boots: exit 2, one line.
+vm_usage() {	# WHAT PATTERN ARGS...
+	w=$1 p=$2
+	shift 2
+	"$vm" "$@" >"$work/u.out" 2>"$work/u.err"
+	status=$? err=$work/u.err
+	expect_status 2 "$w"
+	expect_grep "^memtlb-vm: $p" "$work/u.err" "$w: message"
+}
+kx=/boot/vmlinuz-$(uname -r)
+[ -r "$kx" ] || kx=$0
+vm_usage "--arch sparc" "--arch: sparc: not x86_64, arm64 or ppc64le" --arch sparc "$kx" -- "$MEMTLB" sysinfo
+vm_usage "--then without memtlb" "--then: the next command must start with memtlb" \
+	"$kx" -- "$MEMTLB" sysinfo --then ls
+vm_usage "-o twice" "-o: one report per guest" \
+	"$kx" -- "$MEMTLB" stat -o "$work/a.json" --then memtlb stat -o "$work/b.json"
+
 ran=0
 
 # --- arm64 -------------------------------------------------------------------
