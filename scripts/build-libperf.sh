@@ -20,7 +20,7 @@ fi
 # The kernel's names for the target: ARCH for the Makefiles, SRCARCH for
 # the arch/ directory whose uapi headers they read.
 case $triple in
-'') arch= srcarch=x86 cpu= ;;
+'') arch='' srcarch=x86 cpu='' ;;
 aarch64-linux-gnu) arch=arm64 srcarch=arm64 cpu=aarch64 ;;
 powerpc64le-linux-gnu) arch=powerpc srcarch=powerpc cpu=powerpc64le ;;
 *)

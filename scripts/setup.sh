@@ -48,6 +48,7 @@ if [ -n "$missing" ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	# Packages of another arch (NAME:ARCH) need that arch known to dpkg
 	# and its package lists.
+	# shellcheck disable=SC2086 # one package a line
 	foreign=$(printf '%s\n' $missing | sed -n 's/^[^:]*://p' | sort -u)
 	if [ -n "$foreign" ]; then
 		for a in $foreign; do
