@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Is the CPU emulated (qemu TCG)? What qemu itself tells a guest.
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,16 @@ static bool keyed(const char *text, const char *key, char *buf, size_t len)
 	return false;
 }
 
+/* s is exactly "0x..." of value want, as /proc/cpuinfo prints MIDR fields. */
+static bool hex_is(const char *s, unsigned long want)
+{
+	char *end;
+
+	if (strncmp(s, "0x", 2) || !isxdigit((unsigned char)s[2]))
+		return false;
+	return strtoul(s + 2, &end, 16) == want && !*end;
+}
+
 static bool has_compatible(const struct mt_emulation_input *in, const char *want)
 {
 	size_t i = 0;
@@ -89,7 +100,7 @@ void mt_emulation_judge(struct mt_emulation *em, const struct mt_emulation_input
 	 */
 	if (c && keyed(c, "CPU implementer", impl, sizeof(impl)) &&
 	    keyed(c, "CPU part", part, sizeof(part)) &&
-	    strtoul(impl, NULL, 0) == 0 && strtoul(part, NULL, 0) == 0x51) {
+	    hex_is(impl, 0) && hex_is(part, 0x51)) {
 		say(em, 1, "qemu TCG: MIDR implementer 0x00, part 0x051 (qemu max)");
 		return;
 	}

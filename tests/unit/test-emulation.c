@@ -67,6 +67,11 @@ static void test_arm64(void **state)
 	em = judge(arm64_a57, dummy_virt, false, NULL);
 	assert_int_equal(em.emulated, -1);
 	assert_non_null(strstr(em.evidence, "linux,dummy-virt"));
+	/* An empty or odd implementer field is no evidence. */
+	em = judge("CPU implementer\t: \nCPU part\t: 0x051\n", NULL, false, NULL);
+	assert_int_equal(em.emulated, 0);
+	em = judge("CPU implementer\t: 0x00 junk\nCPU part\t: 0x051\n", NULL, false, NULL);
+	assert_int_equal(em.emulated, 0);
 	/* The same CPU on a real board: hardware. */
 	em = judge(arm64_a57, "arm,juno\0arm,vexpress", false, NULL);
 	assert_int_equal(em.emulated, 0);
