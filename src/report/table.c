@@ -56,12 +56,15 @@ void mt_report_print_emulated(FILE *f, const struct mt_report *rep)
 {
 	char why[MT_SAFE_MAX];
 
-	if (rep->system.emulation.emulated != 1)
-		return;
+	mt_cell_safe(why, sizeof(why), rep->system.emulation.evidence);
 	/* An emulated PMU counts what qemu's translator models, not a TLB. */
-	fprintf(f, "emulated CPU: %s\n", mt_cell_safe(why, sizeof(why),
-						     rep->system.emulation.evidence));
-	fprintf(f, "these counts and times are qemu's, not hardware's: no TLB conclusion\n");
+	if (rep->system.emulation.emulated == 1) {
+		fprintf(f, "emulated CPU: %s\n", why);
+		fprintf(f, "these counts and times are qemu's, not hardware's: no TLB conclusion\n");
+	} else if (rep->system.emulation.emulated < 0 && why[0]) {
+		fprintf(f, "CPU perhaps emulated: %s\n", why);
+		fprintf(f, "under TCG these counts and times are qemu's: no TLB conclusion\n");
+	}
 }
 
 static int print_run(FILE *f, const struct mt_report *rep, bool verbose)

@@ -35,6 +35,16 @@ expect_status 0 "stat, a machine"
 if grep -q 'emulated' "$out"; then fail "stat: a machine said emulated"; else ok; fi
 expect_grep '"cpu_emulated": false' "$work/host.json" "report: cpu_emulated false"
 
+# A named CPU model on qemu's virt board: TCG or KVM cannot be told.
+cp -R "$data/sysroot-qemu-arm64" "$work/a57"
+printf 'processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd07\n' >"$work/a57/proc/cpuinfo"
+MEMTLB_SYSROOT=$work/a57 run stat -r 1m -i 1 -p 1
+expect_status 0 "stat, cortex-a57 on qemu's virt board"
+expect_grep '^CPU perhaps emulated: qemu virt board \(linux,dummy-virt\)' "$out" \
+	"stat: perhaps emulated"
+expect_grep "^under TCG these counts and times are qemu's: no TLB conclusion$" "$out" \
+	"stat: perhaps emulated, no TLB conclusion"
+
 run compare "$work/host.json" "$work/guest.json"
 expect_status 0 "compare"
 expect_grep '^warning: .*guest\.json: emulated CPU \(qemu TCG: MIDR.*no TLB conclusion' "$out" \

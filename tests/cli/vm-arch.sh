@@ -155,6 +155,31 @@ for n in ev:
 PY
 	expect_grep 'counter group was never scheduled.*counting again' "$work/arm64.err" \
 		"arm64: the group the kernel took but never ran is split"
+
+	# qemu's cortex-a57, a CPU libpfm4 knows: the arm_ac57 sections resolve,
+	# and its raw L1D_TLB_REFILL, which the kernel opens though qemu lacks
+	# it (it counted 0), is not supported by the kernel's own event list.
+	"$vm" --arch arm64 --cpu cortex-a57 --timeout 280 --boot-timeout 200 "$k" -- "$m" \
+		sysinfo --then memtlb list tlb \
+		--then memtlb stat -r 2m -i 2 -p 1 --events tlb --format json \
+		>"$work/a57.out" 2>"$work/a57.err"
+	status=$? err=$work/a57.err
+	expect_status 0 "arm64 cortex-a57 guest"
+	o=$work/a57.out
+	expect_grep '^libpfm4 core PMU +arm_ac57$' "$o" "cortex-a57 sysinfo: libpfm4 detects arm_ac57"
+	expect_grep '^cpu emulated +unknown \(qemu virt board' "$o" "cortex-a57 sysinfo: cannot tell"
+	expect_grep '^  for PMU arm_ac57: its own section' "$o" "cortex-a57 list: the arm_ac57 section"
+	expect_grep '^ +arm_ac57::L1D_TLB_REFILL.*countable: not supported' "$o" \
+		"cortex-a57 list: L1D_TLB_REFILL not supported"
+	check_json "$o" "cortex-a57 stat: L1D_TLB_REFILL not supported, never 0" <<'PY'
+(d,) = docs
+w = ph(d, "write_0")
+i, t = w["counters"]["INST_RETIRED"], w["counters"]["L1D_TLB_REFILL"]
+assert i["supported"] and i["counted"] and i["mean"] > 0, i
+assert not t["supported"] and t["reason"] == "this kernel's PMU has no such event", t
+assert not any("dtlb" in k.lower() or "misses" in k for k in w.get("derived", {})), w["derived"]
+print("write_0 INST_RETIRED %g; L1D_TLB_REFILL %s" % (i["mean"], t["reason"]))
+PY
 fi
 
 # --- POWER ------------------------------------------------------------------
