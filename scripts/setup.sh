@@ -27,6 +27,13 @@ test) packages="$packages gnuplot-nox libxml2-utils clang libclang-rt-14-dev
 	exit 2
 	;;
 esac
+# The tests also run memtlb on arm64 and POWER kernels under qemu, whose
+# emulated PMUs those kernels drive (tests/cli/vm-arch.sh): cross compilers,
+# the multiarch libraries for static cross builds, and qemu for both.
+[ "$mode" != test ] || packages="$packages
+	gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu qemu-system-arm qemu-system-ppc
+	libc6-dev:arm64 libpfm4-dev:arm64 libjansson-dev:arm64
+	libc6-dev:ppc64el libpfm4-dev:ppc64el libjansson-dev:ppc64el"
 
 missing=
 for p in $packages; do
@@ -41,6 +48,17 @@ if [ -n "$missing" ]; then
 	fi
 	echo "setup: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
+	# Packages of another arch (NAME:ARCH) need that arch known to dpkg
+	# and its package lists.
+	# shellcheck disable=SC2086 # one package a line
+	foreign=$(printf '%s\n' $missing | sed -n 's/^[^:]*://p' | sort -u)
+	if [ -n "$foreign" ]; then
+		for a in $foreign; do
+			dpkg --print-foreign-architectures | grep -qx "$a" ||
+				dpkg --add-architecture "$a"
+		done
+		apt-get update >/dev/null
+	fi
 	# shellcheck disable=SC2086 # word splitting of the list is intended
 	apt-get install -y --no-install-recommends $missing >/dev/null ||
 		{ apt-get update >/dev/null && apt-get install -y --no-install-recommends $missing >/dev/null; }
@@ -52,6 +70,50 @@ if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$top" -Dpkg_config_path="$deps/lib64/pkgconfig" >/dev/null
 fi
 ninja -C "$build" >/dev/null
+
+# test: static memtlb for arm64 and ppc64el (cross/), and what their guests
+# boot: Debian's kernel image and busybox-static of that arch, unpacked into
+# .deps/vm-ARCH (not installed: a foreign kernel package would pull in that
+# arch's kmod and initramfs-tools).
+# cross_setup CPU DEB_ARCH VM_ARCH KERNEL_META: libperf, build-VM_ARCH/ (build-aarch64/
+# for arm64), .deps/vm-VM_ARCH/{bin/busybox,boot/vmlinu*}.
+cross_setup() {
+	xbuild=$top/build-$1
+	[ "$1" = aarch64 ] || xbuild=$top/build-$3
+	"$top/scripts/build-libperf.sh" --cross "$1-linux-gnu"
+	if [ ! -f "$xbuild/build.ninja" ]; then
+		meson setup "$xbuild" "$top" --cross-file "$top/cross/$1-linux-gnu.ini" \
+			-Dpkg_config_path="$top/.deps/libperf-$1/lib64/pkgconfig" \
+			-Dtests=disabled -Dman-pages=disabled >/dev/null
+	fi
+	ninja -C "$xbuild" >/dev/null
+	vmdir=$top/.deps/vm-$3
+	if [ -x "$vmdir/bin/busybox" ] && ls "$vmdir"/boot/vmlinu* >/dev/null 2>&1; then
+		return 0
+	fi
+	# The image the meta package names (linux-image-6.1.0-N-ARCH).
+	kpkg=$(apt-cache depends "$4:$2" | sed -n 's/^ *Depends: \(linux-image-[^:]*\).*/\1/p' |
+		head -n 1)
+	dl=$(mktemp -d)
+	chown _apt: "$dl" 2>/dev/null || true	# apt-get download drops privileges
+	(cd "$dl" && apt-get download "$kpkg:$2" "busybox-static:$2" >/dev/null)
+	mkdir -p "$vmdir/bin" "$vmdir/boot"
+	dpkg-deb --fsys-tarfile "$dl"/busybox-static_*.deb | tar -xO ./bin/busybox >"$vmdir/bin/busybox"
+	chmod 755 "$vmdir/bin/busybox"
+	dpkg-deb --fsys-tarfile "$dl"/linux-image-*.deb | tar -x -C "$vmdir" --wildcards './boot/vmlinu*'
+	rm -rf "$dl"
+}
+if [ "$mode" = test ]; then
+	# Side by side: each is mostly one CPU's work (xz, the compiler).
+	cross_setup aarch64 arm64 arm64 linux-image-arm64 &
+	arm=$!
+	cross_setup powerpc64le ppc64el ppc64le linux-image-powerpc64le &
+	ppc=$!
+	rc=0
+	wait "$arm" || rc=1
+	wait "$ppc" || rc=1
+	[ "$rc" -eq 0 ] || { echo "setup: cross builds failed" >&2; exit 1; }
+fi
 
 case $mode in
 run)

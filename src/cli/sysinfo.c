@@ -182,6 +182,9 @@ static void print_text(const struct mt_sysinfo *si)
 	printf("%-30s %s (%s)\n", "cpu", or_unknown(si->cpu), or_unknown(si->cpu_vendor));
 	printf("%-30s %s\n", "hypervisor", si->hypervisor < 0 ? "unknown"
 					  : si->hypervisor ? "yes (cpuinfo flag)" : "no");
+	printf("%-30s %s%s%s%s\n", "cpu emulated", si->emulation.emulated < 0 ? "unknown" :
+	       si->emulation.emulated ? "yes" : "no", si->emulation.evidence[0] ? " (" : "",
+	       si->emulation.evidence, si->emulation.evidence[0] ? ")" : "");
 	printf("%-30s %s\n", "libpfm4 core PMU", si->pmu[0] ? si->pmu : "none");
 	printf("%-30s %s\n", "libpfm4 PMUs present", or_unknown(si->pmus));
 	printf("%-30s %s\n", "kernel PMU driver", si->hw_counters < 0 ? "unknown"

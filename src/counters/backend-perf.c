@@ -24,6 +24,7 @@
 #include <perf/threadmap.h>
 
 #include "counters/interface.h"
+#include "sys/pmuevents.h"
 
 /* One evlist per group: libperf's public API makes an evlist's first event its leader. */
 struct perf_backend {
@@ -205,8 +206,14 @@ static int perf_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t
 	pb->n = n;
 	perf_thread_map__set_pid(pb->threads, 0, pid);
 	for (size_t i = 0; i < n; i++) {
-		int ret = open_member(pb, &ev[i], &pb->evsel[i]);
+		int ret;
 
+		/* arm64 opens a raw event its CPU lacks, and counts 0 (sys/pmuevents) */
+		if (mt_pmuevents_absent(ev[i].attr.type, ev[i].attr.config)) {
+			ev[i].err = -ENOENT;
+			continue;
+		}
+		ret = open_member(pb, &ev[i], &pb->evsel[i]);
 		if (ret)
 			return ret;
 	}

@@ -17,6 +17,14 @@
  *   pmu-counters: K            a group holds at most K non-software events;
  *                              one more is refused with EINVAL, as the
  *                              kernel refuses a group it cannot schedule
+ *                              (x86, POWER: the leader is counted at open)
+ *   pmu-counters-arm64: K      the same as arm64's PMU driver: it checks a
+ *                              group at open without its leader when that
+ *                              is disabled (memtlb opens leaders disabled;
+ *                              armpmu's validate_event skips state OFF), so
+ *                              a hardware-led group of K+1 opens and is
+ *                              never scheduled, K+2 is refused (EINVAL):
+ *                              seen in qemu's arm64 guest (tests/cli/vm-arch.sh)
  *
  * DELTA is VAL or VAL/ENA/RUN (ns). Reads alternate begin/end of an
  * interval; the deltas are applied at each end read, cycling through the
@@ -57,6 +65,7 @@ struct replay_backend {
 	size_t n_rec;
 	unsigned int pmu_counters;	/* 0: no limit */
 	unsigned int pmu_free;		/* 0: no limit */
+	bool leader_unchecked;		/* pmu-counters-arm64 */
 	char *unscheduled;		/* per requested event: its group never runs */
 	size_t n;
 	int *map;			/* requested event -> record, -1 none */
@@ -219,6 +228,13 @@ static int load(struct replay_backend *rb, FILE *f)
 				break;
 			continue;
 		}
+		if (!strncmp(s, "pmu-counters-arm64:", 19)) {
+			ret = parse_limit(s + 19, &rb->pmu_counters);
+			if (ret)
+				break;
+			rb->leader_unchecked = true;
+			continue;
+		}
 		if (!strncmp(s, "pmu-counters-free:", 18)) {
 			ret = parse_limit(s + 18, &rb->pmu_free);
 			if (ret)
@@ -257,19 +273,25 @@ static int load(struct replay_backend *rb, FILE *f)
 static int replay_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid_t pid)
 {
 	struct replay_backend *rb = (struct replay_backend *)be;
-	unsigned int *used;
+	unsigned int *used, cap;
+	char *lead;
 
 	(void)pid;
 	rb->n = n;
 	used = calloc(n + 1, sizeof(*used));	/* hardware events per group */
-	if (!used)
+	lead = calloc(n + 1, 1);		/* 0 none yet, 1 hardware, 2 software */
+	if (!used || !lead) {
+		free(used);
+		free(lead);
 		return -ENOMEM;
+	}
 	rb->map = calloc(n + 1, sizeof(*rb->map));
 	rb->reads = calloc(n, sizeof(*rb->reads));
 	rb->total = calloc(n, sizeof(*rb->total));
 	rb->unscheduled = calloc(n + 1, 1);
 	if (!rb->map || !rb->reads || !rb->total || !rb->unscheduled) {
 		free(used);
+		free(lead);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -278,17 +300,29 @@ static int replay_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid
 			if (!strcmp(rb->rec[r].name, ev[i].name))
 				rb->map[i] = (int)r;
 		ev[i].err = rb->map[i] < 0 ? -ENOENT : rb->rec[rb->map[i]].err;
-		if (ev[i].err || ev[i].attr.type == PERF_TYPE_SOFTWARE || ev[i].group >= n)
+		if (ev[i].err || ev[i].group >= n)
 			continue;
-		if (rb->pmu_counters && used[ev[i].group] >= rb->pmu_counters)
+		/* The first event of a group that opens leads it. */
+		if (!lead[ev[i].group])
+			lead[ev[i].group] = ev[i].attr.type == PERF_TYPE_SOFTWARE ? 2 : 1;
+		if (ev[i].attr.type == PERF_TYPE_SOFTWARE)
+			continue;
+		cap = rb->pmu_counters + (rb->leader_unchecked && lead[ev[i].group] == 1);
+		if (rb->pmu_counters && used[ev[i].group] >= cap)
 			ev[i].err = -EINVAL;
 		else
 			used[ev[i].group]++;
 	}
-	for (size_t i = 0; rb->pmu_free && i < n; i++)
-		rb->unscheduled[i] = !ev[i].err && ev[i].group < n &&
-				     used[ev[i].group] > rb->pmu_free;
+	for (size_t i = 0; i < n; i++) {
+		unsigned int u = ev[i].group < n ? used[ev[i].group] : 0;
+
+		if (ev[i].err || ev[i].group >= n)
+			continue;
+		rb->unscheduled[i] = (rb->pmu_free && u > rb->pmu_free) ||
+				     (rb->leader_unchecked && u > rb->pmu_counters);
+	}
 	free(used);
+	free(lead);
 	return 0;
 }
 

@@ -328,6 +328,9 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 	put(b, o, "hypervisor", si->hypervisor < 0 ? json_null() : json_boolean(si->hypervisor));
 	put(b, o, "pv_tlb_flush", si->pv_tlb_flush < 0 ? json_null()
 					       : json_boolean(si->pv_tlb_flush));
+	put(b, o, "cpu_emulated", si->emulation.emulated < 0 ? json_null() :
+	    json_boolean(si->emulation.emulated));
+	put_str(b, o, "cpu_emulated_evidence", si->emulation.evidence);
 	put(b, o, "pmu", si->pmu[0] ? str(b, si->pmu) : json_null());
 	put_str(b, o, "pmus", si->pmus);
 	put_int(b, o, "page_size", si->page_size);
@@ -1304,6 +1307,10 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 	si->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
 	v = json_object_get(js, "pv_tlb_flush");
 	si->pv_tlb_flush = json_is_boolean(v) ? json_is_true(v) : -1;
+	v = json_object_get(js, "cpu_emulated");
+	si->emulation.emulated = json_is_boolean(v) ? json_is_true(v) : -1;
+	get_str(js, "cpu_emulated_evidence", si->emulation.evidence,
+		sizeof(si->emulation.evidence));
 	tun = json_object_get(js, "tunables");
 	si->perf_event_paranoid = (int)get_long(tun, "perf_event_paranoid", -99);
 	si->fault_around_bytes = get_long(tun, "fault_around_bytes", -1);

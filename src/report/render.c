@@ -230,6 +230,9 @@ static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *con
 		ROW("PMU (libpfm4)", "%s", si->pmu[0] ? si->pmu : "none");
 		ROW("hardware counters", "%s", si->hw_counters < 0 ? "unknown"
 					       : si->hw_counters ? "yes" : "no");
+		/* qemu TCG (sys/emulation): no TLB conclusion from its counts */
+		ROW("CPU emulated", "%s", si->emulation.emulated < 0 ? "unknown"
+					  : si->emulation.emulated ? "yes: no TLB conclusion" : "no");
 		ROW("page size", "%ld", si->page_size);
 		ROW("THP enabled", "%s", si->thp_enabled);
 		ROW("THP defrag", "%s", si->thp_defrag);

@@ -15,6 +15,7 @@
 #include "model/report.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/table.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
 
@@ -311,6 +312,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 			   rep->system.machine),
 	      mt_cell_safe(be, sizeof(be), rep->backend),
 	      rep->user_only ? " (user space only)" : "");
+	mt_report_print_emulated(f, rep);
 	for (unsigned int s = 0; s < n_series; s++) {
 		char title[512];
 		struct curve c;

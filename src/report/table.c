@@ -124,6 +124,21 @@ static void run_row(struct mt_table *t, const char *what, const struct mt_summar
  * of the mean (what perf prints as "+- x%") in its own labelled column.
  * Events that did not count are named in a note (rows of them with verbose).
  */
+void mt_report_print_emulated(FILE *f, const struct mt_report *rep)
+{
+	char why[MT_SAFE_MAX];
+
+	mt_cell_safe(why, sizeof(why), rep->system.emulation.evidence);
+	/* An emulated PMU counts what qemu's translator models, not a TLB. */
+	if (rep->system.emulation.emulated == 1) {
+		fprintf(f, "emulated CPU: %s\n", why);
+		fprintf(f, "these counts and times are qemu's, not hardware's: no TLB conclusion\n");
+	} else if (rep->system.emulation.emulated < 0 && why[0]) {
+		fprintf(f, "CPU perhaps emulated: %s\n", why);
+		fprintf(f, "under TCG these counts and times are qemu's: no TLB conclusion\n");
+	}
+}
+
 static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int width)
 {
 	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
@@ -150,6 +165,7 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 			   rep->system.machine),
 	      mt_cell_safe(be, sizeof(be), rep->backend),
 	      rep->user_only ? " (user space only)" : "");
+	mt_report_print_emulated(f, rep);
 	fputc('\n', f);
 	if (!r || !r->n_phases)
 		return ferror(f) ? -EIO : 0;
@@ -398,6 +414,7 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 			   rep->system.machine),
 	      mt_cell_safe(be, sizeof(be), rep->backend),
 	      rep->user_only ? " (user space only)" : "");
+	mt_report_print_emulated(f, rep);
 	for (size_t i = 0; i < rep->n_results; i++) {
 		print_mapping(f, rep->results[i], prose);
 		print_pressure(f, rep, rep->results[i], prose);

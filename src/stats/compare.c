@@ -280,6 +280,24 @@ static int check_system(struct mt_comparison *cmp, unsigned int i)
 	return ret;
 }
 
+/*
+ * An emulated CPU's PMU is qemu's model (sys/emulation): its counts and a
+ * TCG guest's times are no evidence about a TLB, on either side.
+ */
+static int check_emulated(struct mt_comparison *cmp, unsigned int i)
+{
+	const struct mt_emulation *em = &cmp->reps[i]->system.emulation;
+	char file[1024], why[256];
+
+	if (em->emulated != 1)
+		return 0;
+	mt_compare_escape(file, sizeof(file), cmp->files[i]);
+	mt_compare_escape(why, sizeof(why), em->evidence);
+	return push_str(&cmp->warnings, &cmp->n_warnings,
+			"%s: emulated CPU (%s): its counts and times are qemu's, not hardware's: "
+			"no TLB conclusion from them", file, why);
+}
+
 /* Comparing unlike things must be visible: everything but the kernel. */
 static int check_alike(struct mt_comparison *cmp, unsigned int i)
 {
@@ -681,6 +699,8 @@ int mt_compare_create_opts(struct mt_comparison **out, const struct mt_report *c
 		ret = check_alike(cmp, i);
 	for (unsigned int i = 0; !ret && i < n; i++)
 		ret = check_pages(cmp, i);
+	for (unsigned int i = 0; !ret && i < n; i++)
+		ret = check_emulated(cmp, i);
 	if (!ret)
 		ret = match_points(cmp);
 	if (ret) {

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "sys/emulation.h"
 #include "sys/sysinfo.h"
 #include "sys/tlbdesc.h"
 
@@ -539,5 +540,6 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 	si->pv_tlb_flush = mt_env_kvm_feature(&si->env, "pv_tlb_flush");
 	if (si->pv_tlb_flush < 0 && si->env.hv_cpuid >= 0)
 		si->pv_tlb_flush = 0;
+	mt_emulation_detect(&si->emulation);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "sys/env.h"
+#include "sys/emulation.h"
 
 #define MT_HUGEPAGE_SIZES 4
 #define MT_TLB_MAX 24
@@ -88,6 +89,7 @@ struct mt_sysinfo {
 	struct mt_tlb tlbs[MT_TLB_MAX];
 	char tlb_source[24];	/* "cpuid 0x80000005/6", "cpuid 0x18", "" */
 	struct mt_env env;	/* comparability: hypervisor, cpufreq, SMT, ... */
+	struct mt_emulation emulation;	/* qemu TCG or not (sys/emulation) */
 };
 
 /* TLBs from raw cpuid registers (pure, for tests): appended to si->tlbs. */

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+// Is the CPU emulated (qemu TCG)? What qemu itself tells a guest.
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sys/emulation.h"
+#include "sys/sysinfo.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#define CPUINFO_MAX (256 * 1024)
+
+/* The value of the first "key : value" line of text, into buf; false if none. */
+static bool keyed(const char *text, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (n > klen && !strncmp(p, key, klen) && (p[klen] == ' ' || p[klen] == '\t' ||
+							     p[klen] == ':')) {
+			const char *v = memchr(p, ':', n);
+
+			if (v) {
+				v++;
+				while (*v == ' ' || *v == '\t')
+					v++;
+				n -= (size_t)(v - p);
+				if (n >= len)
+					n = len - 1;
+				memcpy(buf, v, n);
+				buf[n] = '\0';
+				return true;
+			}
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return false;
+}
+
+/* s is exactly "0x..." of value want, as /proc/cpuinfo prints MIDR fields. */
+static bool hex_is(const char *s, unsigned long want)
+{
+	char *end;
+
+	if (strncmp(s, "0x", 2) || !isxdigit((unsigned char)s[2]))
+		return false;
+	return strtoul(s + 2, &end, 16) == want && !*end;
+}
+
+static bool has_compatible(const struct mt_emulation_input *in, const char *want)
+{
+	size_t i = 0;
+
+	while (in->dt_compatible && i < in->dt_compatible_len) {
+		const char *s = in->dt_compatible + i;
+		size_t n = strnlen(s, in->dt_compatible_len - i);
+
+		if (n == strlen(want) && !memcmp(s, want, n))
+			return true;
+		i += n + 1;
+	}
+	return false;
+}
+
+static void say(struct mt_emulation *em, int emulated, const char *evidence)
+{
+	em->emulated = emulated;
+	snprintf(em->evidence, sizeof(em->evidence), "%s", evidence);
+}
+
+void mt_emulation_judge(struct mt_emulation *em, const struct mt_emulation_input *in)
+{
+	char impl[32] = "", part[32] = "", machine[128] = "";
+	const char *c = in->cpuinfo;
+
+	say(em, 0, "");
+	/*
+	 * x86: qemu answers the hypervisor leaf with "TCGTCGTCGTCG" under TCG
+	 * (its tcg-cpuid property, on by default) and "KVMKVMKVM" under KVM.
+	 */
+	if (in->cpuid_hv && !strncmp(in->cpuid_hv, "TCGTCGTCGTCG", 12)) {
+		say(em, 1, "qemu TCG: cpuid 0x40000000 is TCGTCGTCGTCG");
+		return;
+	}
+	/*
+	 * arm64: qemu's "max" CPU under TCG has MIDR implementer 0x00 ("for
+	 * software use") and part 0x051 ('Q'); under KVM "max" is the host's
+	 * CPU and its MIDR. A named CPU (cortex-a57) under TCG carries that
+	 * CPU's MIDR: on qemu's virt board that is told as "cannot tell".
+	 */
+	if (c && keyed(c, "CPU implementer", impl, sizeof(impl)) &&
+	    keyed(c, "CPU part", part, sizeof(part)) &&
+	    hex_is(impl, 0) && hex_is(part, 0x51)) {
+		say(em, 1, "qemu TCG: MIDR implementer 0x00, part 0x051 (qemu max)");
+		return;
+	}
+	if (has_compatible(in, "linux,dummy-virt")) {
+		say(em, -1, "qemu virt board (linux,dummy-virt): TCG or KVM unknown");
+		return;
+	}
+	/*
+	 * POWER: qemu's pseries says "(emulated by qemu)" in the machine line
+	 * under TCG and KVM alike; only under KVM does it add a /hypervisor
+	 * node (compatible "linux,kvm") to the device tree.
+	 */
+	if (c && keyed(c, "machine", machine, sizeof(machine)) &&
+	    strstr(machine, "emulated by qemu")) {
+		if (in->dt_hypervisor)
+			say(em, 0, "");
+		else
+			say(em, 1, "qemu TCG: pSeries emulated by qemu, no KVM /hypervisor");
+		return;
+	}
+}
+
+/* A whole small file into a NUL-terminated buffer (len without the NUL). */
+static char *slurp(const char *path, size_t max, size_t *len)
+{
+	char p[4096];
+	char *buf;
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	fd = open(mt_sys_path(p, sizeof(p), path), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(max + 1);
+	while (buf && got < max && (n = read(fd, buf + got, max - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	if (buf) {
+		buf[got] = '\0';
+		*len = got;
+	}
+	return buf;
+}
+
+int mt_emulation_detect(struct mt_emulation *em)
+{
+	struct mt_emulation_input in = { 0 };
+	const char *root = getenv("MEMTLB_SYSROOT");
+	char *cpuinfo, *compat, p[4096];
+	size_t len = 0;
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d, sig[3];
+	char hv[13];
+#endif
+
+	cpuinfo = slurp("/proc/cpuinfo", CPUINFO_MAX, &len);
+	in.cpuinfo = cpuinfo;
+	compat = slurp("/sys/firmware/devicetree/base/compatible", 4096, &len);
+	in.dt_compatible = compat;
+	in.dt_compatible_len = compat ? len : 0;
+	in.dt_hypervisor = !access(mt_sys_path(p, sizeof(p),
+					       "/sys/firmware/devicetree/base/hypervisor"), F_OK);
+#if defined(__x86_64__) || defined(__i386__)
+	/* A fixture tree describes another machine: this CPU's cpuid is not it. */
+	if (!(root && *root) && __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
+		__cpuid(0x40000000, a, sig[0], sig[1], sig[2]);
+		memcpy(hv, sig, 12);
+		hv[12] = '\0';
+		in.cpuid_hv = hv;
+	}
+#endif
+	(void)root;
+	mt_emulation_judge(em, &in);
+	free(cpuinfo);
+	free(compat);
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MEMTLB_SYS_EMULATION_H
+#define MEMTLB_SYS_EMULATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Whether the CPU is emulated by software (qemu's TCG) rather than hardware
+ * or a hardware-virtualised guest. An emulated CPU's PMU is qemu's model:
+ * its cycles and instructions are counted by the translator and its TLB has
+ * nothing to do with a real one, so its counts and times say nothing about
+ * a real TLB. A hardware-virtualised (KVM) guest's counts are the host's.
+ */
+struct mt_emulation {
+	int emulated;		/* 1 emulated, 0 no sign of it, -1 cannot tell */
+	char evidence[112];	/* what said so, "" when nothing did */
+};
+
+/* What the detection reads, each NULL when absent (for tests). */
+struct mt_emulation_input {
+	const char *cpuinfo;		/* /proc/cpuinfo, whole */
+	const char *dt_compatible;	/* device tree root's compatible: NUL-separated */
+	size_t dt_compatible_len;
+	bool dt_hypervisor;		/* the device tree has a /hypervisor node */
+	const char *cpuid_hv;		/* x86: cpuid 0x40000000's 12-byte vendor */
+};
+
+/* Judge from in: fills em (pure). */
+void mt_emulation_judge(struct mt_emulation *em, const struct mt_emulation_input *in);
+
+/*
+ * Read /proc/cpuinfo and /sys/firmware/devicetree/base (under
+ * MEMTLB_SYSROOT) and, on x86 without a sysroot, cpuid; then judge. 0.
+ */
+int mt_emulation_detect(struct mt_emulation *em);
+
+#endif

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# An emulated CPU (qemu TCG, sys/emulation) is said in sysinfo, in stat's
+# table, in the JSON report, in memtlb report and in compare, with the
+# word that no TLB conclusion follows. The guest is a fixture tree of the
+# files qemu's arm64 and pseries guests showed (tests/data/sysroot-qemu-*),
+# the counts are replayed.
+. "$(dirname "$0")/lib.sh"
+
+data=${MEMTLB_TEST_DATA:?}
+export MEMTLB_BACKEND=replay:$data/replay-groups.txt
+
+MEMTLB_SYSROOT=$data/sysroot-qemu-arm64 run sysinfo
+expect_status 0 "sysinfo, arm64 guest"
+expect_grep '^cpu emulated +yes \(qemu TCG: MIDR implementer 0x00, part 0x051' "$out" \
+	"sysinfo: qemu's max CPU"
+MEMTLB_SYSROOT=$data/sysroot-qemu-pseries run sysinfo --json
+expect_status 0 "sysinfo --json, pseries guest"
+expect_grep '"cpu_emulated": true' "$out" "sysinfo --json: cpu_emulated"
+expect_grep '"cpu_emulated_evidence": "qemu TCG: pSeries' "$out" "sysinfo --json: evidence"
+MEMTLB_SYSROOT=$data/sysroot-pmu run sysinfo
+expect_grep '^cpu emulated +no$' "$out" "sysinfo: a machine's tree is not emulated"
+
+MEMTLB_SYSROOT=$data/sysroot-qemu-arm64 run stat -r 1m -i 1 -p 1 -o "$work/guest.json"
+expect_status 0 "stat, arm64 guest"
+expect_grep '^emulated CPU: qemu TCG: MIDR' "$out" "stat: says emulated"
+expect_grep "^these counts and times are qemu's, not hardware's: no TLB conclusion$" "$out" \
+	"stat: no TLB conclusion"
+if awk 'length > 80 && /emulated|conclusion/ { bad = 1 } END { exit bad }' "$out"; then ok; else
+	fail "stat: the emulated lines fit 80 columns"; fi
+expect_grep '"cpu_emulated": true' "$work/guest.json" "report: cpu_emulated"
+
+MEMTLB_SYSROOT=$data/sysroot-pmu run stat -r 1m -i 1 -p 1 -o "$work/host.json"
+expect_status 0 "stat, a machine"
+if grep -q 'emulated' "$out"; then fail "stat: a machine said emulated"; else ok; fi
+expect_grep '"cpu_emulated": false' "$work/host.json" "report: cpu_emulated false"
+
+# A named CPU model on qemu's virt board: TCG or KVM cannot be told.
+cp -R "$data/sysroot-qemu-arm64" "$work/a57"
+printf 'processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd07\n' >"$work/a57/proc/cpuinfo"
+MEMTLB_SYSROOT=$work/a57 run stat -r 1m -i 1 -p 1
+expect_status 0 "stat, cortex-a57 on qemu's virt board"
+expect_grep '^CPU perhaps emulated: qemu virt board \(linux,dummy-virt\)' "$out" \
+	"stat: perhaps emulated"
+expect_grep "^under TCG these counts and times are qemu's: no TLB conclusion$" "$out" \
+	"stat: perhaps emulated, no TLB conclusion"
+
+run compare "$work/host.json" "$work/guest.json"
+expect_status 0 "compare"
+expect_grep '^warning: .*guest\.json: emulated CPU \(qemu TCG: MIDR.*no TLB conclusion' "$out" \
+	"compare: warns of the emulated side"
+if grep -q 'host\.json: emulated' "$out"; then fail "compare: host said emulated"; else ok; fi
+
+run report "$work/guest.json"
+expect_status 0 "report"
+expect_grep '^CPU emulated +yes: no TLB conclusion$' "$out" "report: CPU emulated row"
+
+finish

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/* sys/emulation: qemu TCG told from hardware and from KVM, by what qemu shows. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sys/emulation.h"
+
+/* The lines of /proc/cpuinfo that matter, as the guests printed them. */
+static const char arm64_max[] = "processor\t: 0\nBogoMIPS\t: 125.00\n"
+	"CPU implementer\t: 0x00\nCPU architecture: 8\nCPU variant\t: 0x0\n"
+	"CPU part\t: 0x051\nCPU revision\t: 0\n";
+static const char arm64_a57[] = "processor\t: 0\nCPU implementer\t: 0x41\n"
+	"CPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd07\n";
+static const char pseries[] = "processor\t: 0\ncpu\t\t: POWER9 (architected), altivec supported\n"
+	"platform\t: pSeries\nmodel\t\t: IBM pSeries (emulated by qemu)\n"
+	"machine\t\t: CHRP IBM pSeries (emulated by qemu)\nMMU\t\t: Radix\n";
+static const char x86[] = "processor\t: 0\nvendor_id\t: GenuineIntel\n"
+	"model name\t: Intel Xeon Processor (Icelake)\nflags\t\t: fpu hypervisor\n";
+static const char dummy_virt[] = "linux,dummy-virt";
+
+static struct mt_emulation judge(const char *cpuinfo, const char *compat, bool hv,
+				 const char *sig)
+{
+	struct mt_emulation_input in = {
+		.cpuinfo = cpuinfo, .dt_compatible = compat,
+		.dt_compatible_len = compat ? strlen(compat) + 1 : 0,
+		.dt_hypervisor = hv, .cpuid_hv = sig,
+	};
+	struct mt_emulation em;
+
+	memset(&em, 0x55, sizeof(em));
+	mt_emulation_judge(&em, &in);
+	return em;
+}
+
+static void test_x86(void **state)
+{
+	struct mt_emulation em;
+
+	(void)state;
+	em = judge(x86, NULL, false, "TCGTCGTCGTCG");
+	assert_int_equal(em.emulated, 1);
+	assert_non_null(strstr(em.evidence, "TCGTCGTCGTCG"));
+	em = judge(x86, NULL, false, "KVMKVMKVM\0\0\0");
+	assert_int_equal(em.emulated, 0);
+	assert_string_equal(em.evidence, "");
+	/* No hypervisor bit: the leaf is not read; bare metal. */
+	em = judge(x86, NULL, false, NULL);
+	assert_int_equal(em.emulated, 0);
+}
+
+static void test_arm64(void **state)
+{
+	struct mt_emulation em;
+
+	(void)state;
+	em = judge(arm64_max, dummy_virt, false, NULL);
+	assert_int_equal(em.emulated, 1);
+	assert_non_null(strstr(em.evidence, "implementer 0x00"));
+	/* A named CPU model on qemu's board: TCG or KVM, not told. */
+	em = judge(arm64_a57, dummy_virt, false, NULL);
+	assert_int_equal(em.emulated, -1);
+	assert_non_null(strstr(em.evidence, "linux,dummy-virt"));
+	/* An empty or odd implementer field is no evidence. */
+	em = judge("CPU implementer\t: \nCPU part\t: 0x051\n", NULL, false, NULL);
+	assert_int_equal(em.emulated, 0);
+	em = judge("CPU implementer\t: 0x00 junk\nCPU part\t: 0x051\n", NULL, false, NULL);
+	assert_int_equal(em.emulated, 0);
+	/* The same CPU on a real board: hardware. */
+	em = judge(arm64_a57, "arm,juno\0arm,vexpress", false, NULL);
+	assert_int_equal(em.emulated, 0);
+}
+
+static void test_pseries(void **state)
+{
+	struct mt_emulation em;
+
+	(void)state;
+	em = judge(pseries, "qemu,pseries", false, NULL);
+	assert_int_equal(em.emulated, 1);
+	assert_non_null(strstr(em.evidence, "pSeries"));
+	/* KVM adds /hypervisor (compatible "linux,kvm"): the PMU is real. */
+	em = judge(pseries, "qemu,pseries", true, NULL);
+	assert_int_equal(em.emulated, 0);
+}
+
+/* The fixture trees hold the guests' own files (tests/data/sysroot-qemu-*). */
+static void test_detect_sysroot(void **state)
+{
+	const char *data = getenv("MEMTLB_TEST_DATA");
+	char root[4096];
+	struct mt_emulation em;
+
+	(void)state;
+	assert_non_null(data);
+	snprintf(root, sizeof(root), "%s/sysroot-qemu-arm64", data);
+	setenv("MEMTLB_SYSROOT", root, 1);
+	assert_int_equal(mt_emulation_detect(&em), 0);
+	assert_int_equal(em.emulated, 1);
+	snprintf(root, sizeof(root), "%s/sysroot-qemu-pseries", data);
+	setenv("MEMTLB_SYSROOT", root, 1);
+	assert_int_equal(mt_emulation_detect(&em), 0);
+	assert_int_equal(em.emulated, 1);
+	/* A machine's tree without a qemu sign: no cpuid read under a sysroot. */
+	snprintf(root, sizeof(root), "%s/sysroot-pmu", data);
+	setenv("MEMTLB_SYSROOT", root, 1);
+	assert_int_equal(mt_emulation_detect(&em), 0);
+	assert_int_equal(em.emulated, 0);
+	unsetenv("MEMTLB_SYSROOT");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_x86),
+		cmocka_unit_test(test_arm64),
+		cmocka_unit_test(test_pseries),
+		cmocka_unit_test(test_detect_sysroot),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
