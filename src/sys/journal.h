@@ -34,6 +34,16 @@
  */
 int mt_journal_lock(bool wait, pid_t *holder, char *note, size_t note_len);
 
+/*
+ * For a command that only measures: take the lock if it is free, replay a
+ * dead process's journal, and let the lock go again (an idle machine lock
+ * would make the next sweep wait for this run); a held lock means a live
+ * memtlb owns the journal. Either way, remove the backing files dead
+ * processes left (mt_journal_files_write). Once a process. note as for
+ * mt_journal_lock. 0 or -errno (-EACCES: /run/memtlb not writable).
+ */
+int mt_journal_recover(char *note, size_t note_len);
+
 /* The note of the last replay ("" when none), for a caller that did not ask. */
 const char *mt_journal_note(void);
 
@@ -43,10 +53,34 @@ struct mt_journal_entry {
 	const char *value;
 };
 
-/* Replace the journal with these entries (n > 0): 0 or -errno. */
+/*
+ * Replace the journal with these entries, beside what a dead memtlb left
+ * that could not be restored (n may be 0 then): 0 or -errno.
+ */
 int mt_journal_write(const struct mt_journal_entry *e, size_t n);
 
 /* Remove this process's journal; async-signal-safe (an unlink). */
 void mt_journal_remove(void);
+
+/*
+ * The backing files this process creates, one list a process in
+ * /run/memtlb/files.PID, which it holds an OFD lock on while it lives (a
+ * later memtlb that gets the lock knows the writer is gone, whatever
+ * process has its pid now). An entry is written before its file is created
+ * (created false) and gets the file's device and inode once it exists;
+ * only a regular file with that device and inode is removed later.
+ */
+struct mt_journal_file {
+	const char *path;
+	bool created;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* Replace this process's list (n == 0 removes it): 0 or -errno. */
+int mt_journal_files_write(const struct mt_journal_file *e, size_t n);
+
+/* Remove this process's list; async-signal-safe (unlink, close). */
+void mt_journal_files_remove(void);
 
 #endif
