@@ -37,6 +37,7 @@ struct slot {
 	bool created;
 	dev_t dev;
 	ino_t ino;
+	struct timespec born;
 };
 
 static struct slot slots[SLOTS];
@@ -72,6 +73,7 @@ static bool ends_process(int sig)
 
 static int act(struct slot *s)
 {
+	struct timespec b;
 	struct stat st;
 	int ret = 0, fd;
 
@@ -80,7 +82,9 @@ static int act(struct slot *s)
 		/* Only the file we created: not what was put in its place since. */
 		if (!s->created || lstat(s->path, &st))
 			break;
-		if (!S_ISREG(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino)
+		mt_journal_born(AT_FDCWD, s->path, AT_SYMLINK_NOFOLLOW, &b);
+		if (!S_ISREG(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino ||
+		    b.tv_sec != s->born.tv_sec || b.tv_nsec != s->born.tv_nsec)
 			ret = -ESTALE;
 		else if (unlink(s->path) && errno != ENOENT)
 			ret = -errno;
@@ -213,7 +217,8 @@ static void files_sync(void)
 	for (int i = 0; i < SLOTS; i++)
 		if (slots[i].kind == FILE_)
 			e[n++] = (struct mt_journal_file){ slots[i].path, slots[i].created,
-							   slots[i].dev, slots[i].ino };
+							   slots[i].dev, slots[i].ino,
+							   slots[i].born };
 	mt_journal_files_write(e, n);
 }
 
@@ -293,6 +298,7 @@ static void file_update(int handle, int fd)
 	} else if (!fstat(fd, &st)) {
 		slots[handle].dev = st.st_dev;
 		slots[handle].ino = st.st_ino;
+		mt_journal_born(fd, "", AT_EMPTY_PATH, &slots[handle].born);
 		slots[handle].created = true;
 	}
 	files_sync();

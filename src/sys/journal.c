@@ -311,9 +311,21 @@ static void note_add(const char *fmt, const char *a, const char *b)
  * place is left alone), the device and inode it had when created. 0 when
  * removed, -ENOENT when gone, -ESTALE when something else is there.
  */
-static int remove_recorded(char *path, dev_t dev, ino_t ino)
+void mt_journal_born(int dirfd, const char *path, int flags, struct timespec *born)
+{
+	struct statx stx;
+
+	born->tv_sec = born->tv_nsec = 0;
+	if (!statx(dirfd, path, flags, STATX_BTIME, &stx) && stx.stx_mask & STATX_BTIME) {
+		born->tv_sec = stx.stx_btime.tv_sec;
+		born->tv_nsec = stx.stx_btime.tv_nsec;
+	}
+}
+
+static int remove_recorded(char *path, dev_t dev, ino_t ino, const struct timespec *born)
 {
 	char *slash = strrchr(path, '/');
+	struct timespec b;
 	struct stat st;
 	int dfd, ret = 0;
 
@@ -327,6 +339,9 @@ static int remove_recorded(char *path, dev_t dev, ino_t ino)
 	if (fstatat(dfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW))
 		ret = -errno;
 	else if (!S_ISREG(st.st_mode) || st.st_dev != dev || st.st_ino != ino)
+		ret = -ESTALE;
+	else if (mt_journal_born(dfd, slash + 1, AT_SYMLINK_NOFOLLOW, &b),
+		 b.tv_sec != born->tv_sec || b.tv_nsec != born->tv_nsec)
 		ret = -ESTALE;
 	else if (unlinkat(dfd, slash + 1, 0))
 		ret = -errno;
@@ -342,6 +357,9 @@ static void recover_files_of(int fd, const char *path)
 {
 	char line[3 * PATH_MAX + 128], p[3 * PATH_MAX + 1], pid[32] = "?";
 	unsigned long long dev, ino;
+	struct timespec born;
+	long long bs;
+	long bn;
 	bool said = false;
 	FILE *f;
 
@@ -366,12 +384,14 @@ static void recover_files_of(int fd, const char *path)
 				 "");
 			said = true;
 		}
-		if (sscanf(line, "file %*s %llu %llu", &dev, &ino) != 2) {
+		if (sscanf(line, "file %*s %llu %llu %lld.%ld", &dev, &ino, &bs, &bn) != 4) {
 			/* Killed between the entry and the file: the file may not be its own. */
 			note_add(" left %.200s%s (maybe not created by it);", p, "");
 			continue;
 		}
-		ret = remove_recorded(p, (dev_t)dev, (ino_t)ino);
+		born.tv_sec = (time_t)bs;
+		born.tv_nsec = bn;
+		ret = remove_recorded(p, (dev_t)dev, (ino_t)ino, &born);
 		if (!ret)
 			note_add(" removed %.200s%s;", p, "");
 		else if (ret == -ESTALE)
@@ -485,8 +505,9 @@ static int fill_files(FILE *f, const struct mt_journal_file *e, size_t n)
 		fputs("file ", f);
 		escape(f, e[i].path);
 		if (e[i].created)
-			fprintf(f, " %llu %llu", (unsigned long long)e[i].dev,
-				(unsigned long long)e[i].ino);
+			fprintf(f, " %llu %llu %lld.%09ld", (unsigned long long)e[i].dev,
+				(unsigned long long)e[i].ino, (long long)e[i].born.tv_sec,
+				e[i].born.tv_nsec);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;

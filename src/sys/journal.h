@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 /*
  * What memtlb changed on the machine, kept where a later memtlb finds it
@@ -67,15 +68,21 @@ void mt_journal_remove(void);
  * /run/memtlb/files.PID, which it holds an OFD lock on while it lives (a
  * later memtlb that gets the lock knows the writer is gone, whatever
  * process has its pid now). An entry is written before its file is created
- * (created false) and gets the file's device and inode once it exists;
- * only a regular file with that device and inode is removed later.
+ * (created false) and gets the file's identity once it exists: device,
+ * inode and birth time (a file made after ours was removed may get our
+ * inode number back; its birth time differs). Only a regular file with
+ * that identity is removed later.
  */
 struct mt_journal_file {
 	const char *path;
 	bool created;
 	dev_t dev;
 	ino_t ino;
+	struct timespec born;	/* statx's btime; 0 where the file system has none */
 };
+
+/* A file's birth time (0 where the file system keeps none), by statx. */
+void mt_journal_born(int dirfd, const char *path, int flags, struct timespec *born);
 
 /* Replace this process's list (n == 0 removes it): 0 or -errno. */
 int mt_journal_files_write(const struct mt_journal_file *e, size_t n);
