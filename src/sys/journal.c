@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,12 +298,16 @@ static int take(bool wait, pid_t *holder, const char *dir)
 }
 
 /* Appended to last_note. */
-static void note_add(const char *fmt, const char *a, const char *b)
+static __attribute__((format(printf, 1, 2))) void note_add(const char *fmt, ...)
 {
 	size_t off = strlen(last_note);
+	va_list ap;
 
-	if (off < sizeof(last_note) - 1)
-		snprintf(last_note + off, sizeof(last_note) - off, fmt, a, b);
+	if (off >= sizeof(last_note) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(last_note + off, sizeof(last_note) - off, fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -379,23 +384,22 @@ static void recover_files_of(int fd, const char *path)
 		unescape(p);
 		if (!said) {
 			if (last_note[0])
-				note_add("; ", "", "");
-			note_add("memtlb PID %s%s ended without removing its backing files:", pid,
-				 "");
+				note_add("; ");
+			note_add("memtlb PID %s ended without removing its backing files:", pid);
 			said = true;
 		}
 		if (sscanf(line, "file %*s %llu %llu %lld.%ld", &dev, &ino, &bs, &bn) != 4) {
 			/* Killed between the entry and the file: the file may not be its own. */
-			note_add(" left %.200s%s (maybe not created by it);", p, "");
+			note_add(" left %.200s (maybe not created by it);", p);
 			continue;
 		}
 		born.tv_sec = (time_t)bs;
 		born.tv_nsec = bn;
 		ret = remove_recorded(p, (dev_t)dev, (ino_t)ino, &born);
 		if (!ret)
-			note_add(" removed %.200s%s;", p, "");
+			note_add(" removed %.200s;", p);
 		else if (ret == -ESTALE)
-			note_add(" left %.200s%s (not the file it created);", p, "");
+			note_add(" left %.200s (not the file it created);", p);
 		else if (ret != -ENOENT)
 			note_add(" could not remove %.200s: %s;", p, strerror(-ret));
 	}

@@ -28,8 +28,10 @@
  * Take the machine lock (idempotent in one process). wait: block until the
  * holder is done; otherwise -EWOULDBLOCK with *holder set (0: unknown).
  * Once it is held, a journal left by a process that died is replayed: each
- * value written back, the journal removed; note (when note_len > 0)
- * receives a line naming the pid and what was restored or could not be,
+ * value written back, the journal removed (what could not be written back
+ * stays in it, alone), the backing files dead processes left removed;
+ * note (when note_len > 0) receives a line naming the pid and what was
+ * restored or could not be,
  * "" when there was none (mt_journal_note has it later too). Returns 0
  * or -errno (-EACCES: /run/memtlb not writable).
  */
