@@ -485,15 +485,16 @@ int mt_journal_recover(char *note, size_t note_len)
 	if (ret)
 		return ret;
 	last_note[0] = '\0';
-	ret = take(false, NULL, dir);
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	/* No journal, no lock taken: a sweep starting now never waits for us. */
+	ret = access(path, F_OK) ? -ENOENT : take(false, NULL, dir);
 	if (!ret) {
-		snprintf(path, sizeof(path), "%s/journal", dir);
 		replay(path);
 		/* Measuring only: the next memtlb that changes the machine need not wait. */
 		close(lock_fd);
 		lock_fd = -1;
 		lock_pid = 0;
-	} else if (ret != -EWOULDBLOCK) {
+	} else if (ret != -EWOULDBLOCK && ret != -ENOENT) {
 		return ret;
 	}
 	recover_files(dir);

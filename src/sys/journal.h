@@ -38,12 +38,13 @@
 int mt_journal_lock(bool wait, pid_t *holder, char *note, size_t note_len);
 
 /*
- * For a command that only measures: take the lock if it is free, replay a
- * dead process's journal, and let the lock go again (an idle machine lock
- * would make the next sweep wait for this run); a held lock means a live
- * memtlb owns the journal. Either way, remove the backing files dead
- * processes left (mt_journal_files_write). Once a process. note as for
- * mt_journal_lock. 0 or -errno (-EACCES: /run/memtlb not writable).
+ * For a command that only measures: where a journal is there, take the
+ * lock if it is free, replay the dead process's journal, and let the lock
+ * go again (held for the run, it would make the next sweep wait for a
+ * plain stat); a held lock means a live memtlb owns the journal. Either
+ * way, remove the backing files dead processes left
+ * (mt_journal_files_write). Once a process. note as for mt_journal_lock.
+ * 0 or -errno (-EACCES: /run/memtlb not writable).
  */
 int mt_journal_recover(char *note, size_t note_len);
 
