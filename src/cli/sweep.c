@@ -174,8 +174,7 @@ static int run_sweep(struct sweep_cmd *sc)
 	struct mt_mismatch bad = { 0 };
 	struct mt_report *rep = NULL;
 	struct mt_event *ev = NULL;
-	char big[32], avail[32], guard[160];
-	struct mt_mem_limit cg;
+	char big[32], avail[32], guard[64];
 	struct mt_msg msg;
 	bool by_cgroup;
 	int64_t mem;
@@ -203,16 +202,16 @@ static int run_sweep(struct sweep_cmd *sc)
 		goto out;
 	}
 	/* The guard every point passed (mt_cli_config_check): the tighter limit. */
-	mem = mt_sys_mem_headroom(&cg, &by_cgroup);
+	mem = mt_sys_mem_headroom(NULL, &by_cgroup);
 	mt_size_format(largest, big, sizeof(big));
 	mt_size_format(mem > 0 ? (uint64_t)mem : 0, avail, sizeof(avail));
 	if (by_cgroup)
-		snprintf(guard, sizeof(guard), "what the cgroup leaves (%s now: %.80s)", avail,
-			 cg.path);
+		snprintf(guard, sizeof(guard), "what the cgroup leaves (%s now)", avail);
 	else
 		snprintf(guard, sizeof(guard), "MemAvailable (%s now)", mem > 0 ? avail : "unknown");
-	fprintf(stderr, "memtlb: sweep: %zu point%s, largest region %s; memory guard: each "
-		"point's region within %s%s\n", n, n == 1 ? "" : "s", big, guard,
+	/* two lines of 80 columns at most */
+	fprintf(stderr, "memtlb: sweep: %zu point%s, largest region %s; memory guard:\n"
+		"  each point's region within %s%s\n", n, n == 1 ? "" : "s", big, guard,
 		sc->base.force ? ", off (--force)" : "");
 
 	/*
