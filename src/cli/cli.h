@@ -127,6 +127,14 @@ int mt_cli_config_check(const struct mt_config *cfg);
  */
 void mt_cli_machine_lock(void);
 
+/*
+ * Every command that measures, before it does: what a dead memtlb left
+ * (tunables, pools, backing files) is restored or removed, and said, as by
+ * mt_cli_machine_lock, without holding the lock for the run (a machine
+ * lock held by a live memtlb is its own journal: nothing to restore).
+ */
+void mt_cli_machine_recover(void);
+
 /* -o FILE checked as far as it can be before the run: 0, or MT_EXIT_USAGE (printed). */
 int mt_cli_output_check(const char *path);
 

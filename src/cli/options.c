@@ -228,6 +228,15 @@ static void warn_once(const struct mt_msg *msg)
 	mt_warn("%s", msg->text);
 }
 
+/* What a replay found, on standard error before anything is measured. */
+static void say_recovered(const char *note)
+{
+	if (!note[0])
+		return;
+	mt_warn("%s", note);
+	mt_hint("that memtlb was killed (SIGKILL, the OOM killer) before it could restore");
+}
+
 void mt_cli_machine_lock(void)
 {
 	char note[1024];
@@ -244,10 +253,16 @@ void mt_cli_machine_lock(void)
 				"tunables or hugetlb pools)\n");
 		ret = mt_journal_lock(true, &holder, note, sizeof(note));
 	}
-	if (!ret && note[0]) {
-		mt_warn("%s", note);
-		mt_hint("that memtlb was killed (SIGKILL, the OOM killer) before it could restore");
-	}
+	if (!ret)
+		say_recovered(note);
+}
+
+void mt_cli_machine_recover(void)
+{
+	char note[1024];
+
+	if (!mt_journal_recover(note, sizeof(note)))
+		say_recovered(note);
 }
 
 int mt_cli_config_check(const struct mt_config *cfg)
@@ -271,6 +286,8 @@ int mt_cli_config_check(const struct mt_config *cfg)
 		warn_once(&msg);
 	if (cfg->reserve)
 		mt_cli_machine_lock();
+	else
+		mt_cli_machine_recover();
 	ret = mt_workload_pool(cfg, &msg);
 	if (ret) {
 		mt_err("%s", msg.text);

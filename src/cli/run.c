@@ -285,6 +285,7 @@ static int cmd_run(int argc, char *argv[])
 		return MT_EXIT_USAGE;
 	if (mt_cli_report_size_check(&cfg, 1))
 		return MT_EXIT_USAGE;
+	mt_cli_machine_recover();
 	ret = mt_cli_resolve_events(&cfg, &ev, &n_ev);
 	if (ret)
 		return ret;

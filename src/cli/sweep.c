@@ -190,8 +190,9 @@ static int run_sweep(struct sweep_cmd *sc)
 	struct mt_mismatch bad = { 0 };
 	struct mt_report *rep = NULL;
 	struct mt_event *ev = NULL;
-	char big[32], avail[32];
+	char big[32], avail[32], guard[64];
 	struct mt_msg msg;
+	bool by_cgroup;
 	int64_t mem;
 	int ret;
 
@@ -217,13 +218,18 @@ static int run_sweep(struct sweep_cmd *sc)
 		ret = ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
 		goto out;
 	}
-	mem = mt_sys_mem_available();
+	/* The guard every point passed (mt_cli_config_check): the tighter limit. */
+	mem = mt_sys_mem_headroom(NULL, &by_cgroup);
 	mt_size_format(largest, big, sizeof(big));
 	mt_size_format(mem > 0 ? (uint64_t)mem : 0, avail, sizeof(avail));
+	if (by_cgroup)
+		snprintf(guard, sizeof(guard), "what the cgroup leaves (%s now)", avail);
+	else
+		snprintf(guard, sizeof(guard), "MemAvailable (%s now)", mem > 0 ? avail : "unknown");
 	/* two lines of 80 columns at most */
 	fprintf(stderr, "memtlb: sweep: %zu point%s, largest region %s; memory guard:\n"
-		"  each point's region within MemAvailable (%s now)%s\n", n, n == 1 ? "" : "s", big,
-		mem > 0 ? avail : "unknown", sc->base.force ? ", off (--force)" : "");
+		"  each point's region within %s%s\n", n, n == 1 ? "" : "s", big, guard,
+		sc->base.force ? ", off (--force)" : "");
 
 	/*
 	 * Handled, not fatal: every tunable is restored and the report kept.

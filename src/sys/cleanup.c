@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sys/cleanup.h"
@@ -22,12 +23,21 @@
 
 #define SLOTS 32
 
-enum kind { FREE, UNLINK, RESTORE };
+/*
+ * FAILED: a restore that could not be written back, kept in the journal
+ * for the next memtlb. FILE: a backing file, in this process's list of
+ * files (journal.h) from before it exists; dev and ino once it does.
+ */
+enum kind { FREE, UNLINK, RESTORE, FAILED, FILE_ };
 
 struct slot {
 	volatile sig_atomic_t kind;
 	char path[PATH_MAX];
 	char value[4096];	/* a tunable's exact bytes, up to a page (tunable.h) */
+	bool created;
+	dev_t dev;
+	ino_t ino;
+	struct timespec born;
 };
 
 static struct slot slots[SLOTS];
@@ -63,9 +73,22 @@ static bool ends_process(int sig)
 
 static int act(struct slot *s)
 {
+	struct timespec b;
+	struct stat st;
 	int ret = 0, fd;
 
 	switch (s->kind) {
+	case FILE_:
+		/* Only the file we created: not what was put in its place since. */
+		if (!s->created || lstat(s->path, &st))
+			break;
+		mt_journal_born(AT_FDCWD, s->path, AT_SYMLINK_NOFOLLOW, &b);
+		if (!S_ISREG(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino ||
+		    b.tv_sec != s->born.tv_sec || b.tv_nsec != s->born.tv_nsec)
+			ret = -ESTALE;
+		else if (unlink(s->path) && errno != ENOENT)
+			ret = -errno;
+		break;
 	case UNLINK:
 		if (unlink(s->path) && errno != ENOENT)
 			ret = -errno;
@@ -82,7 +105,7 @@ static int act(struct slot *s)
 			ret = -errno;
 		break;
 	}
-	s->kind = FREE;
+	s->kind = ret && s->kind == RESTORE ? FAILED : FREE;
 	return ret;
 }
 
@@ -93,12 +116,14 @@ void mt_cleanup_run_all(void)
 	for (int i = SLOTS - 1; i >= 0; i--) {
 		bool restore = slots[i].kind == RESTORE;
 
-		if (slots[i].kind != FREE && act(&slots[i]) && restore)
+		if (slots[i].kind != FREE && slots[i].kind != FAILED && act(&slots[i]) &&
+		    restore)
 			restore_failed = 1;
 	}
 	/* A value that could not be written back stays in the journal. */
 	if (!restore_failed)
 		mt_journal_remove();
+	mt_journal_files_remove();
 }
 
 /*
@@ -170,13 +195,31 @@ static int journal_sync(void)
 	size_t n = 0;
 
 	for (int i = 0; i < SLOTS; i++)
-		if (slots[i].kind == RESTORE)
+		if (slots[i].kind == RESTORE || slots[i].kind == FAILED)
 			e[n++] = (struct mt_journal_entry){ slots[i].path, slots[i].value };
 	if (!n) {
 		mt_journal_remove();
 		return 0;
 	}
 	return mt_journal_write(e, n);
+}
+
+/*
+ * This process's list of backing files, from the FILE slots. Where
+ * /run/memtlb cannot be written (not root) the list is not kept: the
+ * registry still removes the files at any end but SIGKILL.
+ */
+static void files_sync(void)
+{
+	struct mt_journal_file e[SLOTS];
+	size_t n = 0;
+
+	for (int i = 0; i < SLOTS; i++)
+		if (slots[i].kind == FILE_)
+			e[n++] = (struct mt_journal_file){ slots[i].path, slots[i].created,
+							   slots[i].dev, slots[i].ino,
+							   slots[i].born };
+	mt_journal_files_write(e, n);
 }
 
 static int add(enum kind kind, const char *path, const char *value)
@@ -209,6 +252,7 @@ static int add(enum kind kind, const char *path, const char *value)
 			continue;
 		strcpy(slots[i].path, path);
 		strcpy(slots[i].value, value ? value : "");
+		slots[i].created = false;
 		slots[i].kind = kind;
 		ret = i;
 		break;
@@ -222,6 +266,9 @@ static int add(enum kind kind, const char *path, const char *value)
 			ret = err;
 		}
 	}
+	/* Before the file exists: SIGKILL between the two leaves a named entry. */
+	if (ret >= 0 && kind == FILE_)
+		files_sync();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
@@ -229,6 +276,44 @@ static int add(enum kind kind, const char *path, const char *value)
 int mt_cleanup_add_unlink(const char *path)
 {
 	return add(UNLINK, path, NULL);
+}
+
+int mt_cleanup_add_file(const char *path)
+{
+	return add(FILE_, path, NULL);
+}
+
+/* Under blocked signals: the handler reads the slot. */
+static void file_update(int handle, int fd)
+{
+	sigset_t all, old;
+	struct stat st;
+
+	if (handle < 0 || handle >= SLOTS || slots[handle].kind != FILE_)
+		return;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (fd < 0) {
+		slots[handle].kind = FREE;
+	} else if (!fstat(fd, &st)) {
+		slots[handle].dev = st.st_dev;
+		slots[handle].ino = st.st_ino;
+		mt_journal_born(fd, "", AT_EMPTY_PATH, &slots[handle].born);
+		slots[handle].created = true;
+	}
+	files_sync();
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void mt_cleanup_file_created(int handle, int fd)
+{
+	if (fd >= 0)
+		file_update(handle, fd);
+}
+
+void mt_cleanup_forget(int handle)
+{
+	file_update(handle, -1);
 }
 
 int mt_cleanup_add_restore(const char *path, const char *value)
@@ -245,15 +330,20 @@ int mt_cleanup_run(int handle)
 		return -EINVAL;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (slots[handle].kind != FREE) {
-		bool restore = slots[handle].kind == RESTORE;
+	if (slots[handle].kind != FREE && slots[handle].kind != FAILED) {
+		bool restore = slots[handle].kind == RESTORE, file = slots[handle].kind == FILE_;
 
 		ret = act(&slots[handle]);
-		/* Done: out of the journal; failed: left in it for a later memtlb. */
-		if (restore && !ret)
+		/*
+		 * Done: out of the journal; failed: kept in it (a FAILED slot) for
+		 * a later memtlb, whatever succeeds after.
+		 */
+		if (restore)
 			journal_sync();
-		else if (restore)
+		if (restore && ret)
 			restore_failed = 1;
+		if (file)
+			files_sync();
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;

@@ -26,6 +26,18 @@ int mt_cleanup_init(void);
 int mt_cleanup_add_unlink(const char *path);
 
 /*
+ * A backing file, registered before it is created: listed in this
+ * process's files journal (journal.h) first, so that a memtlb after a
+ * SIGKILL finds it. Then mt_cleanup_file_created(handle, fd) once the file
+ * exists (its device and inode: only that file is removed later), or
+ * mt_cleanup_forget(handle) when it was not created (EEXIST: not ours).
+ * Returns the handle >= 0 or -errno.
+ */
+int mt_cleanup_add_file(const char *path);
+void mt_cleanup_file_created(int handle, int fd);
+void mt_cleanup_forget(int handle);
+
+/*
  * Register "write value into path at the end" (value: the old contents).
  * It takes the machine lock first, and lists the restore in the journal
  * (journal.h) before it returns: the caller changes path after. A path
@@ -36,7 +48,8 @@ int mt_cleanup_add_restore(const char *path, const char *value);
 
 /*
  * Run one action now and forget it (the normal path); a restore leaves the
- * journal, which is removed with the last one. 0 or -errno.
+ * journal, which is removed with the last one; a restore that fails stays
+ * in it (for the next memtlb) whatever runs after. 0 or -errno.
  */
 int mt_cleanup_run(int handle);
 

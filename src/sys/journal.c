@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The journal of changed tunables and pools, and the machine lock (journal.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,19 @@ static pid_t lock_pid;
 static char journal_path[PATH_MAX];	/* set before the first write: the handler unlinks it */
 static volatile sig_atomic_t written;
 static char last_note[1024];
+static bool replayed;		/* once a process: a second replay would retry our own leftovers */
+/*
+ * The restores a dead memtlb left that could not be written back: kept in
+ * every journal this process writes, and in journal.carried, which takes
+ * the journal's place when ours would be removed (a rename is signal-safe).
+ */
+static char *carried;
+static char carried_path[PATH_MAX];
+static volatile sig_atomic_t carried_ready;
+/* This process's backing files: files.PID, locked while it lives. */
+static int files_fd = -1;
+static pid_t files_pid;
+static char files_path[PATH_MAX];
 
 /* <sysroot>/run/memtlb, created: 0 or -errno. */
 static int dir_path(char *buf, size_t len)
@@ -76,6 +91,8 @@ static int fill(FILE *f, void *arg)
 	const struct entries *en = arg;
 
 	fprintf(f, "memtlb journal\npid %ld\n", (long)getpid());
+	if (carried)
+		fputs(carried, f);
 	for (size_t i = 0; i < en->n; i++) {
 		fputs("restore ", f);
 		escape(f, en->e[i].path);
@@ -98,6 +115,17 @@ int mt_journal_write(const struct mt_journal_entry *e, size_t n)
 	if ((size_t)snprintf(journal_path, sizeof(journal_path), "%s/journal", dir) >=
 	    sizeof(journal_path))
 		return -ENAMETOOLONG;
+	if (carried && n && !carried_ready) {
+		struct entries none = { NULL, 0 };
+
+		if ((size_t)snprintf(carried_path, sizeof(carried_path), "%s.carried",
+				     journal_path) >= sizeof(carried_path))
+			return -ENAMETOOLONG;
+		ret = mt_file_write_atomic(carried_path, 0644, fill, &none);
+		if (ret)
+			return ret;
+		carried_ready = 1;
+	}
 	ret = mt_file_write_atomic(journal_path, 0644, fill, &en);
 	if (!ret)
 		written = 1;
@@ -106,10 +134,16 @@ int mt_journal_write(const struct mt_journal_entry *e, size_t n)
 
 void mt_journal_remove(void)
 {
-	if (written && lock_pid == getpid()) {
+	if (!written || lock_pid != getpid())
+		return;
+	/* What a dead memtlb left unrestored outlives our own entries. */
+	if (carried_ready) {
+		if (!rename(carried_path, journal_path))
+			carried_ready = 0;
+	} else if (!carried) {
 		unlink(journal_path);
-		written = 0;
 	}
+	written = 0;
 }
 
 const char *mt_journal_note(void)
@@ -137,16 +171,20 @@ static void add_note(size_t *off, const char *what, const char *path, const char
  */
 static void replay(const char *path)
 {
-	char line[2 * PATH_MAX + 1024], *sp;
-	size_t off = 0;
+	char line[2 * PATH_MAX + 1024], raw[sizeof(line) + 1], *sp;
+	size_t off = 0, kept_len = 0;
+	FILE *f, *kept;
 	long pid = 0;
 	int failed = 0;
-	FILE *f;
 
 	last_note[0] = '\0';
+	if (replayed)
+		return;
+	replayed = true;
 	f = fopen(path, "re");
 	if (!f)
 		return;
+	kept = open_memstream(&carried, &kept_len);
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "pid %ld", &pid) == 1) {
@@ -156,6 +194,7 @@ static void replay(const char *path)
 		}
 		if (strncmp(line, "restore ", 8))
 			continue;
+		snprintf(raw, sizeof(raw), "%s\n", line);
 		sp = strchr(line + 8, ' ');
 		if (!sp)
 			continue;
@@ -165,16 +204,35 @@ static void replay(const char *path)
 		if (mt_sys_write(line + 8, sp)) {
 			failed = 1;
 			add_note(&off, "could not restore", line + 8, sp);
+			if (kept)
+				fputs(raw, kept);
 		} else {
 			add_note(&off, "restored", line + 8, sp);
 		}
 	}
 	fclose(f);
+	if (kept && fclose(kept)) {
+		free(carried);
+		carried = NULL;
+	}
+	if (failed && off < sizeof(last_note))
+		off += (size_t)snprintf(last_note + off, sizeof(last_note) - off,
+					" what could not be restored stays in the journal for the "
+					"next memtlb;");
 	if (off && off < sizeof(last_note) && last_note[off - 1] == ';')
 		last_note[off - 1] = '\0';
-	/* What could not be written back stays listed for the next one to try. */
-	if (!failed)
+	/*
+	 * What could not be written back stays listed for the next one to try,
+	 * alone: the journal is rewritten with the failed entries only (and
+	 * this process's own, later, beside them).
+	 */
+	if (!failed || !carried || !carried[0]) {
+		free(carried);
+		carried = NULL;
 		unlink(path);
+		return;
+	}
+	mt_journal_write(NULL, 0);
 }
 
 /*
@@ -201,22 +259,14 @@ static pid_t read_holder(int fd)
 	return (pid_t)strtol(buf, NULL, 10);
 }
 
-int mt_journal_lock(bool wait, pid_t *holder, char *note, size_t note_len)
+/* Take the lock on <run>/memtlb/lock: 0, -EWOULDBLOCK (holder set) or -errno. */
+static int take(bool wait, pid_t *holder, const char *dir)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 16], pid[32];
+	char path[PATH_MAX + 16], pid[32];
 	int fd, ret, n;
 
-	if (note_len)
-		note[0] = '\0';
-	if (holder)
-		*holder = 0;
-	if (lock_fd >= 0 && lock_pid == getpid())
-		return 0;
-	ret = dir_path(dir, sizeof(dir));
-	if (ret)
-		return ret;
 	snprintf(path, sizeof(path), "%s/lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -errno;
 	ret = lock_whole(fd, false);
@@ -244,9 +294,281 @@ int mt_journal_lock(bool wait, pid_t *holder, char *note, size_t note_len)
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)lock_pid);
 	if (!ftruncate(fd, 0) && pwrite(fd, pid, (size_t)n, 0) != n)
 		pid[0] = '\0';
+	return 0;
+}
+
+/* Appended to last_note. */
+static __attribute__((format(printf, 1, 2))) void note_add(const char *fmt, ...)
+{
+	size_t off = strlen(last_note);
+	va_list ap;
+
+	if (off >= sizeof(last_note) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(last_note + off, sizeof(last_note) - off, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Remove a backing file a dead memtlb recorded, if it is still that file:
+ * a regular file (the last component is not followed: a symlink put in its
+ * place is left alone), the device and inode it had when created. 0 when
+ * removed, -ENOENT when gone, -ESTALE when something else is there.
+ */
+void mt_journal_born(int dirfd, const char *path, int flags, struct timespec *born)
+{
+	struct statx stx;
+
+	born->tv_sec = born->tv_nsec = 0;
+	if (!statx(dirfd, path, flags, STATX_BTIME, &stx) && stx.stx_mask & STATX_BTIME) {
+		born->tv_sec = stx.stx_btime.tv_sec;
+		born->tv_nsec = stx.stx_btime.tv_nsec;
+	}
+}
+
+static int remove_recorded(char *path, dev_t dev, ino_t ino, const struct timespec *born)
+{
+	char *slash = strrchr(path, '/');
+	struct timespec b;
+	struct stat st;
+	int dfd, ret = 0;
+
+	if (!slash || !slash[1])
+		return -EINVAL;
+	*slash = '\0';
+	dfd = open(slash == path ? "/" : path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	*slash = '/';
+	if (dfd < 0)
+		return errno == ENOENT ? -ENOENT : -errno;
+	if (fstatat(dfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW))
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode) || st.st_dev != dev || st.st_ino != ino)
+		ret = -ESTALE;
+	else if (mt_journal_born(dfd, slash + 1, AT_SYMLINK_NOFOLLOW, &b),
+		 b.tv_sec != born->tv_sec || b.tv_nsec != born->tv_nsec)
+		ret = -ESTALE;
+	else if (unlinkat(dfd, slash + 1, 0))
+		ret = -errno;
+	close(dfd);
+	return ret;
+}
+
+/*
+ * One dead process's files.PID (fd locked by us): every file it lists that
+ * is still the one it created is removed; the list goes too.
+ */
+static void recover_files_of(int fd, const char *path)
+{
+	char line[3 * PATH_MAX + 128], p[3 * PATH_MAX + 1], pid[32] = "?";
+	unsigned long long dev, ino;
+	struct timespec born;
+	long long bs;
+	long bn;
+	bool said = false;
+	FILE *f;
+
+	f = fdopen(dup(fd), "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int ret;
+
+		if (!strncmp(line, "pid ", 4)) {
+			snprintf(pid, sizeof(pid), "%ld", strtol(line + 4, NULL, 10));
+			continue;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "file %12287s", p) != 1)
+			continue;
+		unescape(p);
+		if (!said) {
+			if (last_note[0])
+				note_add("; ");
+			note_add("memtlb PID %s ended without removing its backing files:", pid);
+			said = true;
+		}
+		if (sscanf(line, "file %*s %llu %llu %lld.%ld", &dev, &ino, &bs, &bn) != 4) {
+			/* Killed between the entry and the file: the file may not be its own. */
+			note_add(" left %.200s (maybe not created by it);", p);
+			continue;
+		}
+		born.tv_sec = (time_t)bs;
+		born.tv_nsec = bn;
+		ret = remove_recorded(p, (dev_t)dev, (ino_t)ino, &born);
+		if (!ret)
+			note_add(" removed %.200s;", p);
+		else if (ret == -ESTALE)
+			note_add(" left %.200s (not the file it created);", p);
+		else if (ret != -ENOENT)
+			note_add(" could not remove %.200s: %s;", p, strerror(-ret));
+	}
+	fclose(f);
+	unlink(path);
+	if (said && last_note[strlen(last_note) - 1] == ';')
+		last_note[strlen(last_note) - 1] = '\0';
+}
+
+/*
+ * Every files.PID in dir whose writer is gone (its lock can be had): the
+ * lock says so, not the pid, which another process may have by now.
+ */
+static void recover_files(const char *dir)
+{
+	char path[PATH_MAX + 300];
+	struct dirent *d;
+	DIR *dp;
+
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		struct stat st;
+		int fd;
+
+		if (strncmp(d->d_name, "files.", 6))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (files_fd >= 0 && !strcmp(path, files_path))
+			continue;
+		fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && !lock_whole(fd, false))
+			recover_files_of(fd, path);
+		close(fd);
+	}
+	closedir(dp);
+}
+
+int mt_journal_lock(bool wait, pid_t *holder, char *note, size_t note_len)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	int ret;
+
+	if (note_len)
+		note[0] = '\0';
+	if (holder)
+		*holder = 0;
+	if (lock_fd >= 0 && lock_pid == getpid())
+		return 0;
+	ret = dir_path(dir, sizeof(dir));
+	if (ret)
+		return ret;
+	ret = take(wait, holder, dir);
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/journal", dir);
 	replay(path);
+	recover_files(dir);
 	if (note_len)
 		snprintf(note, note_len, "%s", last_note);
 	return 0;
+}
+
+int mt_journal_recover(char *note, size_t note_len)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	static bool done;
+	int ret;
+
+	if (note_len)
+		note[0] = '\0';
+	if (done || (lock_fd >= 0 && lock_pid == getpid()))
+		return 0;
+	done = true;
+	/* No /run/memtlb: no memtlb left anything (and a fixture stays untouched). */
+	mt_sys_path(path, sizeof(path), "/run/memtlb");
+	if (access(path, F_OK))
+		return 0;
+	ret = dir_path(dir, sizeof(dir));
+	if (ret)
+		return ret;
+	last_note[0] = '\0';
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	/* No journal, no lock taken: a sweep starting now never waits for us. */
+	ret = access(path, F_OK) ? -ENOENT : take(false, NULL, dir);
+	if (!ret) {
+		replay(path);
+		/* Measuring only: the next memtlb that changes the machine need not wait. */
+		close(lock_fd);
+		lock_fd = -1;
+		lock_pid = 0;
+	} else if (ret != -EWOULDBLOCK && ret != -ENOENT) {
+		return ret;
+	}
+	recover_files(dir);
+	if (note_len)
+		snprintf(note, note_len, "%s", last_note);
+	return 0;
+}
+
+static int fill_files(FILE *f, const struct mt_journal_file *e, size_t n)
+{
+	fprintf(f, "memtlb files\npid %ld\n", (long)getpid());
+	for (size_t i = 0; i < n; i++) {
+		fputs("file ", f);
+		escape(f, e[i].path);
+		if (e[i].created)
+			fprintf(f, " %llu %llu %lld.%09ld", (unsigned long long)e[i].dev,
+				(unsigned long long)e[i].ino, (long long)e[i].born.tv_sec,
+				e[i].born.tv_nsec);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int mt_journal_files_write(const struct mt_journal_file *e, size_t n)
+{
+	char dir[PATH_MAX], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (!n) {
+		mt_journal_files_remove();
+		return 0;
+	}
+	if (files_fd < 0 || files_pid != getpid()) {
+		ret = dir_path(dir, sizeof(dir));
+		if (ret)
+			return ret;
+		if ((size_t)snprintf(files_path, sizeof(files_path), "%s/files.%ld", dir,
+				     (long)getpid()) >= sizeof(files_path))
+			return -ENAMETOOLONG;
+		/* A list with our pid is a dead process's (pids are reused): its files first. */
+		recover_files(dir);
+		files_fd = open(files_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (files_fd < 0)
+			return -errno;
+		files_pid = getpid();
+		ret = lock_whole(files_fd, false);
+		if (ret) {
+			close(files_fd);
+			files_fd = -1;
+			return ret;
+		}
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	ret = fill_files(f, e, n);
+	if (fclose(f) && !ret)
+		ret = -ENOMEM;
+	/* In place: the lock is on this inode. A reader parses whole lines only. */
+	if (!ret && pwrite(files_fd, text, len, 0) != (ssize_t)len)
+		ret = -EIO;
+	if (!ret && ftruncate(files_fd, (off_t)len))
+		ret = -errno;
+	free(text);
+	return ret;
+}
+
+void mt_journal_files_remove(void)
+{
+	if (files_fd < 0 || files_pid != getpid())
+		return;
+	unlink(files_path);
+	close(files_fd);
+	files_fd = -1;
 }

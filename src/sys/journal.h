@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 /*
  * What memtlb changed on the machine, kept where a later memtlb finds it
@@ -27,12 +28,25 @@
  * Take the machine lock (idempotent in one process). wait: block until the
  * holder is done; otherwise -EWOULDBLOCK with *holder set (0: unknown).
  * Once it is held, a journal left by a process that died is replayed: each
- * value written back, the journal removed; note (when note_len > 0)
- * receives a line naming the pid and what was restored or could not be,
+ * value written back, the journal removed (what could not be written back
+ * stays in it, alone), the backing files dead processes left removed;
+ * note (when note_len > 0) receives a line naming the pid and what was
+ * restored or could not be,
  * "" when there was none (mt_journal_note has it later too). Returns 0
  * or -errno (-EACCES: /run/memtlb not writable).
  */
 int mt_journal_lock(bool wait, pid_t *holder, char *note, size_t note_len);
+
+/*
+ * For a command that only measures: where a journal is there, take the
+ * lock if it is free, replay the dead process's journal, and let the lock
+ * go again (held for the run, it would make the next sweep wait for a
+ * plain stat); a held lock means a live memtlb owns the journal. Either
+ * way, remove the backing files dead processes left
+ * (mt_journal_files_write). Once a process. note as for mt_journal_lock.
+ * 0 or -errno (-EACCES: /run/memtlb not writable).
+ */
+int mt_journal_recover(char *note, size_t note_len);
 
 /* The note of the last replay ("" when none), for a caller that did not ask. */
 const char *mt_journal_note(void);
@@ -43,10 +57,40 @@ struct mt_journal_entry {
 	const char *value;
 };
 
-/* Replace the journal with these entries (n > 0): 0 or -errno. */
+/*
+ * Replace the journal with these entries, beside what a dead memtlb left
+ * that could not be restored (n may be 0 then): 0 or -errno.
+ */
 int mt_journal_write(const struct mt_journal_entry *e, size_t n);
 
 /* Remove this process's journal; async-signal-safe (an unlink). */
 void mt_journal_remove(void);
+
+/*
+ * The backing files this process creates, one list a process in
+ * /run/memtlb/files.PID, which it holds an OFD lock on while it lives (a
+ * later memtlb that gets the lock knows the writer is gone, whatever
+ * process has its pid now). An entry is written before its file is created
+ * (created false) and gets the file's identity once it exists: device,
+ * inode and birth time (a file made after ours was removed may get our
+ * inode number back; its birth time differs). Only a regular file with
+ * that identity is removed later.
+ */
+struct mt_journal_file {
+	const char *path;
+	bool created;
+	dev_t dev;
+	ino_t ino;
+	struct timespec born;	/* statx's btime; 0 where the file system has none */
+};
+
+/* A file's birth time (0 where the file system keeps none), by statx. */
+void mt_journal_born(int dirfd, const char *path, int flags, struct timespec *born);
+
+/* Replace this process's list (n == 0 removes it): 0 or -errno. */
+int mt_journal_files_write(const struct mt_journal_file *e, size_t n);
+
+/* Remove this process's list; async-signal-safe (unlink, close). */
+void mt_journal_files_remove(void);
 
 #endif

@@ -198,14 +198,17 @@ int64_t mt_sys_mem_available(void)
 	return (int64_t)strtoll(v, NULL, 10) * 1024;
 }
 
-/* memory.max or memory.current of a cgroup v2 directory: 0, -ENOENT, -ERANGE for "max". */
-static int read_cg(const char *dir, const char *name, int64_t *out)
+/*
+ * A cgroup file's number: 0, -ENOENT, -ERANGE for no limit ("max" in v2;
+ * v1 says "no limit" with a page-rounded LONG_MAX, anything past 2^62).
+ */
+static int read_cg(const char *base, const char *dir, const char *name, int64_t *out)
 {
 	char rel[4096], line[64], *end;
 	long long v;
 	int ret;
 
-	snprintf(rel, sizeof(rel), "/sys/fs/cgroup%s/%s", dir, name);
+	snprintf(rel, sizeof(rel), "%s%s/%s", base, dir, name);
 	ret = mt_sys_read_line(rel, line, sizeof(line));
 	if (ret)
 		return ret;
@@ -215,46 +218,34 @@ static int read_cg(const char *dir, const char *name, int64_t *out)
 	v = strtoll(line, &end, 10);
 	if (end == line || *end || errno || v < 0)
 		return -EINVAL;
+	if (v >= 1ll << 62)
+		return -ERANGE;
 	*out = v;
 	return 0;
 }
 
-int mt_sys_mem_limit(struct mt_mem_limit *lim)
+/*
+ * The tightest headroom from dir up to the root of one hierarchy (base:
+ * /sys/fs/cgroup for v2, /sys/fs/cgroup/memory for v1): every ancestor's
+ * limit holds too. Whether any level had a limit.
+ */
+static bool cg_walk(const char *base, char *dir, const char *max_name, const char *cur_name,
+		    struct mt_mem_limit *lim, bool limited)
 {
-	char full[4096], line[4096], dir[4096] = "";
-	bool found = false, limited = false;
-	FILE *f;
-
-	memset(lim, 0, sizeof(*lim));
-	f = fopen(mt_sys_path(full, sizeof(full), "/proc/self/cgroup"), "re");
-	if (!f)
-		return -errno;
-	/* cgroup v2's line is "0::/PATH" (beside v1's "N:ctrl:/PATH" on a hybrid). */
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::/", 4)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(dir, sizeof(dir), "%s", line + 3);
-			found = true;
-			break;
-		}
-	fclose(f);
-	if (!found || strstr(dir, "/.."))
-		return -ENOENT;
 	if (!strcmp(dir, "/"))
 		dir[0] = '\0';
-	/* Every ancestor's limit holds too: the tightest headroom on the way up. */
 	for (;;) {
 		int64_t max, cur = 0, room;
 		char *slash;
 
-		if (!read_cg(dir, "memory.max", &max)) {
-			read_cg(dir, "memory.current", &cur);
+		if (!read_cg(base, dir, max_name, &max)) {
+			read_cg(base, dir, cur_name, &cur);
 			room = max > cur ? max - cur : 0;
 			if (!limited || room < lim->available) {
 				lim->available = room;
 				lim->max = max;
 				lim->current = cur;
-				snprintf(lim->path, sizeof(lim->path), "/sys/fs/cgroup%s",
+				snprintf(lim->path, sizeof(lim->path), "%s%s", base,
 					 dir[0] ? dir : "/");
 			}
 			limited = true;
@@ -264,7 +255,80 @@ int mt_sys_mem_limit(struct mt_mem_limit *lim)
 		slash = strrchr(dir, '/');
 		*slash = '\0';
 	}
+	return limited;
+}
+
+/* Whether a v1 line's controller list ("4:cpu,memory:/x") names memory. */
+static bool v1_memory(const char *line, const char **path)
+{
+	const char *c = strchr(line, ':'), *end;
+
+	if (!c)
+		return false;
+	end = strchr(++c, ':');
+	if (!end || end[1] != '/')
+		return false;
+	for (const char *p = c; p < end;) {
+		size_t n = strcspn(p, ",:");
+
+		if (n == 6 && !strncmp(p, "memory", 6)) {
+			*path = end + 1;
+			return true;
+		}
+		p += n + 1;
+	}
+	return false;
+}
+
+int mt_sys_mem_limit(struct mt_mem_limit *lim)
+{
+	char full[4096], line[4096], v2[4096] = "", v1[4096] = "";
+	bool limited = false;
+	const char *p;
+	FILE *f;
+
+	memset(lim, 0, sizeof(*lim));
+	f = fopen(mt_sys_path(full, sizeof(full), "/proc/self/cgroup"), "re");
+	if (!f)
+		return -errno;
+	/*
+	 * cgroup v2's line is "0::/PATH"; v1's memory controller has its own,
+	 * "N:memory:/PATH" (beside others on a hybrid): both limits hold.
+	 */
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "0::/", 4))
+			snprintf(v2, sizeof(v2), "%s", line + 3);
+		else if (v1_memory(line, &p))
+			snprintf(v1, sizeof(v1), "%s", p);
+	}
+	fclose(f);
+	if (v2[0] && !strstr(v2, "/.."))
+		limited = cg_walk("/sys/fs/cgroup", v2, "memory.max", "memory.current", lim,
+				  limited);
+	if (v1[0] && !strstr(v1, "/.."))
+		limited = cg_walk("/sys/fs/cgroup/memory", v1, "memory.limit_in_bytes",
+				  "memory.usage_in_bytes", lim, limited);
 	return limited ? 0 : -ENOENT;
+}
+
+/*
+ * The memory a run may use: the tighter of MemAvailable and the cgroup's
+ * headroom.
+ */
+int64_t mt_sys_mem_headroom(struct mt_mem_limit *lim, bool *by_cgroup)
+{
+	int64_t avail = mt_sys_mem_available();
+	struct mt_mem_limit cg;
+
+	*by_cgroup = false;
+	if (!mt_sys_mem_limit(&cg) && (avail < 0 || cg.available < avail)) {
+		*by_cgroup = true;
+		avail = cg.available;
+	}
+	if (lim)
+		*lim = cg;
+	return avail;
 }
 
 /*

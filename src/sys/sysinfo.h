@@ -106,7 +106,7 @@ int mt_sys_list_count(const char *s);
 /* MemAvailable from /proc/meminfo in bytes, or -errno. */
 int64_t mt_sys_mem_available(void);
 
-/* What this process's cgroup (v2) still lets it use, from the tightest level. */
+/* What this process's cgroup (v2 or v1) still lets it use, from the tightest level. */
 struct mt_mem_limit {
 	int64_t available;	/* memory.max - memory.current, bytes (0 when at or over) */
 	int64_t max;		/* that level's memory.max */
@@ -116,11 +116,20 @@ struct mt_mem_limit {
 
 /*
  * The cgroup's memory limit: /proc/self/cgroup's v2 path, then memory.max
- * and memory.current of it and every ancestor under /sys/fs/cgroup (all
- * under MEMTLB_SYSROOT). 0 with lim, -ENOENT where nothing limits (no
- * cgroup v2, "max" all the way up), or -errno.
+ * and memory.current of it and every ancestor under /sys/fs/cgroup; its v1
+ * memory controller's path, then memory.limit_in_bytes and
+ * memory.usage_in_bytes up /sys/fs/cgroup/memory (all under
+ * MEMTLB_SYSROOT). 0 with lim (the tightest level of either), -ENOENT where
+ * nothing limits ("max" or v1's "no limit" all the way up), or -errno.
  */
 int mt_sys_mem_limit(struct mt_mem_limit *lim);
+
+/*
+ * The memory a run may use now: the tighter of MemAvailable and
+ * mt_sys_mem_limit's headroom, bytes, or -errno when neither is known.
+ * *by_cgroup: the cgroup's is the tighter (then lim, when not NULL, has it).
+ */
+int64_t mt_sys_mem_headroom(struct mt_mem_limit *lim, bool *by_cgroup);
 
 /* Path under the sysroot; returns buf. */
 const char *mt_sys_path(char *buf, size_t len, const char *path);

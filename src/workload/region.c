@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -196,6 +197,50 @@ static int allocate(int fd, uint64_t len, const struct mt_config *c)
 	return -ret;
 }
 
+/*
+ * Create path (O_EXCL, 0600), listed in the cleanup registry first: a
+ * memtlb killed with SIGKILL after the open leaves a file that the next one
+ * finds in the journal and removes. Returns the fd, or -errno (-EEXIST:
+ * someone else's file, which is never listed as ours).
+ */
+static int create_listed(const char *path, int *handle)
+{
+	int fd, err;
+
+	*handle = mt_cleanup_add_file(path);
+	if (*handle < 0)
+		return *handle;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = errno;
+		mt_cleanup_forget(*handle);
+		*handle = -1;
+		return -err;
+	}
+	mt_cleanup_file_created(*handle, fd);
+	return fd;
+}
+
+/* DIR/memtlb-XXXXXX as mkostemp makes it, but named before it exists. */
+static int create_temp(char *path, size_t len, const char *dir, int *handle)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char rnd[6];
+	int fd = -EEXIST;
+
+	for (int tries = 0; fd == -EEXIST && tries < 100; tries++) {
+		if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+			return -errno;
+		if ((size_t)snprintf(path, len, "%s/memtlb-%c%c%c%c%c%c", dir,
+				     chars[rnd[0] % 62], chars[rnd[1] % 62], chars[rnd[2] % 62],
+				     chars[rnd[3] % 62], chars[rnd[4] % 62],
+				     chars[rnd[5] % 62]) >= len)
+			return -ENAMETOOLONG;
+		fd = create_listed(path, handle);
+	}
+	return fd;
+}
+
 int mt_region_open(struct mt_region *r)
 {
 	const char *from, *p = backing_target(r->cfg, &from);
@@ -205,12 +250,7 @@ int mt_region_open(struct mt_region *r)
 	if (r->cfg->backing != MT_BACKING_FILE)
 		return 0;
 	if (!stat(p, &st) && S_ISDIR(st.st_mode)) {
-		if (snprintf(r->file_path, sizeof(r->file_path), "%s/memtlb-XXXXXX", p) >=
-		    (int)sizeof(r->file_path)) {
-			r->file_path[0] = '\0';
-			return -ENAMETOOLONG;
-		}
-		fd = mkostemp(r->file_path, O_CLOEXEC);	/* O_EXCL, mode 0600 */
+		fd = create_temp(r->file_path, sizeof(r->file_path), p, &r->file_cleanup);
 	} else if (!r->cfg->file_path) {
 		return -ENOTDIR;	/* a TMPDIR that is no directory: never a file name */
 	} else {
@@ -219,16 +259,13 @@ int mt_region_open(struct mt_region *r)
 			r->file_path[0] = '\0';
 			return -ENAMETOOLONG;
 		}
-		fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		fd = create_listed(p, &r->file_cleanup);
 	}
 	if (fd < 0) {
 		r->file_path[0] = '\0';
-		return -errno;
+		return fd;
 	}
-	r->file_cleanup = mt_cleanup_add_unlink(r->file_path);
 	r->file_fd = fd;
-	if (r->file_cleanup < 0)
-		return r->file_cleanup;
 	ret = allocate(fd, r->cfg->region * r->slices, r->cfg);
 	if (ret) {
 		mt_region_close(r);	/* a full file system keeps no half file */

@@ -92,9 +92,41 @@ expect_status 0 "region inside the cgroup"
 echo max >"$work/root/sys/fs/cgroup/memtlb.slice/memory.max"
 mem --region 768m
 expect_status 0 "no cgroup limit"
+echo 314572800 >"$work/root/sys/fs/cgroup/memtlb.slice/memory.max"
+# probe and sweep: the same guard as stat, and sweep's line names it.
+MEMTLB_SYSROOT="$work/root" usage_case "probe above the cgroup's memory.max" probe --max 768m
+expect_grep '^memtlb: --max: 768.0 MiB is more than the cgroup leaves \(290.0 MiB' "$err" \
+	"probe: the cgroup's figures"
+MEMTLB_SYSROOT="$work/root" run probe --max 1m
+expect_status 0 "probe inside the cgroup"
+MEMTLB_SYSROOT="$work/root" usage_case "sweep above the cgroup's memory.max" \
+	sweep --region 64m..768m:x2 -i 1 -p 1 -e $EV
+expect_grep 'cgroup leaves \(290.0 MiB' "$err" "sweep: the cgroup's figures"
+MEMTLB_SYSROOT="$work/root" run sweep --region 1m..2m:1m -i 1 -p 1 -e $EV
+expect_status 0 "sweep inside the cgroup"
+expect_grep "each point's region within what the cgroup leaves \(290.0 MiB now\)" \
+	"$err" "sweep: the guard line names the cgroup's limit"
+echo max >"$work/root/sys/fs/cgroup/memtlb.slice/memory.max"
 printf '0::/\n' >"$work/root/proc/self/cgroup"
 echo 104857600 >"$work/root/sys/fs/cgroup/memory.max"
 mem --region 128m
 expect_status 2 "a limit at the namespace's root"
+
+# 4. cgroup v1: memory.limit_in_bytes - memory.usage_in_bytes of the memory
+# controller's path and its ancestors (200 MiB, 20 in use, at memtlb.slice).
+cp -r "$MEMTLB_TEST_DATA/sysroot-cgroup-v1" "$work/v1"
+v1() { MEMTLB_SYSROOT="$work/v1" run "$@"; }
+v1 stat -i 1 -p 1 -e $EV --region 256m
+expect_status 2 "v1: region above memory.limit_in_bytes"
+expect_one_error_line "v1: region above memory.limit_in_bytes"
+expect_grep 'cgroup leaves \(180.0 MiB: memory.max 200.0 MiB, 20.0 MiB in use\): /sys/fs/cgroup/memory/memtlb.slice$' \
+	"$err" "v1: the figures and the tighter level"
+v1 stat -i 1 -p 1 -e $EV --region 64m
+expect_status 0 "v1: region inside the limit"
+v1 probe --max 256m
+expect_status 2 "v1: probe above the limit"
+echo 9223372036854771712 >"$work/v1/sys/fs/cgroup/memory/memtlb.slice/memory.limit_in_bytes"
+v1 stat -i 1 -p 1 -e $EV --region 256m
+expect_status 0 "v1: no limit (LONG_MAX, page-rounded) all the way up"
 
 finish

@@ -102,6 +102,109 @@ expect_status 0 "second of two sweeps"
 expect_grep "^memtlb: waiting for memtlb PID $first " "$work/err2" "the second one waits, saying so"
 restored "two sweeps at once"
 
+# Every command that measures replays a dead memtlb's journal before it
+# measures, not only those that change the machine, and says so.
+dead_journal() {	# PID VALUE: the journal a SIGKILLed memtlb leaves
+	mkdir -p "$root/run/memtlb"
+	printf 'memtlb journal\npid %s\nrestore %s %s\n' "$1" "$thp" "$2" >"$journal"
+	echo never >"$thp"
+}
+for cmd in "stat --region 1m -i 1 -p 1 -e minor-faults" "probe --max 1m" \
+	"run -e minor-faults -- /bin/true" "sweep --region 1m..2m:1m -i 1 -p 1 -e minor-faults"; do
+	name=${cmd%% *}
+	dead_journal 4000001 madvise
+	MEMTLB_SYSROOT=$root "$MEMTLB" $cmd >"$work/out" 2>"$work/err"
+	status=$?
+	err="$work/err"
+	expect_status 0 "$name after a killed memtlb"
+	expect_grep "^memtlb: warning: memtlb PID 4000001 ended without restoring .*restored .*enabled to 'madvise'" \
+		"$err" "$name: the dead one's change restored and named"
+	if [ "$(cat "$thp")" = madvise ]; then ok; else
+		fail "$name: tunable left at '$(cat "$thp")'"; fi
+	if [ -e "$journal" ]; then fail "$name: journal left"; rm -f "$journal"; else ok; fi
+	echo "$orig" >"$thp"
+done
+
+# A restore that fails stays in the journal, alone, whatever succeeds
+# after it: a stat replays two entries (one a directory: EISDIR) ...
+bad="$root/sys/not-a-file"
+mkdir -p "$bad"
+printf 'memtlb journal\npid 4000002\nrestore %s madvise\nrestore %s always\n' "$bad" "$thp" \
+	>"$journal"
+echo never >"$thp"
+run_sr() { MEMTLB_SYSROOT=$root run "$@"; }
+run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 0 "stat replaying a journal with a failing entry"
+expect_grep "could not restore $bad to 'madvise'.*restored .*enabled to 'always'.*stays in the journal" \
+	"$err" "the failed restore named"
+if [ "$(grep -c '^restore ' "$journal" 2>/dev/null)" = 1 ] &&
+	grep -q "^restore $bad madvise$" "$journal"; then ok; else
+	fail "journal after a partial replay: the failed entry alone expected"
+	cat "$journal" >&2 2>/dev/null; fi
+# ... and a sweep that changes and restores a tunable of its own keeps it.
+echo "$orig" >"$thp"
+run_sr sweep --region 8m -i 1 -p 1 -e minor-faults \
+	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never
+expect_status 0 "sweep beside a kept failed restore"
+expect_grep "could not restore $bad" "$err" "the sweep retries it"
+if grep -q "^restore $bad madvise$" "$journal" 2>/dev/null &&
+	[ "$(grep -c '^restore ' "$journal")" = 1 ]; then ok; else
+	fail "the failed restore was dropped by a later success"; cat "$journal" >&2 2>/dev/null; fi
+restored "sweep beside a kept failed restore"
+rm -f "$journal"
+rmdir "$bad"
+
+# Backing files: listed before they exist; after SIGKILL the next memtlb
+# removes the file it left, only if it is still that file.
+back="$work/backing"
+mkdir "$back"
+# killed_with_file NAME: a stat on file:$back/NAME killed once the file exists
+killed_with_file() {
+	MEMTLB_SYSROOT=$root "$MEMTLB" stat --region 64m -i 1000 -p 4 -e minor-faults \
+		--backing "file:$back/$1" >/dev/null 2>"$work/err1" &
+	pid=$!
+	n=0
+	while [ ! -e "$back/$1" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+	sleep 0.1
+	kill -s KILL "$pid"
+	wait "$pid" 2>/dev/null
+	[ -f "$back/$1" ] && ok || fail "backing $1: no file to leave behind"
+}
+killed_with_file left
+if grep -q "^file $back/left [0-9]* [0-9]* [0-9]*\.[0-9]*$" "$root/run/memtlb/files.$pid"; then ok; else
+	fail "backing file not in the journal"; cat "$root/run/memtlb/files.$pid" >&2; fi
+run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 0 "stat after a killed file-backed one"
+expect_grep "^memtlb: warning: memtlb PID $pid ended without removing its backing files: removed $back/left" \
+	"$err" "the left backing file named"
+[ ! -e "$back/left" ] && ok || fail "the killed one's backing file was not removed"
+[ ! -e "$root/run/memtlb/files.$pid" ] && ok || fail "the files journal was left"
+# Not the file it created: a symlink in its place (to a file of someone
+# else's), or another file under that name, stays.
+# (Another file may get the removed one's inode number: its birth time differs.)
+killed_with_file link
+rm "$back/link"
+echo precious >"$work/precious"
+ln -s "$work/precious" "$back/link"
+run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 0 "stat after a killed one whose file became a symlink"
+expect_grep "left $back/link \(not the file it created\)" "$err" "a symlink in its place: left"
+killed_with_file other
+rm "$back/other"
+echo other >"$back/other"
+run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 0 "stat after a killed one whose file was replaced"
+expect_grep "left $back/other \(not the file it created\)" "$err" "another file: left"
+[ -L "$back/link" ] && [ "$(cat "$work/precious")" = precious ] && ok ||
+	fail "the symlink or its target was touched"
+[ "$(cat "$back/other")" = other ] && ok || fail "another file of that name was removed"
+if ls "$root/run/memtlb" | grep -q '^files\.'; then fail "files journals left"; else ok; fi
+# A clean run leaves no list behind.
+run_sr stat --region 1m -i 1 -p 1 -e minor-faults --backing "file:$back/clean"
+expect_status 0 "file-backed stat"
+[ ! -e "$back/clean" ] && ok || fail "clean run: backing file left"
+if ls "$root/run/memtlb" | grep -q '^files\.'; then fail "clean run: files journal left"; else ok; fi
+
 # The registry's slots: a hugetlb sweep growing the pool at 35 points (each
 # a restore of the same file) used to fail with ENOSPC at the 33rd. The real
 # pool, as root only, given back at the end.

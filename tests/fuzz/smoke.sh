@@ -3,6 +3,7 @@
 # Build the libFuzzer targets with clang (ASan+UBSan) and run each one
 # briefly from its seed corpus: the CI smoke run. Longer runs:
 #   FUZZ_SECONDS=600 tests/fuzz/smoke.sh   or   build-fuzz/tests/fuzz/fuzz-size -runs=10000000
+#   (the report target: -max_len=16384 keeps mutants near the seeds' sizes)
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)

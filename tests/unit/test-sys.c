@@ -199,6 +199,66 @@ static void test_journal_written_removed(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* Whether the journal lists a restore of path. */
+static bool journal_lists(const char *path)
+{
+	char line[512], want[256];
+	bool found = false;
+	FILE *f = fopen(journal, "r");
+
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), "restore %s ", path);
+	while (fgets(line, sizeof(line), f))
+		found |= !strncmp(line, want, strlen(want));
+	fclose(f);
+	return found;
+}
+
+/*
+ * A restore that fails stays in the journal when a later one succeeds (the
+ * success rewrote the journal from the pending slots and dropped it), and
+ * at exit: the next memtlb retries it.
+ */
+static void test_failed_restore_kept(void **state)
+{
+	char other[160];
+	pid_t pid;
+	int st;
+
+	(void)state;
+	snprintf(other, sizeof(other), "%s/sys/other", root);
+	put(tunable, "orig");
+	put(other, "orig2");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int h1 = mt_cleanup_add_restore(tunable, "orig");
+		int h2 = mt_cleanup_add_restore(other, "orig2");
+
+		if (h1 < 0 || h2 < 0)
+			_exit(20);
+		/* A directory where the file was: the write back fails (EISDIR). */
+		if (unlink(tunable) || mkdir(tunable, 0755))
+			_exit(21);
+		if (mt_cleanup_run(h1) != -EISDIR)
+			_exit(22);
+		if (mt_cleanup_run(h2))
+			_exit(23);
+		if (!journal_lists(tunable))
+			_exit(24);
+		if (journal_lists(other))
+			_exit(25);
+		exit(0);	/* the atexit hook: the journal still stays */
+	}
+	st = reap(pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_true(journal_lists(tunable));
+	assert_false(journal_lists(other));
+	rmdir(tunable);
+}
+
 /* SIGKILL: nothing runs; the journal says what to restore, and the next memtlb does. */
 static void test_journal_after_sigkill(void **state)
 {
@@ -305,6 +365,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_same_path_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_journal_written_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_journal_after_sigkill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_restore_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_held, setup, teardown),
 	};
 
