@@ -141,7 +141,10 @@ static void print_interval(void *arg, double t_s, const struct mt_event *ev,
 				grouped(count, sizeof(count), (uint64_t)(v + 0.5));
 		}
 		/* not supported: no share of time either */
-		snprintf(running, sizeof(running), ev[i].err ? "" : "%.2f", run);
+		if (ev[i].err)
+			running[0] = '\0';
+		else
+			snprintf(running, sizeof(running), "%.2f", run);
 		if (sep)
 			fprintf(stderr, "%.9f%c%s%c%s%c%s%c%s\n", t_s, sep, count, sep,
 				clock ? "msec" : "", sep, ev[i].name, sep, running);
