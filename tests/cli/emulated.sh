@@ -47,9 +47,10 @@ expect_grep "^under TCG these counts and times are qemu's: no TLB conclusion$" "
 
 run compare "$work/host.json" "$work/guest.json"
 expect_status 0 "compare"
-expect_grep '^warning: .*guest\.json: emulated CPU \(qemu TCG: MIDR.*no TLB conclusion' "$out" \
-	"compare: warns of the emulated side"
-if grep -q 'host\.json: emulated' "$out"; then fail "compare: host said emulated"; else ok; fi
+# compare's warnings go to standard error, before the table.
+expect_grep '^memtlb: warning: .*guest\.json: emulated CPU \(qemu TCG: MIDR.*no TLB conclusion' \
+	"$err" "compare: warns of the emulated side"
+if grep -q 'host\.json: emulated' "$err"; then fail "compare: host said emulated"; else ok; fi
 
 run report "$work/guest.json"
 expect_status 0 "report"

@@ -106,8 +106,13 @@ else
 	expect_grep '^kernel PMU driver +yes$' "$o" "arm64 sysinfo: armv8_pmuv3 registered"
 	expect_grep '^cpu emulated +yes \(qemu TCG: MIDR implementer 0x00' "$o" "arm64 sysinfo: emulated"
 	expect_grep '^libpfm4 core PMU +none$' "$o" "arm64 sysinfo: libpfm4 has no PMU for qemu's max CPU"
-	expect_grep '^ +perf::PERF_COUNT_HW_CPU_CYCLES.*countable: yes$' "$o" "arm64 list: cycles countable"
-	expect_grep '^ +perf::PERF_COUNT_HW_CACHE_DTLB:READ:MISS.*countable: not supported' "$o" \
+	# list wraps an event's encoding, type and countable at 80 columns: joined here.
+	awk '/^      / { sub(/^ +/, " "); printf "%s", $0; next } { printf "\n%s", $0 } END { print "" }' \
+		"$o" >"$work/arm64.joined"
+	expect_grep '^ +perf::PERF_COUNT_HW_CPU_CYCLES.*countable: yes$' "$work/arm64.joined" \
+		"arm64 list: cycles countable"
+	expect_grep '^ +perf::PERF_COUNT_HW_CACHE_DTLB:READ:MISS.*countable: not supported' \
+		"$work/arm64.joined" \
 		"arm64 list: dTLB misses not supported"
 	expect_grep '^emulated CPU: qemu TCG' "$o" "arm64 stat: says the CPU is emulated"
 	expect_grep '^these counts and times are qemu.s, not hardware.s: no TLB conclusion$' "$o" \
