@@ -408,6 +408,16 @@ static json_t *config_json(struct jb *b, const struct mt_report *rep)
 	put_str(b, o, "task_region", mt_task_region_name(c->task_region));
 	if (rep->event_set[0])
 		put_str(b, o, "event_set", rep->event_set);
+	put_int(b, o, "warmup", (json_int_t)c->warmup);
+	if (c->ci_target > 0) {
+		set_real(b, o, "ci_target", c->ci_target);
+		put_int(b, o, "min_iterations", (json_int_t)c->min_iterations);
+		put_int(b, o, "max_iterations", (json_int_t)c->max_iterations);
+		if (c->max_time_s > 0)
+			set_real(b, o, "max_time", c->max_time_s);
+	}
+	if (!strcmp(rep->command, "sweep"))
+		put_str(b, o, "order", mt_order_name(c->order));
 	return o;
 }
 
@@ -486,6 +496,13 @@ static json_t *phase_json(struct jb *b, const struct mt_result *r, const struct 
 		push(b, samples, keep(b, json_integer((json_int_t)ps->time_samples[i])));
 	put(b, t, "samples", samples);
 	put(b, ph, "time_ns", t);
+	if (ps->warmup_samples && r->warmup) {
+		json_t *warm = array(b);
+
+		for (size_t i = 0; i < r->warmup && !b->err; i++)
+			push(b, warm, keep(b, json_integer((json_int_t)ps->warmup_samples[i])));
+		put(b, ph, "warmup_time_ns", warm);
+	}
 	counters = object(b);
 	for (unsigned int e = 0; e < r->n_events; e++)
 		put(b, counters, r->events[e].name,
@@ -511,6 +528,40 @@ static json_t *phase_json(struct jb *b, const struct mt_result *r, const struct 
 		put(b, ph, "kernel", kern);
 	}
 	return ph;
+}
+
+/* How the iterations went: why they stopped, when each began, the outliers. */
+static void iterations_json(struct jb *b, json_t *res, const struct mt_result *r)
+{
+	json_t *starts, *steal, *outliers;
+
+	if (mt_stop_name(r->stop))
+		put_str(b, res, "stop", mt_stop_name(r->stop));
+	if (r->warmup)
+		put_int(b, res, "warmup", (json_int_t)r->warmup);
+	if (!r->n_iter_marks)
+		return;
+	starts = array(b);
+	steal = array(b);
+	for (unsigned int i = 0; i < r->n_iter_marks && !b->err; i++) {
+		push(b, starts, keep(b, json_integer((json_int_t)r->iter_start_ns[i])));
+		push(b, steal, r->iter_steal_ms[i] < 0 ? json_null() :
+		     keep(b, json_real(r->iter_steal_ms[i])));
+	}
+	put(b, res, "iteration_start_ns", starts);
+	put(b, res, "iteration_steal_ms", steal);
+	outliers = array(b);
+	for (unsigned int i = 0; i < r->n_outliers && !b->err; i++) {
+		const struct mt_outlier *o = &r->outliers[i];
+		json_t *jo = object(b);
+
+		put_int(b, jo, "iteration", (json_int_t)o->iter);
+		put_str(b, jo, "phase", o->phase < r->n_phases ? r->phases[o->phase].name : "");
+		put_int(b, jo, "time_ns", (json_int_t)o->time_ns);
+		put(b, jo, "cause", o->cause[0] ? str(b, o->cause) : json_null());
+		push(b, outliers, jo);
+	}
+	put(b, res, "outliers", outliers);
 }
 
 static json_t *result_json(struct jb *b, const struct mt_result *r)
@@ -544,6 +595,7 @@ static json_t *result_json(struct jb *b, const struct mt_result *r)
 		push(b, phases, phase_json(b, r, &r->phases[p]));
 	put(b, res, "phases", phases);
 	put(b, res, "mapping", mapping_json(b, &r->map));
+	iterations_json(b, res, r);
 	return res;
 }
 
