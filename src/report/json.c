@@ -1149,6 +1149,64 @@ static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
 	return ret;
 }
 
+static void printable(char *s);
+
+/* stop, warmup, the iteration marks and outliers: what the tables show again. */
+static int load_iterations(json_t *jr, struct mt_result *r)
+{
+	const char *stop = json_string_value(json_object_get(jr, "stop"));
+	json_t *starts = json_object_get(jr, "iteration_start_ns");
+	json_t *outliers = json_object_get(jr, "outliers");
+	size_t n = json_array_size(starts), i;
+	json_t *v;
+	uint64_t w;
+
+	if (stop && mt_stop_parse(stop) > 0)
+		r->stop = (enum mt_stop)mt_stop_parse(stop);
+	if (!get_u64(jr, "warmup", &w) && w <= 1000000)
+		r->warmup = (unsigned int)w;
+	if (n && n <= 1000000) {
+		json_t *steal = json_object_get(jr, "iteration_steal_ms");
+
+		r->iter_start_ns = calloc(n, sizeof(*r->iter_start_ns));
+		r->iter_steal_ms = calloc(n, sizeof(*r->iter_steal_ms));
+		if (!r->iter_start_ns || !r->iter_steal_ms)
+			return -ENOMEM;
+		json_array_foreach(starts, i, v) {
+			json_t *s = json_array_get(steal, i);
+
+			r->iter_start_ns[i] = json_is_integer(v) && json_integer_value(v) >= 0 ?
+				(uint64_t)json_integer_value(v) : 0;
+			r->iter_steal_ms[i] = json_is_number(s) ? json_number_value(s) : -1;
+		}
+		r->n_iter_marks = (unsigned int)n;
+	}
+	json_array_foreach(outliers, i, v) {
+		struct mt_outlier *o;
+		const char *ph = json_string_value(json_object_get(v, "phase"));
+		const char *cause = json_string_value(json_object_get(v, "cause"));
+		uint64_t it;
+		double t;
+
+		if (r->n_outliers >= MT_OUTLIER_MAX || !ph || get_u64(v, "iteration", &it) ||
+		    it > 1000000 || get_num(v, "time_ns", &t))
+			continue;
+		o = &r->outliers[r->n_outliers];
+		o->phase = r->n_phases;
+		for (unsigned int p = 0; p < r->n_phases; p++)
+			if (!strcmp(r->phases[p].name, ph))
+				o->phase = p;
+		if (o->phase == r->n_phases)
+			continue;
+		o->iter = (unsigned int)it;
+		o->time_ns = t;
+		snprintf(o->cause, sizeof(o->cause), "%s", cause ? cause : "");
+		printable(o->cause);
+		r->n_outliers++;
+	}
+	return 0;
+}
+
 static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 {
 	json_t *params, *events, *phases;
@@ -1222,6 +1280,8 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 			goto fail;
 	}
 	ret = load_extras(r, phases, json_object_get(jr, "mapping"));
+	if (!ret)
+		ret = load_iterations(jr, r);
 	if (ret)
 		goto fail;
 	*out = r;
@@ -1435,6 +1495,27 @@ static void load_workload_config(json_t *jc, struct mt_config *c)
 	c->read_first = json_is_true(json_object_get(jc, "read_first"));
 }
 
+/* The repetition keys, absent in older reports (then the fixed -i). */
+static void load_repetition(json_t *jc, struct mt_config *c)
+{
+	const char *order = json_string_value(json_object_get(jc, "order"));
+	double d;
+	uint64_t v;
+
+	if (!get_u64(jc, "warmup", &v) && v <= 1000000)
+		c->warmup = (unsigned long)v;
+	if (!get_num(jc, "ci_target", &d) && d > 0 && d <= 100)
+		c->ci_target = d;
+	if (!get_u64(jc, "min_iterations", &v) && v <= 1000000)
+		c->min_iterations = (unsigned long)v;
+	if (!get_u64(jc, "max_iterations", &v) && v <= 1000000)
+		c->max_iterations = (unsigned long)v;
+	if (!get_num(jc, "max_time", &d) && d > 0)
+		c->max_time_s = d;
+	if (order && mt_order_parse(order) >= 0)
+		c->order = (enum mt_order)mt_order_parse(order);
+}
+
 static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 {
 	struct mt_config *c = &rep->config;
@@ -1450,6 +1531,7 @@ static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 	get_str(jc, "backend", rep->backend, sizeof(rep->backend));
 	get_str(jc, "event_set", rep->event_set, sizeof(rep->event_set));
 	rep->user_only = json_is_true(json_object_get(jc, "user_only"));
+	load_repetition(jc, c);
 	return 0;
 }
 
