@@ -699,7 +699,7 @@ static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	enum mt_stop why = MT_STOP_NONE;
 	int ret;
 
-	ret = mt_measure_run_create(&m, cfg, ev, n_ev, opts, NULL);
+	ret = mt_measure_run_create(&m, cfg, ev, n_ev, opts, opts->t0);
 	if (ret)
 		return ret;
 	/* The decision is taken here, between iterations, never inside a phase. */

@@ -51,6 +51,8 @@ struct mt_measure_opts {
 	struct mt_env_run *env_run;
 	/* On -EINTR, the iterations done as *out (none done: *out NULL). */
 	bool keep_partial;
+	/* Iteration timestamps count from here (a sweep's start); NULL: the run's. */
+	const struct timespec *t0;
 };
 
 /*

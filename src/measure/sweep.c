@@ -523,6 +523,7 @@ int mt_sweep_run(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
 		 struct mt_mismatch *bad)
 {
 	size_t n = mt_sweep_points(sw);
+	struct mt_measure_opts o = *opts;
 	double done = 0, total = 0;
 	struct timespec t0;
 	struct mt_msg msg;
@@ -538,6 +539,8 @@ int mt_sweep_run(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
 		total += work(&cfg);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* Every point's iteration timestamps from the sweep's start, as interleaved. */
+	o.t0 = &t0;
 	for (size_t p = 0; p < n && !(opts->stop && *opts->stop); p++) {
 		size_t ri, vi[MAX_AXES];
 		struct mt_result *res = NULL;
@@ -561,7 +564,7 @@ int mt_sweep_run(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
 			*failed = p + 1;
 			return ret;
 		}
-		ret = mt_measure_stat(&cfg, ev, n_ev, opts, &res, bad);
+		ret = mt_measure_stat(&cfg, ev, n_ev, &o, &res, bad);
 		if (ret == -EINTR)
 			return 0;
 		if (ret) {
