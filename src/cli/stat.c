@@ -14,22 +14,10 @@
 #include "measure/measure.h"
 #include "model/report.h"
 
-enum {
-	OPT_WARMUP = MT_OPT_FIRST_FREE + 0x20,
-	OPT_CI_TARGET,
-	OPT_MIN_ITER,
-	OPT_MAX_ITER,
-	OPT_MAX_TIME,
-};
-
 static const char cmdopts_s[] = "+:" MT_WORKLOAD_SHORTOPTS "h";
 static const struct option cmdopts[] = {
 	MT_WORKLOAD_LONGOPTS,
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "ci-target", required_argument, NULL, OPT_CI_TARGET },
-	{ "min-iterations", required_argument, NULL, OPT_MIN_ITER },
-	{ "max-iterations", required_argument, NULL, OPT_MAX_ITER },
-	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	MT_REPEAT_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -39,63 +27,8 @@ static void help(void)
 	printf("Usage: memtlb stat [options]\n"
 	       "Run the mmap touch workload (test_with_mmap) under a counter group.\n\n"
 	       MT_WORKLOAD_HELP
-	       "Repetition:\n"
-	       "      --warmup N           N iterations first, recorded, not summarised\n"
-	       "      --ci-target PCT      iterate until every phase's 95%% CI is within\n"
-	       "                           PCT %% of its mean (instead of -i)\n"
-	       "      --min-iterations N   with --ci-target: at least N (default 3)\n"
-	       "      --max-iterations N   with --ci-target: at most N (default 100)\n"
-	       "      --max-time S         with --ci-target: stop after S seconds\n"
+	       MT_REPEAT_HELP
 	       "  -h, --help               this text\n");
-}
-
-/* The repetition options, stat's own: their config keys by option. */
-static const char *repetition_key(int c)
-{
-	switch (c) {
-	case OPT_WARMUP: return "warmup";
-	case OPT_CI_TARGET: return "ci-target";
-	case OPT_MIN_ITER: return "min-iterations";
-	case OPT_MAX_ITER: return "max-iterations";
-	case OPT_MAX_TIME: return "max-time";
-	default: return NULL;
-	}
-}
-
-static int repetition_opt(int c, const char *arg, struct mt_config *cfg, bool *limits)
-{
-	const char *key = repetition_key(c);
-	struct mt_msg msg;
-
-	*limits |= c != OPT_WARMUP && c != OPT_CI_TARGET;
-	if (!mt_config_set(cfg, key, arg, &msg))
-		return MT_EXIT_OK;
-	mt_err("--%s: %s", key, msg.text);
-	if (msg.hint[0])
-		mt_hint("%s", msg.hint);
-	return MT_EXIT_USAGE;
-}
-
-/* Checked before the run: limits that mean something, a report that fits. */
-static int repetition_check(const struct mt_config *cfg, bool limits)
-{
-	struct mt_config room = *cfg;
-
-	if (limits && cfg->ci_target <= 0) {
-		mt_err("stat: --min-iterations, --max-iterations and --max-time need --ci-target");
-		mt_hint("--ci-target 5 --max-iterations 60, or -i N for a fixed count");
-		return MT_EXIT_USAGE;
-	}
-	if (cfg->ci_target > 0 && cfg->min_iterations > cfg->max_iterations) {
-		mt_err("stat: --min-iterations %lu is above --max-iterations %lu",
-		       cfg->min_iterations, cfg->max_iterations);
-		mt_hint("--max-iterations defaults to 100");
-		return MT_EXIT_USAGE;
-	}
-	/* The report holds every iteration it may run: size it on the most. */
-	room.iterations = cfg->warmup + (cfg->ci_target > 0 ? cfg->max_iterations :
-					 cfg->iterations);
-	return mt_cli_report_size_check(&room, 1);
 }
 
 static volatile sig_atomic_t stop_sig;
@@ -129,8 +62,8 @@ static int cmd_stat(int argc, char *argv[])
 			help();
 			return MT_EXIT_OK;
 		}
-		if (repetition_key(c)) {
-			ret = repetition_opt(c, optarg, &cfg, &limits);
+		if (mt_cli_is_repeat_opt(c)) {
+			ret = mt_cli_repeat_opt(c, optarg, &cfg, &limits);
 			if (ret)
 				return ret;
 			continue;
@@ -148,7 +81,7 @@ static int cmd_stat(int argc, char *argv[])
 	}
 	ret = mt_cli_config_check(&cfg);
 	if (!ret)
-		ret = repetition_check(&cfg, limits);
+		ret = mt_cli_repeat_check("stat", &cfg, limits, 1);
 	if (ret)
 		return ret;
 	ret = mt_cli_resolve_events(&cfg, &ev, &n_ev);

@@ -38,6 +38,7 @@ static const struct option cmdopts[] = {
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "order", required_argument, NULL, OPT_ORDER },
+	MT_REPEAT_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -62,11 +63,13 @@ static void help(void)
 	       "                           (iteration 1 of every point, then 2, ...) or\n"
 	       "                           random (each round shuffled by --seed)\n"
 	       MT_WORKLOAD_HELP
+	       MT_REPEAT_HELP
 	       "  -h, --help               this text\n");
 }
 
 struct sweep_cmd {
 	struct mt_config base;
+	bool limits;		/* a --ci-target limit was given */
 	struct mt_sweep *sw;
 	const char *phase;
 	const char *from;
@@ -206,6 +209,8 @@ static int run_sweep(struct sweep_cmd *sc)
 	ret = check_points(sc);
 	if (!ret)
 		ret = mt_cli_report_size_check(&sc->base, n);
+	if (!ret)
+		ret = mt_cli_repeat_check("sweep", &sc->base, sc->limits, n);
 	if (ret)
 		return ret;
 	ret = mt_cli_resolve_events(&sc->base, &ev, &n_ev);
@@ -325,6 +330,12 @@ static int cmd_sweep(int argc, char *argv[])
 			continue;
 		case OPT_KNEE_RATIO:
 			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &sc.ko.ratio);
+			if (ret)
+				goto out;
+			continue;
+		}
+		if (mt_cli_is_repeat_opt(c)) {
+			ret = mt_cli_repeat_opt(c, optarg, &sc.base, &sc.limits);
 			if (ret)
 				goto out;
 			continue;

@@ -14,6 +14,7 @@
 #include "measure/sweep.h"
 #include "model/range.h"
 #include "model/size.h"
+#include "stats/repeat.h"
 #include "sys/cleanup.h"
 #include "sys/env.h"
 #include "sys/journal.h"
@@ -431,8 +432,9 @@ static int run_interleaved(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev
 		struct mt_config cfg;
 
 		mt_sweep_point_config(sw, p, &cfg);
-		if (cfg.warmup + cfg.iterations > rounds)
-			rounds = cfg.warmup + cfg.iterations;
+		/* With --ci-target each point stops on its own: rounds skip it. */
+		if (cfg.warmup + mt_repeat_limit(&cfg) > rounds)
+			rounds = cfg.warmup + mt_repeat_limit(&cfg);
 		ret = mt_measure_run_create(&runs[p], &cfg, ev, n_ev, opts, &t0);
 		if (ret) {
 			*failed = p + 1;

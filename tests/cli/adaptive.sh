@@ -135,4 +135,26 @@ rounds = [seq[i:i + 4] for i in range(0, 16, 4)]
 assert all(sorted(r) == [0, 1, 2, 3] for r in rounds), rounds
 assert any(r != [0, 1, 2, 3] for r in rounds), "never shuffled: %s" % rounds
 PY
+# Interleaved with warm-up and --ci-target: each point stops on its own,
+# its warm-up left out, and the summarised iterations still alternate.
+run sweep --region 1m..2m -p 1 --warmup 1 --ci-target 50 --max-iterations 4 \
+	-e minor-faults --order interleaved -o "$work/c.json"
+expect_status 0 "sweep --order interleaved --ci-target"
+check_py "interleaved --ci-target" "$work/c.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+marks = []
+for p, res in enumerate(rep["results"]):
+    n = res["phases"][0]["time_ns"]["n"]
+    assert res["warmup"] == 1 and len(res["phases"][0]["warmup_time_ns"]) == 1
+    assert res["stop"] in ("target", "max-iterations") and 2 <= n <= 4, (res["stop"], n)
+    assert len(res["iteration_start_ns"]) == n
+    marks += [(t, p) for t in res["iteration_start_ns"]]
+seq = [p for t, p in sorted(marks)]
+# while both points run they alternate: no point twice in a row before one stops
+k = min(sum(1 for p in seq if p == 0), sum(1 for p in seq if p == 1))
+assert seq[:2 * k] == [0, 1] * k, seq
+PY
+usage_case "sweep --max-iterations without --ci-target" sweep --region 1m..2m \
+	--max-iterations 5
 finish
