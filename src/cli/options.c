@@ -221,8 +221,8 @@ int mt_cli_repeat_check(const char *cmd, const struct mt_config *cfg, bool limit
 	struct mt_config room = *cfg;
 
 	if (limits && cfg->ci_target <= 0) {
-		mt_err("%s: --min-iterations, --max-iterations and --max-time need --ci-target",
-		       cmd);
+		mt_err("%s: --min-iterations, --max-iterations, --max-time%s need --ci-target",
+		       cmd, strcmp(cmd, "stat") ? "" : " and --phase");
 		mt_hint("--ci-target 5 --max-iterations 60, or -i N for a fixed count");
 		return MT_EXIT_USAGE;
 	}

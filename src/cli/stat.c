@@ -14,10 +14,13 @@
 #include "measure/measure.h"
 #include "model/report.h"
 
+enum { OPT_PHASE = MT_OPT_FIRST_FREE + 0x20 };
+
 static const char cmdopts_s[] = "+:" MT_WORKLOAD_SHORTOPTS "h";
 static const struct option cmdopts[] = {
 	MT_WORKLOAD_LONGOPTS,
 	MT_REPEAT_LONGOPTS,
+	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -28,7 +31,43 @@ static void help(void)
 	       "Run the mmap touch workload (test_with_mmap) under a counter group.\n\n"
 	       MT_WORKLOAD_HELP
 	       MT_REPEAT_HELP
+	       "      --phase LIST         with --ci-target: the phases it waits for,\n"
+	       "                           comma-separated (default: every phase)\n"
 	       "  -h, --help               this text\n");
+}
+
+/* --phase: every name one of this run's phases, before it runs. */
+static int phases_check(const struct mt_config *cfg)
+{
+	const char *s = cfg->ci_phases;
+	struct mt_workload *w;
+	char name[MT_PHASE_NAME_MAX];
+
+	if (!s)
+		return 0;
+	if (mt_workload_create(&w, cfg))
+		return 0;	/* the run says why */
+	for (;;) {
+		size_t n = strcspn(s, ",");
+		bool found = false;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1),
+			 s);
+		for (unsigned int i = 0; n && n < sizeof(name) && i < mt_workload_phases(w); i++)
+			found |= !strcmp(mt_workload_phase_name(w, i), name);
+		if (!found) {
+			mt_err("--phase: '%.*s': not a phase of this run", (int)(n < 40 ? n : 40), s);
+			mt_hint("phases are mmap, write_N, read_N (N below --passes), munmap%s",
+				cfg->read_first ? ", read_first" : "");
+			mt_workload_destroy(w);
+			return MT_EXIT_USAGE;
+		}
+		if (!s[n])
+			break;
+		s += n + 1;
+	}
+	mt_workload_destroy(w);
+	return 0;
 }
 
 static volatile sig_atomic_t stop_sig;
@@ -62,6 +101,11 @@ static int cmd_stat(int argc, char *argv[])
 			help();
 			return MT_EXIT_OK;
 		}
+		if (c == OPT_PHASE) {
+			cfg.ci_phases = optarg;
+			limits = true;
+			continue;
+		}
 		if (mt_cli_is_repeat_opt(c)) {
 			ret = mt_cli_repeat_opt(c, optarg, &cfg, &limits);
 			if (ret)
@@ -82,6 +126,8 @@ static int cmd_stat(int argc, char *argv[])
 	ret = mt_cli_config_check(&cfg);
 	if (!ret)
 		ret = mt_cli_repeat_check("stat", &cfg, limits, 1);
+	if (!ret)
+		ret = phases_check(&cfg);
 	if (ret)
 		return ret;
 	ret = mt_cli_resolve_events(&cfg, &ev, &n_ev);

@@ -529,12 +529,14 @@ int mt_measure_run_step(struct mt_measure_run *m, struct mt_mismatch *bad)
 	return 0;
 }
 
-/* Whether every phase's time CI is within the target (taken between iterations). */
+/* Whether every phase's (--phase's) time CI is within the target, between iterations. */
 static bool target_met(struct mt_measure_run *m)
 {
 	unsigned int done = mt_measure_run_done(m), w = (unsigned int)m->cfg.warmup;
 
 	for (unsigned int p = 0; p < m->r.n_phases; p++) {
+		if (!mt_config_ci_phase(&m->cfg, m->r.samples->phase_names[p]))
+			continue;
 		for (unsigned int i = 0; i < done; i++)
 			m->buf[i] = (double)*mt_samples_time(m->r.samples, p, w + i);
 		if (!mt_repeat_ci_met(m->buf, done, m->cfg.ci_target))

@@ -97,6 +97,24 @@ void mt_config_init(struct mt_config *cfg)
 	cfg->max_iterations = 100;
 }
 
+bool mt_config_ci_phase(const struct mt_config *cfg, const char *phase)
+{
+	size_t len = strlen(phase);
+	const char *s = cfg->ci_phases;
+
+	if (!s || !*s)
+		return true;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+
+		if (n == len && !strncmp(s, phase, n))
+			return true;
+		s += n;
+		s += *s == ',';
+	}
+	return false;
+}
+
 uint64_t mt_config_regions(const struct mt_config *cfg)
 {
 	return cfg->tasks && cfg->task_region == MT_TASK_REGION_PRIVATE ? cfg->tasks : 1;
@@ -273,6 +291,10 @@ static int set_repetition(struct mt_config *cfg, const char *key, const char *va
 		return count_value(value, 1000000, &cfg->max_iterations, msg);
 	if (!strcmp(key, "max-time"))
 		return real_value(value, 1e6, &cfg->max_time_s, msg);
+	if (!strcmp(key, "ci-phases")) {
+		cfg->ci_phases = value;
+		return 0;
+	}
 	v = mt_order_parse(value);
 	if (v < 0)
 		return mt_msg_set(msg, -EINVAL, "--order takes sequential, interleaved or random",
@@ -285,6 +307,7 @@ static bool is_repetition(const char *key)
 {
 	static const char *const keys[] = {
 		"warmup", "ci-target", "min-iterations", "max-iterations", "max-time", "order",
+		"ci-phases",
 	};
 
 	return parse_of(keys, N(keys), key) >= 0;

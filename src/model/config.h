@@ -104,6 +104,7 @@ struct mt_config {
 	unsigned long min_iterations;
 	unsigned long max_iterations;
 	double max_time_s;	/* 0: no limit */
+	const char *ci_phases;	/* comma-separated phases --ci-target waits for; NULL: all */
 	enum mt_order order;	/* sweep: the order of the points' iterations */
 };
 
@@ -152,6 +153,9 @@ int mt_task_mode_parse(const char *s);
 int mt_task_region_parse(const char *s);
 int mt_format_parse(const char *s);
 int mt_order_parse(const char *s);
+
+/* Whether phase is one that --ci-target waits for (ci_phases, or all). */
+bool mt_config_ci_phase(const struct mt_config *cfg, const char *phase);
 
 /* Regions the run maps at once: one, or one per task with private regions. */
 uint64_t mt_config_regions(const struct mt_config *cfg);

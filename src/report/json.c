@@ -415,6 +415,8 @@ static json_t *config_json(struct jb *b, const struct mt_report *rep)
 		put_int(b, o, "max_iterations", (json_int_t)c->max_iterations);
 		if (c->max_time_s > 0)
 			set_real(b, o, "max_time", c->max_time_s);
+		if (c->ci_phases)
+			put_str(b, o, "ci_phases", c->ci_phases);
 	}
 	if (!strcmp(rep->command, "sweep"))
 		put_str(b, o, "order", mt_order_name(c->order));

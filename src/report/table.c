@@ -387,8 +387,11 @@ static void print_iterations(FILE *f, const struct mt_report *rep, const struct 
 				     mt_stop_name(r->stop));
 		if (rep->config.ci_target > 0 && n < sizeof(line))
 			n += (size_t)snprintf(line + n, sizeof(line) - n,
-					      " (target: 95%% CI within %g%% of each mean)",
-					      rep->config.ci_target);
+					      " (target: 95%% CI within %g%% of the mean of %s)",
+					      rep->config.ci_target,
+					      rep->config.ci_phases ?
+					      mt_cell_safe(ph, sizeof(ph), rep->config.ci_phases) :
+					      "every phase");
 		if (r->warmup && n < sizeof(line))
 			snprintf(line + n, sizeof(line) - n, "; %u warm-up not summarised",
 				 r->warmup);

@@ -94,6 +94,29 @@ usage_case "--min above --max" stat --region 1m --ci-target 5 --min-iterations 9
 	--max-iterations 4
 usage_case "--warmup -1" stat --region 1m --warmup -1
 usage_case "--max-time 0" stat --region 1m --ci-target 5 --max-time 0
+usage_case "--phase without --ci-target" stat --region 1m --phase read_0
+usage_case "--phase not a phase" stat --region 1m -p 1 --ci-target 5 --phase read_0,read_1
+usage_case "--phase empty name" stat --region 1m --ci-target 5 --phase read_0,
+
+# --phase: the target waits for those phases only, and says so.
+run stat --region 1m -p 1 --ci-target 20 --max-iterations 10 --phase read_0 \
+	-e minor-faults -o "$work/p.json"
+expect_status 0 "stat --ci-target --phase"
+expect_grep '(^|[ ])read_0\)$' "$out" "the table names the phase waited for"
+check_py "--phase report" "$work/p.json" <<'PY'
+import json, math, sys
+rep = json.load(open(sys.argv[1]))
+assert rep["config"]["ci_phases"] == "read_0"
+res = rep["results"][0]
+n = res["phases"][0]["time_ns"]["n"]
+t95 = [12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624,
+       2.306004, 2.262157]
+s = {p["name"]: p["time_ns"]["samples"] for p in res["phases"]}["read_0"]
+m = sum(s) / n
+half = t95[n - 2] * math.sqrt(sum((x - m) ** 2 for x in s) / (n - 1)) / math.sqrt(n)
+assert res["stop"] in ("target", "max-iterations"), res["stop"]
+assert (res["stop"] == "target") == (half <= 0.2 * m * (1 + 1e-9)) or n == 10, (res["stop"], n)
+PY
 usage_case "--order bogus" sweep --region 1m..2m --order bogus
 
 # sweep --order: the points' iterations in time order.
