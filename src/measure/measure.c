@@ -568,17 +568,6 @@ static bool is_cause_event(const char *name)
 	return false;
 }
 
-/* x[i] above every unflagged one (and above 0): it jumped in that iteration. */
-static bool jumped(const double *x, const bool *flag, size_t n, size_t i)
-{
-	if (!(x[i] > 0))
-		return false;
-	for (size_t j = 0; j < n; j++)
-		if (!flag[j] && !(x[j] < x[i]))
-			return false;
-	return true;
-}
-
 static void add_cause(char *cause, const char *what)
 {
 	size_t len = strlen(cause);
@@ -616,7 +605,7 @@ static int find_outliers(struct mt_measure_run *m, const struct mt_samples *s,
 			o->phase = p;
 			o->time_ns = x[i];
 			o->cause[0] = '\0';
-			if (jumped(steal, flag, n, i))
+			if (mt_repeat_jumped(steal, flag, n, i))
 				add_cause(o->cause, "steal");
 			for (unsigned int e = 0; e < s->n_events; e++) {
 				if (m->ev[e].err || !is_cause_event(res->events[e].name))
@@ -624,7 +613,7 @@ static int find_outliers(struct mt_measure_run *m, const struct mt_samples *s,
 				for (unsigned int j = 0; j < n; j++)
 					c[j] = (double)mt_samples_counts((struct mt_samples *)s,
 									 p, e, j)->val;
-				if (jumped(c, flag, n, i))
+				if (mt_repeat_jumped(c, flag, n, i))
 					add_cause(o->cause, res->events[e].name);
 			}
 		}

@@ -77,3 +77,13 @@ int mt_repeat_outliers(const double *x, size_t n, bool *flag)
 	}
 	return count;
 }
+
+bool mt_repeat_jumped(const double *x, const bool *flag, size_t n, size_t i)
+{
+	if (!(x[i] > 0))
+		return false;
+	for (size_t j = 0; j < n; j++)
+		if (!flag[j] && !(x[j] < x[i]))
+			return false;
+	return true;
+}

@@ -41,4 +41,11 @@ unsigned long mt_repeat_limit(const struct mt_config *cfg);
  */
 int mt_repeat_outliers(const double *x, size_t n, bool *flag);
 
+/*
+ * Whether x[i] (a steal time, a context-switch count of iteration i) is
+ * above 0 and above x of every iteration not flagged: it jumped in i, a
+ * visible cause of i's outlying time. NaN or negative (unread) never is.
+ */
+bool mt_repeat_jumped(const double *x, const bool *flag, size_t n, size_t i);
+
 #endif

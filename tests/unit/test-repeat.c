@@ -98,6 +98,24 @@ static void test_outliers(void **state)
 	assert_int_equal(mt_repeat_outliers(flat, N(flat), flag), 0);
 }
 
+static void test_jumped(void **state)
+{
+	/* iteration 2 is the outlier; steal jumped in it, not in 4 */
+	const bool flag[] = { false, false, true, false, true };
+	const double steal[] = { 0, 1, 9, 2, 1 };
+	const double none[] = { 0, 0, 0, 0, 0 };
+	const double unread[] = { -1, -1, -1, -1, -1 };
+	const double tie[] = { 3, 0, 3, 0, 0 };
+
+	(void)state;
+	assert_true(mt_repeat_jumped(steal, flag, 5, 2));
+	assert_false(mt_repeat_jumped(steal, flag, 5, 4));
+	assert_false(mt_repeat_jumped(none, flag, 5, 2));
+	assert_false(mt_repeat_jumped(unread, flag, 5, 2));
+	/* as much in an ordinary iteration: nothing to blame */
+	assert_false(mt_repeat_jumped(tie, flag, 5, 2));
+}
+
 static void test_stop_names(void **state)
 {
 	(void)state;
@@ -117,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_decide_fixed),
 		cmocka_unit_test(test_decide_target),
 		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_jumped),
 		cmocka_unit_test(test_stop_names),
 	};
 
