@@ -56,7 +56,8 @@ static int phases_check(const struct mt_config *cfg)
 		for (unsigned int i = 0; n && n < sizeof(name) && i < mt_workload_phases(w); i++)
 			found |= !strcmp(mt_workload_phase_name(w, i), name);
 		if (!found) {
-			mt_err("--phase: '%.*s': not a phase of this run", (int)(n < 40 ? n : 40), s);
+			mt_err("--phase: '%.*s': not a phase of this run",
+			       (int)(n < 40 ? n : 40), s);
 			mt_hint("phases are mmap, write_N, read_N (N below --passes), munmap%s",
 				cfg->read_first ? ", read_first" : "");
 			mt_workload_destroy(w);
