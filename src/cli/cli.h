@@ -36,6 +36,11 @@ enum {
 	MT_OPT_TASK_REGION,
 	MT_OPT_WIDE,
 	MT_OPT_REPEAT,
+	MT_OPT_WARMUP,
+	MT_OPT_CI_TARGET,
+	MT_OPT_MIN_ITER,
+	MT_OPT_MAX_ITER,
+	MT_OPT_MAX_TIME,
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
 
@@ -102,6 +107,43 @@ enum {
 	"  -o, --output FILE        also write the JSON report to FILE (atomically)\n" \
 	"  -v, --verbose            say why events are not supported\n" \
 	"      --wide               every column, one row per phase, whatever the width\n"
+
+/*
+ * The repetition options of stat and sweep: warm-up, and --ci-target's
+ * adaptive count in place of -i.
+ */
+#define MT_REPEAT_LONGOPTS \
+	{ "warmup", required_argument, NULL, MT_OPT_WARMUP }, \
+	{ "ci-target", required_argument, NULL, MT_OPT_CI_TARGET }, \
+	{ "min-iterations", required_argument, NULL, MT_OPT_MIN_ITER }, \
+	{ "max-iterations", required_argument, NULL, MT_OPT_MAX_ITER }, \
+	{ "max-time", required_argument, NULL, MT_OPT_MAX_TIME }
+
+#define MT_REPEAT_HELP \
+	"Repetition:\n" \
+	"      --warmup N           N iterations first, recorded, not summarised\n" \
+	"      --ci-target PCT      iterate until every phase's 95%% CI is within\n" \
+	"                           PCT %% of its mean (instead of -i)\n" \
+	"      --min-iterations N   with --ci-target: at least N (default 3)\n" \
+	"      --max-iterations N   with --ci-target: at most N (default 100)\n" \
+	"      --max-time S         with --ci-target: stop after S seconds\n"
+
+/* Whether getopt's c is one of the repetition options. */
+bool mt_cli_is_repeat_opt(int c);
+
+/*
+ * Set a repetition option; *limits set when it is one that needs
+ * --ci-target. MT_EXIT_OK, or MT_EXIT_USAGE (printed).
+ */
+int mt_cli_repeat_opt(int c, const char *arg, struct mt_config *cfg, bool *limits);
+
+/*
+ * Checked before the run: the limits need --ci-target, min <= max, and
+ * the report of points points holds the most iterations that may run.
+ * 0, or MT_EXIT_USAGE (printed).
+ */
+int mt_cli_repeat_check(const char *cmd, const struct mt_config *cfg, bool limits,
+			size_t points);
 
 /* Whether getopt's c is one of the workload options. */
 bool mt_cli_is_workload_opt(int c);

@@ -182,6 +182,62 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 	return MT_EXIT_USAGE;
 }
 
+static const char *repeat_key(int c)
+{
+	switch (c) {
+	case MT_OPT_WARMUP: return "warmup";
+	case MT_OPT_CI_TARGET: return "ci-target";
+	case MT_OPT_MIN_ITER: return "min-iterations";
+	case MT_OPT_MAX_ITER: return "max-iterations";
+	case MT_OPT_MAX_TIME: return "max-time";
+	default: return NULL;
+	}
+}
+
+bool mt_cli_is_repeat_opt(int c)
+{
+	return repeat_key(c);
+}
+
+int mt_cli_repeat_opt(int c, const char *arg, struct mt_config *cfg, bool *limits)
+{
+	const char *key = repeat_key(c);
+	struct mt_msg msg;
+
+	if (!key)
+		return MT_EXIT_OK;
+	*limits |= c != MT_OPT_WARMUP && c != MT_OPT_CI_TARGET;
+	if (!mt_config_set(cfg, key, arg, &msg))
+		return MT_EXIT_OK;
+	mt_err("--%s: %s", key, msg.text);
+	if (msg.hint[0])
+		mt_hint("%s", msg.hint);
+	return MT_EXIT_USAGE;
+}
+
+int mt_cli_repeat_check(const char *cmd, const struct mt_config *cfg, bool limits,
+			size_t points)
+{
+	struct mt_config room = *cfg;
+
+	if (limits && cfg->ci_target <= 0) {
+		mt_err("%s: --min-iterations, --max-iterations, --max-time%s need --ci-target",
+		       cmd, strcmp(cmd, "stat") ? "" : " and --phase");
+		mt_hint("--ci-target 5 --max-iterations 60, or -i N for a fixed count");
+		return MT_EXIT_USAGE;
+	}
+	if (cfg->ci_target > 0 && cfg->min_iterations > cfg->max_iterations) {
+		mt_err("%s: --min-iterations %lu is above --max-iterations %lu", cmd,
+		       cfg->min_iterations, cfg->max_iterations);
+		mt_hint("--max-iterations defaults to 100");
+		return MT_EXIT_USAGE;
+	}
+	/* The report holds every iteration that may run: sized on the most. */
+	room.iterations = cfg->warmup + (cfg->ci_target > 0 ? cfg->max_iterations :
+					 cfg->iterations);
+	return mt_cli_report_size_check(&room, points);
+}
+
 /*
  * -o is checked up front: a long run must not fail at its very end. The
  * name, the directory, what is there now: all that can be known before.

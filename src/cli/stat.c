@@ -14,9 +14,13 @@
 #include "measure/measure.h"
 #include "model/report.h"
 
+enum { OPT_PHASE = MT_OPT_FIRST_FREE + 0x20 };
+
 static const char cmdopts_s[] = "+:" MT_WORKLOAD_SHORTOPTS "h";
 static const struct option cmdopts[] = {
 	MT_WORKLOAD_LONGOPTS,
+	MT_REPEAT_LONGOPTS,
+	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -26,7 +30,45 @@ static void help(void)
 	printf("Usage: memtlb stat [options]\n"
 	       "Run the mmap touch workload (test_with_mmap) under a counter group.\n\n"
 	       MT_WORKLOAD_HELP
+	       MT_REPEAT_HELP
+	       "      --phase LIST         with --ci-target: the phases it waits for,\n"
+	       "                           comma-separated (default: every phase)\n"
 	       "  -h, --help               this text\n");
+}
+
+/* --phase: every name one of this run's phases, before it runs. */
+static int phases_check(const struct mt_config *cfg)
+{
+	const char *s = cfg->ci_phases;
+	struct mt_workload *w;
+	char name[MT_PHASE_NAME_MAX];
+
+	if (!s)
+		return 0;
+	if (mt_workload_create(&w, cfg))
+		return 0;	/* the run says why */
+	for (;;) {
+		size_t n = strcspn(s, ",");
+		bool found = false;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1),
+			 s);
+		for (unsigned int i = 0; n && n < sizeof(name) && i < mt_workload_phases(w); i++)
+			found |= !strcmp(mt_workload_phase_name(w, i), name);
+		if (!found) {
+			mt_err("--phase: '%.*s': not a phase of this run",
+			       (int)(n < 40 ? n : 40), s);
+			mt_hint("phases are mmap, write_N, read_N (N below --passes), munmap%s",
+				cfg->read_first ? ", read_first" : "");
+			mt_workload_destroy(w);
+			return MT_EXIT_USAGE;
+		}
+		if (!s[n])
+			break;
+		s += n + 1;
+	}
+	mt_workload_destroy(w);
+	return 0;
 }
 
 static volatile sig_atomic_t stop_sig;
@@ -48,6 +90,7 @@ static int cmd_stat(int argc, char *argv[])
 	struct mt_mismatch bad = { 0 };
 	struct mt_config cfg;
 	size_t n_ev = 0;
+	bool limits = false;
 	int c, ret;
 
 	mt_config_init(&cfg);
@@ -58,6 +101,17 @@ static int cmd_stat(int argc, char *argv[])
 		if (c == 'h') {
 			help();
 			return MT_EXIT_OK;
+		}
+		if (c == OPT_PHASE) {
+			cfg.ci_phases = optarg;
+			limits = true;
+			continue;
+		}
+		if (mt_cli_is_repeat_opt(c)) {
+			ret = mt_cli_repeat_opt(c, optarg, &cfg, &limits);
+			if (ret)
+				return ret;
+			continue;
 		}
 		if (!mt_cli_is_workload_opt(c))
 			return mt_cli_getopt_fail("stat", c, argc, argv, cmdopts);
@@ -71,6 +125,10 @@ static int cmd_stat(int argc, char *argv[])
 		return MT_EXIT_USAGE;
 	}
 	ret = mt_cli_config_check(&cfg);
+	if (!ret)
+		ret = mt_cli_repeat_check("stat", &cfg, limits, 1);
+	if (!ret)
+		ret = phases_check(&cfg);
 	if (ret)
 		return ret;
 	ret = mt_cli_resolve_events(&cfg, &ev, &n_ev);
@@ -119,7 +177,8 @@ static int cmd_stat(int argc, char *argv[])
 		size_t done = res->n_phases ? res->phases[0].time_ns.n : 0;
 
 		mt_err("stat: interrupted by %s after %zu of %lu iterations%s%s",
-		       strsignal(stop_sig), done, cfg.iterations,
+		       strsignal(stop_sig), done,
+		       cfg.ci_target > 0 ? cfg.max_iterations : cfg.iterations,
 		       cfg.output ? "; report kept in " : "", cfg.output ? cfg.output : "");
 		ret = 128 + stop_sig;
 	}

@@ -27,6 +27,7 @@ enum {
 	OPT_PHASE,
 	OPT_KNEE_RATIO,
 	OPT_FROM,
+	OPT_ORDER,
 };
 
 static const char cmdopts_s[] = "+:" MT_WORKLOAD_SHORTOPTS "h";
@@ -36,6 +37,8 @@ static const struct option cmdopts[] = {
 	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
 	{ "from", required_argument, NULL, OPT_FROM },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	MT_REPEAT_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -56,12 +59,17 @@ static void help(void)
 	       "                           or the last read pass when --passes is below 5)\n"
 	       "      --knee-ratio R       rise over the trend that makes a knee (default 2.0)\n"
 	       "      --from FILE          print a sweep's report again, knees recomputed\n"
+	       "      --order HOW          sequential (default: point by point), interleaved\n"
+	       "                           (iteration 1 of every point, then 2, ...) or\n"
+	       "                           random (each round shuffled by --seed)\n"
 	       MT_WORKLOAD_HELP
+	       MT_REPEAT_HELP
 	       "  -h, --help               this text\n");
 }
 
 struct sweep_cmd {
 	struct mt_config base;
+	bool limits;		/* a --ci-target limit was given */
 	struct mt_sweep *sw;
 	const char *phase;
 	const char *from;
@@ -202,6 +210,8 @@ static int run_sweep(struct sweep_cmd *sc)
 	ret = check_points(sc);
 	if (!ret)
 		ret = mt_cli_report_size_check(&sc->base, n);
+	if (!ret)
+		ret = mt_cli_repeat_check("sweep", &sc->base, sc->limits, n);
 	if (ret)
 		return ret;
 	ret = mt_cli_resolve_events(&sc->base, &ev, &n_ev);
@@ -316,8 +326,22 @@ static int cmd_sweep(int argc, char *argv[])
 		case OPT_FROM:
 			sc.from = optarg;
 			continue;
+		case OPT_ORDER:
+			if (mt_config_set(&sc.base, "order", optarg, &msg)) {
+				mt_err("--order: %s", msg.text);
+				mt_hint("%s", msg.hint);
+				ret = MT_EXIT_USAGE;
+				goto out;
+			}
+			continue;
 		case OPT_KNEE_RATIO:
 			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &sc.ko.ratio);
+			if (ret)
+				goto out;
+			continue;
+		}
+		if (mt_cli_is_repeat_opt(c)) {
+			ret = mt_cli_repeat_opt(c, optarg, &sc.base, &sc.limits);
 			if (ret)
 				goto out;
 			continue;

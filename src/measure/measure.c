@@ -14,6 +14,7 @@
 #include "counters/counters.h"
 #include "measure/measure.h"
 #include "model/sample.h"
+#include "stats/repeat.h"
 #include "stats/stats.h"
 #include "sys/env.h"
 #include "sys/interrupts.h"
@@ -175,7 +176,8 @@ static void phase_progress(struct run *r, unsigned int phase)
 	double el = coarse_since(&r->t0), part = 0, whole = 0, done;
 	struct mt_progress p = {
 		.kind = MT_PROGRESS_PHASE, .iter = r->iter + 1,
-		.n_iter = (unsigned int)r->cfg->iterations, .region = r->cfg->region,
+			.n_iter = (unsigned int)(r->cfg->warmup + mt_repeat_limit(r->cfg)),
+		.region = r->cfg->region,
 		.elapsed_s = el, .eta_s = -1,
 	};
 
@@ -190,7 +192,7 @@ static void phase_progress(struct run *r, unsigned int phase)
 	}
 	if (r->iter && whole > 0) {
 		done = r->iter + part / whole;
-		p.eta_s = el / done * ((double)r->cfg->iterations - done);
+		p.eta_s = el / done * ((double)p.n_iter - done);
 	}
 	opts->progress(opts->progress_arg, &p);
 }
@@ -322,17 +324,11 @@ static int finish(struct run *r, struct mt_samples *samples, const struct mt_wor
 	return 0;
 }
 
-/*
- * An interrupted run's first r->iter iterations as a result: the samples
- * copied into ones of that length (the kernel evidence keeps its NaN, so
- * absent). Returns -EINTR with *out set, or -errno.
- */
-static int finish_partial(struct run *r, const struct mt_workload *w,
-			  const struct mt_config *cfg, const struct mt_event *ev, size_t n_ev,
-			  const struct mt_measure_opts *opts, struct mt_result **out)
+/* Copy the timed iterations [first, first + k) of s into a samples of k. */
+static int samples_slice(const struct mt_samples *s, unsigned int first, unsigned int k,
+			 struct mt_samples **out)
 {
-	struct mt_samples *s = r->samples, *done;
-	unsigned int k = r->iter < s->n_iter ? r->iter : s->n_iter;
+	struct mt_samples *done;
 	int ret;
 
 	ret = mt_samples_create(&done, s->n_phases, k, s->n_events);
@@ -341,126 +337,380 @@ static int finish_partial(struct run *r, const struct mt_workload *w,
 	for (unsigned int p = 0; p < s->n_phases; p++) {
 		memcpy(done->phase_names[p], s->phase_names[p], sizeof(done->phase_names[p]));
 		for (unsigned int i = 0; i < k; i++) {
-			*mt_samples_time(done, p, i) = *mt_samples_time(s, p, i);
+			*mt_samples_time(done, p, i) =
+				*mt_samples_time((struct mt_samples *)s, p, first + i);
 			for (unsigned int e = 0; e < s->n_events; e++)
-				*mt_samples_counts(done, p, e, i) = *mt_samples_counts(s, p, e, i);
+				*mt_samples_counts(done, p, e, i) =
+					*mt_samples_counts((struct mt_samples *)s, p, e,
+							   first + i);
 		}
 	}
-	ret = finish(r, done, w, cfg, ev, n_ev, opts, out);
-	mt_samples_destroy(done);
-	return ret ? ret : -EINTR;
+	*out = done;
+	return 0;
+}
+
+struct mt_measure_run {
+	struct run r;
+	struct mt_config cfg;
+	struct mt_event *ev;
+	size_t n_ev;
+	struct mt_workload *w;
+	uint64_t *times;
+	struct timespec base;	/* iteration timestamps are from here */
+	struct timespec t0;	/* this run's start, for --max-time */
+	unsigned int n_room;	/* warm-up + the most timed iterations */
+	uint64_t *start_ns;	/* [iter], warm-up included */
+	double *steal_ms;	/* [iter], warm-up included */
+	double *buf;
+};
+
+void mt_measure_run_destroy(struct mt_measure_run *m)
+{
+	if (!m)
+		return;
+	mt_counters_destroy(m->r.counters);
+	mt_samples_destroy(m->r.samples);
+	mt_workload_destroy(m->w);
+	free(m->times);
+	free(m->r.kx);
+	free(m->r.before);
+	free(m->r.after);
+	free(m->start_ns);
+	free(m->steal_ms);
+	free(m->buf);
+	free(m);
+}
+
+int mt_measure_run_create(struct mt_measure_run **out, const struct mt_config *cfg,
+			  struct mt_event *ev, size_t n_ev, const struct mt_measure_opts *opts,
+			  const struct timespec *base)
+{
+	struct mt_measure_run *m;
+	unsigned int np;
+	size_t n_kx;
+	int ret;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->cfg = *cfg;
+	m->ev = ev;
+	m->n_ev = n_ev;
+	m->n_room = (unsigned int)(cfg->warmup + mt_repeat_limit(cfg));
+	ret = mt_workload_create(&m->w, cfg);
+	if (ret)
+		goto fail;
+	np = mt_workload_phases(m->w);
+	ret = mt_samples_create(&m->r.samples, np, m->n_room, (unsigned int)n_ev);
+	if (ret)
+		goto fail;
+	for (unsigned int p = 0; p < np; p++)
+		snprintf(m->r.samples->phase_names[p], sizeof(m->r.samples->phase_names[p]),
+			 "%s", mt_workload_phase_name(m->w, p));
+	vmstat_read(&m->r, NULL, true);
+	irq_discover(&m->r);
+	/* rusage x2, vmstat, irq, blocks_per_s, blocks_per_s_per_task */
+	m->r.n_extras = X_VMSTAT + m->r.n_vm + m->r.n_irq + 2;
+	m->r.n_phases = np;
+	n_kx = (size_t)np * m->r.n_extras * (m->n_room + 1);
+	m->r.kx = malloc(n_kx * sizeof(*m->r.kx));
+	m->times = calloc(np, sizeof(*m->times));
+	m->r.before = calloc(n_ev + 1, sizeof(*m->r.before));
+	m->r.after = calloc(n_ev + 1, sizeof(*m->r.after));
+	m->start_ns = calloc(m->n_room, sizeof(*m->start_ns));
+	m->steal_ms = calloc(m->n_room, sizeof(*m->steal_ms));
+	m->buf = calloc(m->n_room, sizeof(*m->buf));
+	if (!m->times || !m->r.before || !m->r.after || !m->r.kx || !m->start_ns ||
+	    !m->steal_ms || !m->buf) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < n_kx; i++)
+		m->r.kx[i] = NAN;
+	if (n_ev) {
+		ret = mt_counters_create(&m->r.counters, ev, n_ev, 0);
+		if (ret)
+			goto fail;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &m->t0);
+	m->base = base ? *base : m->t0;
+	m->r.opts = opts;
+	m->r.cfg = &m->cfg;
+	m->r.times = m->times;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &m->r.t0);
+	*out = m;
+	return 0;
+fail:
+	mt_measure_run_destroy(m);
+	return ret;
+}
+
+unsigned int mt_measure_run_done(const struct mt_measure_run *m)
+{
+	return m->r.iter > m->cfg.warmup ? m->r.iter - (unsigned int)m->cfg.warmup : 0;
+}
+
+/* One iteration, the evidence one included (evidence true). */
+static int iterate(struct mt_measure_run *m, bool evidence, struct mt_mismatch *bad)
+{
+	const struct mt_measure_opts *opts = m->r.opts;
+	struct run *r = &m->r;
+	bool warm = !evidence && r->iter < m->cfg.warmup;
+	const struct mt_phase_tasks *ts;
+	struct mt_env_mark mark;
+	struct timespec t;
+	int ret;
+
+	r->evidence = evidence;
+	mt_workload_set_evidence(m->w, evidence);
+	if (!evidence) {
+		/* Between iterations, outside every timed phase: the clock and steal. */
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		m->start_ns[r->iter] = (uint64_t)((t.tv_sec - m->base.tv_sec) * 1000000000ll +
+						  (t.tv_nsec - m->base.tv_nsec));
+		mt_env_mark(&mark);
+	}
+	ret = mt_workload_iterate(m->w, r->iter, m->times, boundary, r, bad);
+	/*
+	 * Ctrl-C reaches the whole process group: --task-mode process tasks
+	 * die of it mid-iteration. That iteration is lost, the ones before
+	 * are the interrupted run's.
+	 */
+	if (ret && ret != -EILSEQ && opts->stop && *opts->stop)
+		return -EINTR;
+	if (ret == -ECHILD && mt_workload_failure(m->w))
+		snprintf(bad->why, sizeof(bad->why), "%s", mt_workload_failure(m->w));
+	if (ret)
+		return ret;
+	if (!evidence)
+		m->steal_ms[r->iter] = mt_env_steal_since(&mark);
+	ts = mt_workload_task_stats(m->w);
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		if (evidence) {
+			/* Forked tasks count their own faults; add them in. */
+			*kx(r, p, X_MINFLT) += (double)ts[p].minflt;
+			*kx(r, p, X_MAJFLT) += (double)ts[p].majflt;
+			continue;
+		}
+		*mt_samples_time(r->samples, p, r->iter) = m->times[p];
+		if (warm)
+			continue;
+		*kx(r, p, r->n_extras - 2) = ts[p].blocks && m->times[p] ?
+			(double)ts[p].blocks * 1e9 / (double)m->times[p] : NAN;
+		*kx(r, p, r->n_extras - 1) = ts[p].blocks && m->cfg.tasks ?
+			ts[p].rate_per_task : NAN;
+	}
+	return 0;
+}
+
+int mt_measure_run_step(struct mt_measure_run *m, struct mt_mismatch *bad)
+{
+	const struct mt_measure_opts *opts = m->r.opts;
+	int ret;
+
+	if (m->r.iter >= m->n_room)
+		return -ENOSPC;
+	if (opts->stop && *opts->stop)
+		return -EINTR;
+	ret = iterate(m, false, bad);
+	if (ret)
+		return ret;
+	m->r.iter++;
+	if (opts->progress && m->r.iter > m->cfg.warmup) {
+		struct mt_progress p = {
+			.kind = MT_PROGRESS_ITERATION, .iter = mt_measure_run_done(m),
+			.n_iter = (unsigned int)mt_repeat_limit(&m->cfg),
+			.region = m->cfg.region, .elapsed_s = seconds_since(&m->t0),
+			.eta_s = -1,
+		};
+
+		opts->progress(opts->progress_arg, &p);
+	}
+	return 0;
+}
+
+/* Whether every phase's (--phase's) time CI is within the target, between iterations. */
+static bool target_met(struct mt_measure_run *m)
+{
+	unsigned int done = mt_measure_run_done(m), w = (unsigned int)m->cfg.warmup;
+
+	for (unsigned int p = 0; p < m->r.n_phases; p++) {
+		if (!mt_config_ci_phase(&m->cfg, m->r.samples->phase_names[p]))
+			continue;
+		for (unsigned int i = 0; i < done; i++)
+			m->buf[i] = (double)*mt_samples_time(m->r.samples, p, w + i);
+		if (!mt_repeat_ci_met(m->buf, done, m->cfg.ci_target))
+			return false;
+	}
+	return true;
+}
+
+enum mt_stop mt_measure_run_decide(struct mt_measure_run *m)
+{
+	unsigned int done = mt_measure_run_done(m);
+
+	if (m->r.iter < m->cfg.warmup)
+		return MT_STOP_NONE;
+	return mt_repeat_decide(&m->cfg, done, seconds_since(&m->t0),
+				m->cfg.ci_target > 0 && done >= 2 && target_met(m));
+}
+
+/* The software events that explain an outlier when they jumped in it. */
+static const char *const cause_events[] = {
+	"context-switches", "cs", "cpu-migrations", "migrations",
+};
+
+static bool is_cause_event(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cause_events) / sizeof(cause_events[0]); i++)
+		if (!strcmp(name, cause_events[i]))
+			return true;
+	return false;
+}
+
+static void add_cause(char *cause, const char *what)
+{
+	size_t len = strlen(cause);
+
+	snprintf(cause + len, MT_CAUSE_MAX - len, "%s%s", len ? "," : "", what);
+}
+
+/* Outliers of each phase's time, with what was seen in their iteration. */
+static int find_outliers(struct mt_measure_run *m, const struct mt_samples *s,
+			 struct mt_result *res)
+{
+	unsigned int n = s->n_iter, w = (unsigned int)m->cfg.warmup;
+	double *steal = m->steal_ms + w, *x = m->buf, *c;
+	bool *flag;
+
+	flag = calloc(n ? n : 1, sizeof(*flag));
+	c = calloc(n ? n : 1, sizeof(*c));
+	if (!flag || !c) {
+		free(flag);
+		free(c);
+		return -ENOMEM;
+	}
+	for (unsigned int p = 0; p < s->n_phases; p++) {
+		for (unsigned int i = 0; i < n; i++)
+			x[i] = (double)*mt_samples_time((struct mt_samples *)s, p, i);
+		if (mt_repeat_outliers(x, n, flag) <= 0)
+			continue;
+		for (unsigned int i = 0; i < n && res->n_outliers < MT_OUTLIER_MAX; i++) {
+			struct mt_outlier *o;
+
+			if (!flag[i])
+				continue;
+			o = &res->outliers[res->n_outliers++];
+			o->iter = i;
+			o->phase = p;
+			o->time_ns = x[i];
+			o->cause[0] = '\0';
+			if (mt_repeat_jumped(steal, flag, n, i))
+				add_cause(o->cause, "steal");
+			for (unsigned int e = 0; e < s->n_events; e++) {
+				if (m->ev[e].err || !is_cause_event(res->events[e].name))
+					continue;
+				for (unsigned int j = 0; j < n; j++)
+					c[j] = (double)mt_samples_counts((struct mt_samples *)s,
+									 p, e, j)->val;
+				if (mt_repeat_jumped(c, flag, n, i))
+					add_cause(o->cause, res->events[e].name);
+			}
+		}
+	}
+	free(flag);
+	free(c);
+	return 0;
+}
+
+/* What the iterations were beside their summaries: warm-up, marks, outliers. */
+static int add_iterations(struct mt_measure_run *m, const struct mt_samples *s,
+			  struct mt_result *res, enum mt_stop why)
+{
+	unsigned int w = (unsigned int)m->cfg.warmup, n = s->n_iter;
+
+	res->stop = why;
+	res->warmup = w;
+	res->n_iter_marks = n;
+	res->iter_start_ns = malloc((n ? n : 1) * sizeof(*res->iter_start_ns));
+	res->iter_steal_ms = malloc((n ? n : 1) * sizeof(*res->iter_steal_ms));
+	if (!res->iter_start_ns || !res->iter_steal_ms)
+		return -ENOMEM;
+	memcpy(res->iter_start_ns, m->start_ns + w, n * sizeof(*res->iter_start_ns));
+	memcpy(res->iter_steal_ms, m->steal_ms + w, n * sizeof(*res->iter_steal_ms));
+	for (unsigned int p = 0; w && p < res->n_phases; p++) {
+		res->phases[p].warmup_samples = malloc(w * sizeof(double));
+		if (!res->phases[p].warmup_samples)
+			return -ENOMEM;
+		for (unsigned int i = 0; i < w; i++)
+			res->phases[p].warmup_samples[i] =
+				(double)*mt_samples_time(m->r.samples, p, i);
+	}
+	return find_outliers(m, s, res);
+}
+
+int mt_measure_run_finish(struct mt_measure_run *m, enum mt_stop why, struct mt_result **out,
+			  struct mt_mismatch *bad)
+{
+	unsigned int done = mt_measure_run_done(m);
+	struct mt_samples *s;
+	int ret;
+
+	*out = NULL;
+	if (!done)
+		return why == MT_STOP_INTERRUPTED ? -EINTR : -EINVAL;
+	/* The untimed evidence iteration, unless a signal asked to stop. */
+	if (why != MT_STOP_INTERRUPTED) {
+		ret = iterate(m, true, bad);
+		if (ret)
+			return ret;
+	}
+	ret = samples_slice(m->r.samples, (unsigned int)m->cfg.warmup, done, &s);
+	if (ret)
+		return ret;
+	ret = finish(&m->r, s, m->w, &m->cfg, m->ev, m->n_ev, m->r.opts, out);
+	if (!ret) {
+		ret = add_iterations(m, s, *out, why);
+		if (ret) {
+			mt_result_destroy(*out);
+			*out = NULL;
+		}
+	}
+	mt_samples_destroy(s);
+	if (!ret && why == MT_STOP_INTERRUPTED)
+		ret = -EINTR;
+	return ret;
 }
 
 static int run_once(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
 		    const struct mt_measure_opts *opts, struct mt_result **out,
 		    struct mt_mismatch *bad)
 {
-	struct mt_workload *w = NULL;
-	struct run r = { 0 };
-	struct timespec t0;
-	uint64_t *times = NULL;
-	const struct mt_phase_tasks *ts;
-	unsigned int np;
+	struct mt_measure_run *m;
+	enum mt_stop why = MT_STOP_NONE;
 	int ret;
 
-	ret = mt_workload_create(&w, cfg);
+	ret = mt_measure_run_create(&m, cfg, ev, n_ev, opts, opts->t0);
 	if (ret)
 		return ret;
-	np = mt_workload_phases(w);
-	ret = mt_samples_create(&r.samples, np, (unsigned int)cfg->iterations, (unsigned int)n_ev);
-	if (ret)
-		goto out;
-	for (unsigned int p = 0; p < np; p++)
-		snprintf(r.samples->phase_names[p], sizeof(r.samples->phase_names[p]), "%s",
-			 mt_workload_phase_name(w, p));
-	vmstat_read(&r, NULL, true);
-	irq_discover(&r);
-	/* rusage x2, vmstat, irq, blocks_per_s, blocks_per_s_per_task */
-	r.n_extras = X_VMSTAT + r.n_vm + r.n_irq + 2;
-	r.n_phases = np;
-	r.kx = malloc((size_t)np * r.n_extras * (cfg->iterations + 1) * sizeof(*r.kx));
-	times = calloc(np, sizeof(*times));
-	r.before = calloc(n_ev + 1, sizeof(*r.before));
-	r.after = calloc(n_ev + 1, sizeof(*r.after));
-	if (!times || !r.before || !r.after || !r.kx) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < (size_t)np * r.n_extras * (cfg->iterations + 1); i++)
-		r.kx[i] = NAN;
-	if (n_ev) {
-		ret = mt_counters_create(&r.counters, ev, n_ev, 0);
+	/* The decision is taken here, between iterations, never inside a phase. */
+	while (why == MT_STOP_NONE) {
+		ret = mt_measure_run_step(m, bad);
+		if (ret == -EINTR) {
+			why = MT_STOP_INTERRUPTED;
+			break;
+		}
 		if (ret)
 			goto out;
+		why = mt_measure_run_decide(m);
 	}
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	r.opts = opts;
-	r.cfg = cfg;
-	r.times = times;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &r.t0);
-	/* The timed iterations, then the evidence one (r.iter == iterations). */
-	for (r.iter = 0; r.iter <= cfg->iterations; r.iter++) {
-		if (opts->stop && *opts->stop) {
-			ret = -EINTR;
-			goto out;
-		}
-		r.evidence = r.iter == cfg->iterations;
-		mt_workload_set_evidence(w, r.evidence);
-		ret = mt_workload_iterate(w, r.iter, times, boundary, &r, bad);
-		/*
-		 * Ctrl-C reaches the whole process group: --task-mode process
-		 * tasks die of it mid-iteration. That iteration is lost, the ones
-		 * before are the interrupted run's.
-		 */
-		if (ret && ret != -EILSEQ && opts->stop && *opts->stop) {
-			ret = -EINTR;
-			goto out;
-		}
-		if (ret == -ECHILD && mt_workload_failure(w))
-			snprintf(bad->why, sizeof(bad->why), "%s", mt_workload_failure(w));
-		if (ret)
-			goto out;
-		ts = mt_workload_task_stats(w);
-		for (unsigned int p = 0; p < np; p++) {
-			if (r.evidence) {
-				/* Forked tasks count their own faults; add them in. */
-				*kx(&r, p, X_MINFLT) += (double)ts[p].minflt;
-				*kx(&r, p, X_MAJFLT) += (double)ts[p].majflt;
-				continue;
-			}
-			*mt_samples_time(r.samples, p, r.iter) = times[p];
-			*kx(&r, p, r.n_extras - 2) = ts[p].blocks && times[p] ?
-				(double)ts[p].blocks * 1e9 / (double)times[p] : NAN;
-			*kx(&r, p, r.n_extras - 1) = ts[p].blocks && cfg->tasks ?
-				ts[p].rate_per_task : NAN;
-		}
-		if (opts->progress && !r.evidence) {
-			struct mt_progress p = {
-				.kind = MT_PROGRESS_ITERATION, .iter = r.iter + 1,
-				.n_iter = (unsigned int)cfg->iterations, .region = cfg->region,
-				.elapsed_s = seconds_since(&t0), .eta_s = -1,
-			};
-
-			opts->progress(opts->progress_arg, &p);
-		}
+	ret = mt_measure_run_finish(m, why, out, bad);
+	if (ret == -EINTR && !opts->keep_partial) {
+		mt_result_destroy(*out);
+		*out = NULL;
 	}
-	ret = finish(&r, r.samples, w, cfg, ev, n_ev, opts, out);
 out:
-	if (ret == -EINTR && opts->keep_partial && r.iter && r.samples) {
-		/* the iterations done; the untimed evidence one has not run */
-		int err = finish_partial(&r, w, cfg, ev, n_ev, opts, out);
-
-		if (err)
-			ret = err;
-	}
-	mt_counters_destroy(r.counters);
-	mt_samples_destroy(r.samples);
-	mt_workload_destroy(w);
-	free(times);
-	free(r.kx);
-	free(r.before);
-	free(r.after);
+	mt_measure_run_destroy(m);
 	return ret;
 }
 

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "counters/resolve.h"
 #include "model/config.h"
@@ -50,6 +51,8 @@ struct mt_measure_opts {
 	struct mt_env_run *env_run;
 	/* On -EINTR, the iterations done as *out (none done: *out NULL). */
 	bool keep_partial;
+	/* Iteration timestamps count from here (a sweep's start); NULL: the run's. */
+	const struct timespec *t0;
 };
 
 /*
@@ -62,6 +65,37 @@ struct mt_measure_opts {
 int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
 		    const struct mt_measure_opts *opts, struct mt_result **out,
 		    struct mt_mismatch *bad);
+
+/*
+ * A stat run taken one iteration at a time, so that a sweep can alternate
+ * its points (--order) and stat can decide between iterations when to stop.
+ * create: the workload and counters of cfg, room for cfg->warmup plus the
+ * most iterations (mt_repeat_limit); iteration timestamps count from *base
+ * (NULL: the run's creation). 0 or -errno; destroy accepts NULL.
+ */
+struct mt_measure_run;
+
+int mt_measure_run_create(struct mt_measure_run **out, const struct mt_config *cfg,
+			  struct mt_event *ev, size_t n_ev, const struct mt_measure_opts *opts,
+			  const struct timespec *base);
+void mt_measure_run_destroy(struct mt_measure_run *m);
+
+/* One iteration (the warm-up ones first): 0, -EINTR, -EILSEQ, -ECHILD, -ENOSPC, -errno. */
+int mt_measure_run_step(struct mt_measure_run *m, struct mt_mismatch *bad);
+
+/* Timed iterations done so far, warm-up not counted. */
+unsigned int mt_measure_run_done(const struct mt_measure_run *m);
+
+/* Why to stop now (the config's rule), or MT_STOP_NONE to step again. */
+enum mt_stop mt_measure_run_decide(struct mt_measure_run *m);
+
+/*
+ * The result of the iterations done, stopped for why (with the untimed
+ * evidence iteration unless MT_STOP_INTERRUPTED). 0, -EINTR (interrupted:
+ * *out the iterations done, or NULL when none was), -errno.
+ */
+int mt_measure_run_finish(struct mt_measure_run *m, enum mt_stop why, struct mt_result **out,
+			  struct mt_mismatch *bad);
 
 /* Whether a group of several events was never scheduled in any phase. */
 bool mt_measure_unscheduled(const struct mt_result *r);

@@ -14,7 +14,9 @@
 #include "measure/sweep.h"
 #include "model/range.h"
 #include "model/size.h"
+#include "stats/repeat.h"
 #include "sys/cleanup.h"
+#include "sys/env.h"
 #include "sys/journal.h"
 #include "sys/tunable.h"
 
@@ -348,18 +350,190 @@ static double work(const struct mt_config *cfg)
 	       (double)(cfg->passes + 1);
 }
 
+/* splitmix64: a seeded shuffle that is the same on every machine */
+static uint64_t next_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * The order of one round: every point once, as numbered (interleaved) or
+ * shuffled (random, Fisher-Yates on the seed's stream).
+ */
+static void round_order(size_t *order, size_t n, enum mt_order how, uint64_t *state)
+{
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	if (how != MT_ORDER_RANDOM)
+		return;
+	for (size_t i = n - 1; i > 0 && n > 1; i--) {
+		size_t j = (size_t)(next_rand(state) % (i + 1));
+		size_t t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+/* A finished point into the report, its swept parameters set. */
+static int add_point(struct mt_sweep *sw, size_t p, struct mt_result *res, struct mt_report *rep)
+{
+	size_t ri, vi[MAX_AXES];
+	int ret = 0;
+
+	point_values(sw, p, &ri, vi);
+	for (size_t a = 0; a < sw->n_axes && !ret; a++)
+		ret = mt_result_set_param(res, sw->axes[a].key, sw->axes[a].values[vi[a]]);
+	if (!ret)
+		ret = mt_report_add(rep, res);
+	if (ret)
+		mt_result_destroy(res);
+	return ret;
+}
+
+/*
+ * --order interleaved or random: iteration 1 of every point, then
+ * iteration 2 of every point, so that drift over the sweep is spread over
+ * the points instead of being confounded with the variable. Every point's
+ * run (workload, counters) is open at once, but the workload maps its
+ * region per iteration and unmaps it before the next: one region is mapped
+ * at a time, the largest within the guard as in a sequential sweep. The
+ * iteration timestamps count from the sweep's start, so that the
+ * alternation can be checked in the report.
+ */
+static int run_interleaved(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
+			   const struct mt_measure_opts *opts, struct mt_report *rep,
+			   mt_sweep_point_fn point_done, void *arg, size_t *failed,
+			   struct mt_mismatch *bad)
+{
+	size_t n = mt_sweep_points(sw), *order, rounds = 0;
+	struct mt_measure_run **runs;
+	struct mt_env_mark mark;
+	uint64_t state = sw->base->seed;
+	bool stopped = false;
+	struct timespec t0;
+	struct mt_msg msg;
+	int ret = 0;
+
+	runs = calloc(n, sizeof(*runs));
+	order = calloc(n, sizeof(*order));
+	if (!runs || !order) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (opts->env_run)
+		mt_env_mark(&mark);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t p = 0; p < n; p++) {
+		struct mt_config cfg;
+
+		mt_sweep_point_config(sw, p, &cfg);
+		/* With --ci-target each point stops on its own: rounds skip it. */
+		if (cfg.warmup + mt_repeat_limit(&cfg) > rounds)
+			rounds = cfg.warmup + mt_repeat_limit(&cfg);
+		ret = mt_measure_run_create(&runs[p], &cfg, ev, n_ev, opts, &t0);
+		if (ret) {
+			*failed = p + 1;
+			goto out;
+		}
+	}
+	for (size_t k = 0; k < rounds && !stopped; k++) {
+		round_order(order, n, sw->base->order, &state);
+		for (size_t i = 0; i < n; i++) {
+			size_t p = order[i], ri, vi[MAX_AXES];
+
+			if (mt_measure_run_decide(runs[p]) != MT_STOP_NONE)
+				continue;
+			if (opts->stop && *opts->stop) {
+				stopped = true;
+				break;
+			}
+			point_values(sw, p, &ri, vi);
+			ret = set_tunables(sw, vi, &msg);
+			if (ret) {
+				snprintf(bad->why, sizeof(bad->why), "%.127s", msg.text);
+				*failed = p + 1;
+				goto out;
+			}
+			if (opts->progress) {
+				struct mt_progress pr = {
+					.kind = MT_PROGRESS_POINT, .point = p + 1, .n_points = n,
+					.region = sw->regions ? sw->regions[ri] : sw->base->region,
+					.elapsed_s = seconds_since(&t0), .eta_s = -1,
+				};
+
+				opts->progress(opts->progress_arg, &pr);
+			}
+			ret = mt_measure_run_step(runs[p], bad);
+			if (ret == -EINTR) {
+				stopped = true;
+				break;
+			}
+			if (ret) {
+				*failed = p + 1;
+				goto out;
+			}
+		}
+	}
+	/* Then each point's untimed evidence iteration and result, in point order. */
+	for (size_t p = 0; p < n; p++) {
+		struct mt_result *res = NULL;
+		size_t ri, vi[MAX_AXES];
+
+		point_values(sw, p, &ri, vi);
+		ret = stopped ? 0 : set_tunables(sw, vi, &msg);
+		if (ret) {
+			snprintf(bad->why, sizeof(bad->why), "%.127s", msg.text);
+			*failed = p + 1;
+			goto out;
+		}
+		ret = mt_measure_run_finish(runs[p], stopped ? MT_STOP_INTERRUPTED :
+					    mt_measure_run_decide(runs[p]), &res, bad);
+		if (ret == -EINTR && !res) {
+			ret = 0;
+			continue;
+		}
+		if (ret && ret != -EINTR) {
+			*failed = p + 1;
+			goto out;
+		}
+		for (size_t e = 0; e < n_ev; e++)
+			rep->user_only |= ev[e].user_only;
+		ret = add_point(sw, p, res, rep);
+		if (!ret && point_done)
+			ret = point_done(arg, rep);
+		if (ret)
+			goto out;
+	}
+out:
+	if (opts->env_run)
+		mt_env_run_add(opts->env_run, &mark);
+	for (size_t p = 0; runs && p < n; p++)
+		mt_measure_run_destroy(runs[p]);
+	free(runs);
+	free(order);
+	return ret;
+}
+
 int mt_sweep_run(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
 		 const struct mt_measure_opts *opts, struct mt_report *rep,
 		 mt_sweep_point_fn point_done, void *arg, size_t *failed,
 		 struct mt_mismatch *bad)
 {
 	size_t n = mt_sweep_points(sw);
+	struct mt_measure_opts o = *opts;
 	double done = 0, total = 0;
 	struct timespec t0;
 	struct mt_msg msg;
 	int ret = 0;
 
 	*failed = 0;
+	if (sw->base->order != MT_ORDER_SEQUENTIAL)
+		return run_interleaved(sw, ev, n_ev, opts, rep, point_done, arg, failed, bad);
 	for (size_t p = 0; p < n; p++) {
 		struct mt_config cfg;
 
@@ -367,6 +541,8 @@ int mt_sweep_run(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
 		total += work(&cfg);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* Every point's iteration timestamps from the sweep's start, as interleaved. */
+	o.t0 = &t0;
 	for (size_t p = 0; p < n && !(opts->stop && *opts->stop); p++) {
 		size_t ri, vi[MAX_AXES];
 		struct mt_result *res = NULL;
@@ -390,7 +566,7 @@ int mt_sweep_run(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
 			*failed = p + 1;
 			return ret;
 		}
-		ret = mt_measure_stat(&cfg, ev, n_ev, opts, &res, bad);
+		ret = mt_measure_stat(&cfg, ev, n_ev, &o, &res, bad);
 		if (ret == -EINTR)
 			return 0;
 		if (ret) {

@@ -39,6 +39,10 @@ static const char *const formats[MT_FORMAT_MAX] = {
 	[MT_FORMAT_TABLE] = "table", [MT_FORMAT_CSV] = "csv", [MT_FORMAT_JSON] = "json",
 };
 static const char *const file_caches[] = { "warm", "cold" };
+static const char *const orders[MT_ORDER_MAX] = {
+	[MT_ORDER_SEQUENTIAL] = "sequential", [MT_ORDER_INTERLEAVED] = "interleaved",
+	[MT_ORDER_RANDOM] = "random",
+};
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -71,6 +75,8 @@ int mt_access_parse(const char *s) { return parse_of(accesses, N(accesses), s); 
 int mt_task_mode_parse(const char *s) { return parse_of(task_modes, N(task_modes), s); }
 int mt_task_region_parse(const char *s) { return parse_of(task_regions, N(task_regions), s); }
 int mt_format_parse(const char *s) { return parse_of(formats, N(formats), s); }
+const char *mt_order_name(enum mt_order o) { return name_of(orders, N(orders), o); }
+int mt_order_parse(const char *s) { return parse_of(orders, N(orders), s); }
 
 void mt_config_init(struct mt_config *cfg)
 {
@@ -87,6 +93,26 @@ void mt_config_init(struct mt_config *cfg)
 	cfg->task_region = MT_TASK_REGION_SHARED;
 	cfg->events = MT_DEFAULT_EVENTS;
 	cfg->format = MT_FORMAT_TABLE;
+	cfg->min_iterations = 3;
+	cfg->max_iterations = 100;
+}
+
+bool mt_config_ci_phase(const struct mt_config *cfg, const char *phase)
+{
+	size_t len = strlen(phase);
+	const char *s = cfg->ci_phases;
+
+	if (!s || !*s)
+		return true;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+
+		if (n == len && !strncmp(s, phase, n))
+			return true;
+		s += n;
+		s += *s == ',';
+	}
+	return false;
 }
 
 uint64_t mt_config_regions(const struct mt_config *cfg)
@@ -227,6 +253,66 @@ static int set_seed(struct mt_config *cfg, const char *value, struct mt_msg *msg
 	return 0;
 }
 
+/* A positive number up to max, as --ci-target and --max-time take it. */
+static int real_value(const char *value, double max, double *out, struct mt_msg *msg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (errno || end == value || *end || !(v > 0) || v > max)
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: not a number above 0 and up to %g",
+				  value, max);
+	*out = v;
+	return 0;
+}
+
+/* The repetition options: not --vary'd (one run decides its own count). */
+static int set_repetition(struct mt_config *cfg, const char *key, const char *value,
+			  struct mt_msg *msg)
+{
+	int v;
+
+	if (!value)
+		return mt_msg_set(msg, -EINVAL, NULL, "%s", "a value is needed");
+	if (!strcmp(key, "warmup")) {
+		if (!strcmp(value, "0")) {
+			cfg->warmup = 0;
+			return 0;
+		}
+		return count_value(value, 1000000, &cfg->warmup, msg);
+	}
+	if (!strcmp(key, "ci-target"))
+		return real_value(value, 100, &cfg->ci_target, msg);
+	if (!strcmp(key, "min-iterations"))
+		return count_value(value, 1000000, &cfg->min_iterations, msg);
+	if (!strcmp(key, "max-iterations"))
+		return count_value(value, 1000000, &cfg->max_iterations, msg);
+	if (!strcmp(key, "max-time"))
+		return real_value(value, 1e6, &cfg->max_time_s, msg);
+	if (!strcmp(key, "ci-phases")) {
+		cfg->ci_phases = value;
+		return 0;
+	}
+	v = mt_order_parse(value);
+	if (v < 0)
+		return mt_msg_set(msg, -EINVAL, "--order takes sequential, interleaved or random",
+				  "%s: not one of the choices", value);
+	cfg->order = v;
+	return 0;
+}
+
+static bool is_repetition(const char *key)
+{
+	static const char *const keys[] = {
+		"warmup", "ci-target", "min-iterations", "max-iterations", "max-time", "order",
+		"ci-phases",
+	};
+
+	return parse_of(keys, N(keys), key) >= 0;
+}
+
 int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
 		  struct mt_msg *msg)
 {
@@ -246,6 +332,8 @@ int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
 		cfg->verbose = true;
 	else if (!strcmp(key, "wide"))
 		cfg->wide = true;
+	else if (is_repetition(key))
+		return set_repetition(cfg, key, value, msg);
 	else if (!mt_config_has_value(key))
 		return -ENOENT;
 	else if (!value)

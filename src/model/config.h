@@ -52,6 +52,14 @@ enum mt_format {
 #define MT_DEFAULT_EVENTS \
 	"cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults"
 
+/* The order of a sweep's iterations: point by point, ABAB, or shuffled. */
+enum mt_order {
+	MT_ORDER_SEQUENTIAL,
+	MT_ORDER_INTERLEAVED,
+	MT_ORDER_RANDOM,
+	MT_ORDER_MAX,
+};
+
 /*
  * What the user asked for: filled by the options, by a sweep's --vary
  * values and by the report loader through the same names and setter, read
@@ -86,6 +94,18 @@ struct mt_config {
 	bool force;
 	bool verbose;
 	bool wide;		/* --wide: every column of the tables, whatever the width */
+	/*
+	 * Repetition: warm-up iterations first (run, not summarised); with
+	 * ci_target > 0, iterate from min to max iterations until every
+	 * phase's 95% CI is within ci_target % of its mean, or max_time_s.
+	 */
+	unsigned long warmup;
+	double ci_target;	/* percent; 0: the fixed --iterations */
+	unsigned long min_iterations;
+	unsigned long max_iterations;
+	double max_time_s;	/* 0: no limit */
+	const char *ci_phases;	/* comma-separated phases --ci-target waits for; NULL: all */
+	enum mt_order order;	/* sweep: the order of the points' iterations */
 };
 
 /*
@@ -123,6 +143,7 @@ const char *mt_access_name(enum mt_access a);
 const char *mt_task_mode_name(enum mt_task_mode m);
 const char *mt_task_region_name(enum mt_task_region r);
 const char *mt_format_name(enum mt_format f);
+const char *mt_order_name(enum mt_order o);
 
 /* The choice of that name: its value, or -1. */
 int mt_backing_parse(const char *s);
@@ -131,6 +152,10 @@ int mt_access_parse(const char *s);
 int mt_task_mode_parse(const char *s);
 int mt_task_region_parse(const char *s);
 int mt_format_parse(const char *s);
+int mt_order_parse(const char *s);
+
+/* Whether phase is one that --ci-target waits for (ci_phases, or all). */
+bool mt_config_ci_phase(const struct mt_config *cfg, const char *phase);
 
 /* Regions the run maps at once: one, or one per task with private regions. */
 uint64_t mt_config_regions(const struct mt_config *cfg);

@@ -42,7 +42,10 @@ void mt_result_destroy(struct mt_result *r)
 		free(r->phases[p].extras);
 		free(r->phases[p].counters);
 		free(r->phases[p].time_samples);
+		free(r->phases[p].warmup_samples);
 	}
+	free(r->iter_start_ns);
+	free(r->iter_steal_ms);
 	free(r->phases);
 	free(r->events);
 	free(r->extra_names);
@@ -107,4 +110,25 @@ int mt_result_groups(const struct mt_result *r)
 		if (r->events[e].group + 1 > g)
 			g = r->events[e].group + 1;
 	return g;
+}
+
+static const char *const stops[MT_STOP_MAX] = {
+	[MT_STOP_ITERATIONS] = "iterations",
+	[MT_STOP_TARGET] = "target",
+	[MT_STOP_MAX_ITERATIONS] = "max-iterations",
+	[MT_STOP_MAX_TIME] = "max-time",
+	[MT_STOP_INTERRUPTED] = "interrupted",
+};
+
+const char *mt_stop_name(enum mt_stop s)
+{
+	return s > MT_STOP_NONE && s < MT_STOP_MAX ? stops[s] : NULL;
+}
+
+int mt_stop_parse(const char *s)
+{
+	for (int i = MT_STOP_NONE + 1; i < MT_STOP_MAX; i++)
+		if (!strcmp(stops[i], s))
+			return i;
+	return -1;
 }

@@ -45,6 +45,7 @@ struct mt_phase_stat {
 	char name[MT_PHASE_NAME_MAX];
 	struct mt_summary time_ns;
 	double *time_samples;		/* n = time_ns.n */
+	double *warmup_samples;		/* n = the result's warmup: not summarised */
 	struct mt_counter_stat *counters;	/* one per event of the result */
 	double derived[MT_DERIVED_MAX];
 	unsigned int has_derived;	/* bit per enum mt_derived */
@@ -77,6 +78,36 @@ struct mt_param {
 #define MT_EXTRA_NAME_MAX 40
 #define MT_EXTRA_MAX 64
 
+/*
+ * Why a run stopped iterating: the fixed -i count, --ci-target met, or a
+ * limit (--max-iterations, --max-time, a signal). NONE: not recorded
+ * (a report of an older memtlb).
+ */
+enum mt_stop {
+	MT_STOP_NONE,
+	MT_STOP_ITERATIONS,
+	MT_STOP_TARGET,
+	MT_STOP_MAX_ITERATIONS,
+	MT_STOP_MAX_TIME,
+	MT_STOP_INTERRUPTED,
+	MT_STOP_MAX,
+};
+
+/* The names reports and tables use ("target", "max-time"); NULL for NONE. */
+const char *mt_stop_name(enum mt_stop s);
+int mt_stop_parse(const char *s);
+
+/* An iteration far from the rest in one phase, and what was seen in it. */
+#define MT_OUTLIER_MAX 32
+#define MT_CAUSE_MAX 48
+
+struct mt_outlier {
+	unsigned int iter;	/* 0-based, among the summarised iterations */
+	unsigned int phase;
+	double time_ns;
+	char cause[MT_CAUSE_MAX];	/* "steal", "context-switches", ...; "" unseen */
+};
+
 /* One measured point: a stat run, or one point of a sweep. */
 struct mt_result {
 	uint64_t region;
@@ -97,6 +128,14 @@ struct mt_result {
 	char (*extra_names)[MT_EXTRA_NAME_MAX];
 	struct mt_mapinfo map;		/* proof of mapping (map.valid) */
 	unsigned long tasks;		/* 0: inline */
+	/* How the iterations went: all empty (0, NULL) in older reports. */
+	enum mt_stop stop;
+	unsigned int warmup;		/* iterations run first, not summarised */
+	uint64_t *iter_start_ns;	/* [iter]: CLOCK_MONOTONIC at its start, from the run's */
+	double *iter_steal_ms;		/* [iter]: steal of all CPUs in it; < 0 unreadable */
+	unsigned int n_iter_marks;	/* entries of the two above */
+	unsigned int n_outliers;
+	struct mt_outlier outliers[MT_OUTLIER_MAX];
 };
 
 /* Allocate an empty result of this shape; destroy accepts NULL. */

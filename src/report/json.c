@@ -411,6 +411,18 @@ static json_t *config_json(struct jb *b, const struct mt_report *rep)
 	put_str(b, o, "task_region", mt_task_region_name(c->task_region));
 	if (rep->event_set[0])
 		put_str(b, o, "event_set", rep->event_set);
+	put_int(b, o, "warmup", (json_int_t)c->warmup);
+	if (c->ci_target > 0) {
+		set_real(b, o, "ci_target", c->ci_target);
+		put_int(b, o, "min_iterations", (json_int_t)c->min_iterations);
+		put_int(b, o, "max_iterations", (json_int_t)c->max_iterations);
+		if (c->max_time_s > 0)
+			set_real(b, o, "max_time", c->max_time_s);
+		if (c->ci_phases)
+			put_str(b, o, "ci_phases", c->ci_phases);
+	}
+	if (!strcmp(rep->command, "sweep"))
+		put_str(b, o, "order", mt_order_name(c->order));
 	return o;
 }
 
@@ -489,6 +501,13 @@ static json_t *phase_json(struct jb *b, const struct mt_result *r, const struct 
 		push(b, samples, keep(b, json_integer((json_int_t)ps->time_samples[i])));
 	put(b, t, "samples", samples);
 	put(b, ph, "time_ns", t);
+	if (ps->warmup_samples && r->warmup) {
+		json_t *warm = array(b);
+
+		for (size_t i = 0; i < r->warmup && !b->err; i++)
+			push(b, warm, keep(b, json_integer((json_int_t)ps->warmup_samples[i])));
+		put(b, ph, "warmup_time_ns", warm);
+	}
 	counters = object(b);
 	for (unsigned int e = 0; e < r->n_events; e++)
 		put(b, counters, r->events[e].name,
@@ -514,6 +533,40 @@ static json_t *phase_json(struct jb *b, const struct mt_result *r, const struct 
 		put(b, ph, "kernel", kern);
 	}
 	return ph;
+}
+
+/* How the iterations went: why they stopped, when each began, the outliers. */
+static void iterations_json(struct jb *b, json_t *res, const struct mt_result *r)
+{
+	json_t *starts, *steal, *outliers;
+
+	if (mt_stop_name(r->stop))
+		put_str(b, res, "stop", mt_stop_name(r->stop));
+	if (r->warmup)
+		put_int(b, res, "warmup", (json_int_t)r->warmup);
+	if (!r->n_iter_marks)
+		return;
+	starts = array(b);
+	steal = array(b);
+	for (unsigned int i = 0; i < r->n_iter_marks && !b->err; i++) {
+		push(b, starts, keep(b, json_integer((json_int_t)r->iter_start_ns[i])));
+		push(b, steal, r->iter_steal_ms[i] < 0 ? json_null() :
+		     keep(b, json_real(r->iter_steal_ms[i])));
+	}
+	put(b, res, "iteration_start_ns", starts);
+	put(b, res, "iteration_steal_ms", steal);
+	outliers = array(b);
+	for (unsigned int i = 0; i < r->n_outliers && !b->err; i++) {
+		const struct mt_outlier *o = &r->outliers[i];
+		json_t *jo = object(b);
+
+		put_int(b, jo, "iteration", (json_int_t)o->iter);
+		put_str(b, jo, "phase", o->phase < r->n_phases ? r->phases[o->phase].name : "");
+		put_int(b, jo, "time_ns", (json_int_t)o->time_ns);
+		put(b, jo, "cause", o->cause[0] ? str(b, o->cause) : json_null());
+		push(b, outliers, jo);
+	}
+	put(b, res, "outliers", outliers);
 }
 
 static json_t *result_json(struct jb *b, const struct mt_result *r)
@@ -547,6 +600,7 @@ static json_t *result_json(struct jb *b, const struct mt_result *r)
 		push(b, phases, phase_json(b, r, &r->phases[p]));
 	put(b, res, "phases", phases);
 	put(b, res, "mapping", mapping_json(b, &r->map));
+	iterations_json(b, res, r);
 	return res;
 }
 
@@ -1100,6 +1154,64 @@ static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
 	return ret;
 }
 
+static void printable(char *s);
+
+/* stop, warmup, the iteration marks and outliers: what the tables show again. */
+static int load_iterations(json_t *jr, struct mt_result *r)
+{
+	const char *stop = json_string_value(json_object_get(jr, "stop"));
+	json_t *starts = json_object_get(jr, "iteration_start_ns");
+	json_t *outliers = json_object_get(jr, "outliers");
+	size_t n = json_array_size(starts), i;
+	json_t *v;
+	uint64_t w;
+
+	if (stop && mt_stop_parse(stop) > 0)
+		r->stop = (enum mt_stop)mt_stop_parse(stop);
+	if (!get_u64(jr, "warmup", &w) && w <= 1000000)
+		r->warmup = (unsigned int)w;
+	if (n && n <= 1000000) {
+		json_t *steal = json_object_get(jr, "iteration_steal_ms");
+
+		r->iter_start_ns = calloc(n, sizeof(*r->iter_start_ns));
+		r->iter_steal_ms = calloc(n, sizeof(*r->iter_steal_ms));
+		if (!r->iter_start_ns || !r->iter_steal_ms)
+			return -ENOMEM;
+		json_array_foreach(starts, i, v) {
+			json_t *s = json_array_get(steal, i);
+
+			r->iter_start_ns[i] = json_is_integer(v) && json_integer_value(v) >= 0 ?
+				(uint64_t)json_integer_value(v) : 0;
+			r->iter_steal_ms[i] = json_is_number(s) ? json_number_value(s) : -1;
+		}
+		r->n_iter_marks = (unsigned int)n;
+	}
+	json_array_foreach(outliers, i, v) {
+		struct mt_outlier *o;
+		const char *ph = json_string_value(json_object_get(v, "phase"));
+		const char *cause = json_string_value(json_object_get(v, "cause"));
+		uint64_t it;
+		double t;
+
+		if (r->n_outliers >= MT_OUTLIER_MAX || !ph || get_u64(v, "iteration", &it) ||
+		    it > 1000000 || get_num(v, "time_ns", &t))
+			continue;
+		o = &r->outliers[r->n_outliers];
+		o->phase = r->n_phases;
+		for (unsigned int p = 0; p < r->n_phases; p++)
+			if (!strcmp(r->phases[p].name, ph))
+				o->phase = p;
+		if (o->phase == r->n_phases)
+			continue;
+		o->iter = (unsigned int)it;
+		o->time_ns = t;
+		snprintf(o->cause, sizeof(o->cause), "%s", cause ? cause : "");
+		printable(o->cause);
+		r->n_outliers++;
+	}
+	return 0;
+}
+
 static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 {
 	json_t *params, *events, *phases;
@@ -1173,6 +1285,8 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 			goto fail;
 	}
 	ret = load_extras(r, phases, json_object_get(jr, "mapping"));
+	if (!ret)
+		ret = load_iterations(jr, r);
 	if (ret)
 		goto fail;
 	*out = r;
@@ -1390,6 +1504,27 @@ static void load_workload_config(json_t *jc, struct mt_config *c)
 	c->read_first = json_is_true(json_object_get(jc, "read_first"));
 }
 
+/* The repetition keys, absent in older reports (then the fixed -i). */
+static void load_repetition(json_t *jc, struct mt_config *c)
+{
+	const char *order = json_string_value(json_object_get(jc, "order"));
+	double d;
+	uint64_t v;
+
+	if (!get_u64(jc, "warmup", &v) && v <= 1000000)
+		c->warmup = (unsigned long)v;
+	if (!get_num(jc, "ci_target", &d) && d > 0 && d <= 100)
+		c->ci_target = d;
+	if (!get_u64(jc, "min_iterations", &v) && v <= 1000000)
+		c->min_iterations = (unsigned long)v;
+	if (!get_u64(jc, "max_iterations", &v) && v <= 1000000)
+		c->max_iterations = (unsigned long)v;
+	if (!get_num(jc, "max_time", &d) && d > 0)
+		c->max_time_s = d;
+	if (order && mt_order_parse(order) >= 0)
+		c->order = (enum mt_order)mt_order_parse(order);
+}
+
 static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 {
 	struct mt_config *c = &rep->config;
@@ -1405,6 +1540,7 @@ static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 	get_str(jc, "backend", rep->backend, sizeof(rep->backend));
 	get_str(jc, "event_set", rep->event_set, sizeof(rep->event_set));
 	rep->user_only = json_is_true(json_object_get(jc, "user_only"));
+	load_repetition(jc, c);
 	return 0;
 }
 

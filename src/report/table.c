@@ -370,12 +370,59 @@ static void print_pressure(FILE *f, const struct mt_report *rep, const struct mt
 	mt_text_wrapf(f, width, "%s", line);
 }
 
+/*
+ * How the iterations went, when there is more to say than -i: why they
+ * stopped (--ci-target), the warm-up left out, the outliers flagged.
+ */
+static void print_iterations(FILE *f, const struct mt_report *rep, const struct mt_result *r,
+			     int width)
+{
+	char line[1024], ph[MT_SAFE_MAX], why[MT_SAFE_MAX];
+	size_t n = 0, shown = 8;
+
+	if (mt_stop_name(r->stop) && (rep->config.ci_target > 0 || r->warmup)) {
+		n = (size_t)snprintf(line, sizeof(line), "iterations: %zu summarised, stopped: %s",
+				     r->n_phases ? r->phases[0].time_ns.n : 0,
+				     mt_stop_name(r->stop));
+		if (rep->config.ci_target > 0 && n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      " (target: 95%% CI within %g%% of the mean of %s)",
+					      rep->config.ci_target,
+					      rep->config.ci_phases ?
+					      mt_cell_safe(ph, sizeof(ph), rep->config.ci_phases) :
+					      "every phase");
+		if (r->warmup && n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, "; %u warm-up not summarised",
+				 r->warmup);
+		mt_text_wrap(f, line, width, 2);
+	}
+	if (!r->n_outliers)
+		return;
+	n = (size_t)snprintf(line, sizeof(line), "outliers (beyond 1.5 IQR): %u%s:",
+			     r->n_outliers, r->n_outliers == MT_OUTLIER_MAX ? " or more" : "");
+	for (unsigned int i = 0; i < r->n_outliers && i < shown && n < sizeof(line); i++) {
+		const struct mt_outlier *o = &r->outliers[i];
+
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s #%u%s%s%s",
+				      i ? "," : "",
+				      mt_cell_safe(ph, sizeof(ph), o->phase < r->n_phases ?
+						   r->phases[o->phase].name : "?"),
+				      o->iter + 1, o->cause[0] ? " (" : "",
+				      o->cause[0] ? mt_cell_safe(why, sizeof(why), o->cause) : "",
+				      o->cause[0] ? ")" : "");
+	}
+	if (r->n_outliers > shown && n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, ", ... (the report lists them)");
+	mt_text_wrap(f, line, width, 2);
+}
+
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
 	char region[32], block[32], kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX];
 	char cmd[MT_SAFE_MAX], line[512];
 	int ret = 0, width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width);
+	unsigned long iters;
 	size_t n;
 
 	if (!strcmp(rep->command, "run"))
@@ -383,9 +430,11 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 
 	mt_size_format(c->region, region, sizeof(region));
 	mt_size_format(c->block, block, sizeof(block));
-	mt_text_wrapf(f, prose, "memtlb %s: region %s (%s), block %s, %lu iteration%s x %lu pass%s",
+	/* --ci-target: the count is a limit, print_iterations says what ran */
+	iters = c->ci_target > 0 ? c->max_iterations : c->iterations;
+	mt_text_wrapf(f, prose, "memtlb %s: region %s (%s), block %s, %s%lu iteration%s x %lu pass%s",
 	      mt_cell_safe(cmd, sizeof(cmd), rep->command), region, mt_backing_name(c->backing),
-	      block, c->iterations, c->iterations == 1 ? "" : "s", c->passes,
+	      block, c->ci_target > 0 ? "up to " : "", iters, iters == 1 ? "" : "s", c->passes,
 	      c->passes == 1 ? "" : "es");
 	n = (size_t)snprintf(line, sizeof(line), "pages %s, access %s", mt_pages_name(c->pages),
 			     mt_access_name(c->access));
@@ -418,6 +467,7 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	for (size_t i = 0; i < rep->n_results; i++) {
 		print_mapping(f, rep->results[i], prose);
 		print_pressure(f, rep, rep->results[i], prose);
+		print_iterations(f, rep, rep->results[i], prose);
 	}
 	fputc('\n', f);
 	for (size_t i = 0; !ret && i < rep->n_results; i++)
