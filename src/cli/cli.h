@@ -72,6 +72,10 @@ enum {
 #define MT_WORKLOAD_HELP \
 	"Workload:\n" \
 	"  -r, --region SIZE        region to map (default 1g; k/m/g/t, 0x hex)\n" \
+	MT_WORKLOAD_HELP_NO_REGION
+
+/* The same without -r: sweep lists its own -r RANGE, once. */
+#define MT_WORKLOAD_HELP_NO_REGION \
 	"  -b, --block SIZE         one word touched per block (default: page size)\n" \
 	"  -i, --iterations N       mmap/touch/munmap cycles (default 10);\n" \
 	"      --repeat N           the same, perf stat's name\n" \

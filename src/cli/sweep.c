@@ -47,7 +47,8 @@ static void help(void)
 	       "Run the stat measurement at every point of a region range (and of a grid of\n"
 	       "--vary values), print one row per region and the knees of the cost curve.\n\n"
 	       "Sweep:\n"
-	       "  -r, --region RANGE       A..B (doubling), A..B:STEP or A..B:xF, e.g. 256m..16g:64m\n"
+	       "  -r, --region RANGE       A..B (doubling), A..B:STEP or A..B:xF,\n"
+	       "                           e.g. 256m..16g:64m\n"
 	       "      --vary KEY=V1,V2,... also sweep KEY: a workload option (block, backing,\n"
 	       "                           iterations, passes, ...), sysfs:/sys/PATH or\n"
 	       "                           sysctl:NAME (written before each point, restored at\n"
@@ -56,7 +57,8 @@ static void help(void)
 	       "                           or the last read pass when --passes is below 5)\n"
 	       "      --knee-ratio R       rise over the trend that makes a knee (default 2.0)\n"
 	       "      --from FILE          print a sweep's report again, knees recomputed\n"
-	       MT_WORKLOAD_HELP
+	       "Workload:\n"
+	       MT_WORKLOAD_HELP_NO_REGION
 	       "  -h, --help               this text\n");
 }
 
