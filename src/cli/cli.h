@@ -96,7 +96,7 @@ enum {
 	"      --force              run even if the region exceeds MemAvailable\n" \
 	"Counting:\n" \
 	"  -e, --event LIST         events, comma-separated, -e again adds (default:\n" \
-	"                           " MT_DEFAULT_EVENTS ")\n" \
+	"                           this CPU's events of the set " MT_DEFAULT_EVENT_SET ")\n" \
 	"      --events SET         a named event set for this CPU (memtlb list)\n" \
 	"      --events-dir DIR     read event sets from DIR\n" \
 	"Output:\n" \
