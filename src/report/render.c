@@ -664,6 +664,7 @@ static const char html_head[] =
 	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
 	"th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: right; }\n"
 	"th:first-child, td:first-child { text-align: left; }\n"
+	"td.metric { text-align: left; }\n.changed { font-weight: bold; }\n"
 	"figure { margin: 1em 0; }\n</style>\n</head>\n<body>\n";
 
 int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *files,

@@ -73,6 +73,19 @@ assert d["config"]["event_set"] == "default"
 assert abs(ph["read_0"]["derived"]["dtlb_miss_ratio"] - 2621 / 262144) < 1e-9, ph["read_0"]["derived"]' \
 	"$out"; then ok; else fail "replay: dtlb_miss_ratio of the default set's events"; fi
 
+# Each ratio shown is said by the events it divides, and only when shown.
+MEMTLB_BACKEND=replay:$MEMTLB_TEST_DATA/replay/tlb.txt
+export MEMTLB_BACKEND
+run stat --region 1m -i 2 -p 1
+unset MEMTLB_BACKEND
+expect_status 0 "replay, table"
+expect_grep '^  dTLB miss ratio = dTLB-load-misses / dTLB-loads$' "$out" "replay: the ratio's events"
+run stat --region 256k -i 2 -p 1
+if python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["system"]["hw_counters"] is not False)' "$work/bare.json"; then
+	if grep -Eq '^  [^ ]+.* = .* / ' "$out"; then fail "no PMU: a ratio named that is not shown"; else ok; fi
+fi
+
 # Every CPU section of the set names that CPU's events: no perf generic name,
 # whose meaning differs by CPU, outside the generic section; each section
 # that this libpfm4 knows resolves, with an access and a miss event.
