@@ -77,6 +77,10 @@ enum {
 #define MT_WORKLOAD_HELP \
 	"Workload:\n" \
 	"  -r, --region SIZE        region to map (default 1g; k/m/g/t, 0x hex)\n" \
+	MT_WORKLOAD_HELP_NO_REGION
+
+/* The same without -r: sweep lists its own -r RANGE, once. */
+#define MT_WORKLOAD_HELP_NO_REGION \
 	"  -b, --block SIZE         one word touched per block (default: page size)\n" \
 	"  -i, --iterations N       mmap/touch/munmap cycles (default 10);\n" \
 	"      --repeat N           the same, perf stat's name\n" \
@@ -97,7 +101,7 @@ enum {
 	"      --force              run even if the region exceeds MemAvailable\n" \
 	"Counting:\n" \
 	"  -e, --event LIST         events, comma-separated, -e again adds (default:\n" \
-	"                           " MT_DEFAULT_EVENTS ")\n" \
+	"                           this CPU's events of the set " MT_DEFAULT_EVENT_SET ")\n" \
 	"      --events SET         a named event set for this CPU (memtlb list)\n" \
 	"      --events-dir DIR     read event sets from DIR\n" \
 	"Output:\n" \

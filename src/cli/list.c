@@ -18,6 +18,7 @@ static const struct option cmdopts[] = {
 	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR },
 	{ "pmu", required_argument, NULL, MT_OPT_FIRST_FREE },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "names", no_argument, NULL, MT_OPT_FIRST_FREE + 1 },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -31,6 +32,8 @@ static void help(void)
 	       "      --pmu PMU            resolve for this libpfm4 PMU instead (skl, icl,\n"
 	       "                           amd64_fam19h_zen3, ...): encodings only\n"
 	       "  -v, --verbose            also list every PMU section of each set\n"
+	       "      --names              only the names -e takes, one a line, nothing\n"
+	       "                           opened (for shell completion)\n"
 	       "  -h, --help               this text\n");
 }
 
@@ -251,6 +254,69 @@ static void show_tracepoints(int hw_counters)
 	putchar('\n');
 }
 
+/* What -e takes for a set's event: an ALIAS=EVENT entry's EVENT. */
+static const char *spec_of(const struct mt_evset *set, const char *name)
+{
+	for (size_t i = 0; i < set->n_sections; i++)
+		for (size_t k = 0; k < set->sections[i].n; k++)
+			if (!strcmp(set->sections[i].entries[k].alias, name))
+				return set->sections[i].entries[k].event;
+	return name;
+}
+
+/* name, once: seen (its text in *buf) holds the names printed, each framed by "\n". */
+static void print_once(FILE *seen, char **buf, const char *name)
+{
+	char key[MT_EVENT_NAME_MAX + 2];
+
+	snprintf(key, sizeof(key), "\n%s\n", name);
+	fflush(seen);
+	if (*buf && strstr(*buf, key))
+		return;
+	fprintf(seen, "%s", key + 1);
+	printf("%s\n", name);
+}
+
+/*
+ * One name a line: the sets' events as resolved here (what -e takes: an
+ * ALIAS=EVENT entry's EVENT), then the TLB tracepoints tracefs has.
+ * Nothing is opened: completion runs this on a keystroke.
+ */
+static void print_names(const struct mt_evsets *sets, const struct shown *shown)
+{
+	char dir[4096], names[4096], one[2 * MT_TRACEFS_NAME_MAX + 2];
+	char *tok, *save = NULL, *buf = NULL;
+	size_t len = 0;
+	FILE *seen = open_memstream(&buf, &len);
+
+	if (!seen)
+		return;
+	fputc('\n', seen);
+	for (size_t i = 0; i < sets->n; i++)
+		for (size_t k = 0; k < shown[i].n; k++)
+			print_once(seen, &buf, spec_of(&sets->sets[i], shown[i].ev[k].name));
+	if (!mt_tracefs_dir(dir, sizeof(dir))) {
+		if (!mt_tracefs_list(dir, "tlb", names, sizeof(names)))
+			for (tok = strtok_r(names, " ", &save); tok;
+			     tok = strtok_r(NULL, " ", &save)) {
+				snprintf(one, sizeof(one), "tlb:%s", tok);
+				print_once(seen, &buf, one);
+			}
+		for (size_t i = 0; i < sizeof(study_tracepoints) / sizeof(study_tracepoints[0]);
+		     i++) {
+			const char *name = study_tracepoints[i], *colon = strchr(name, ':');
+			char sys[MT_TRACEFS_NAME_MAX];
+			uint64_t id;
+
+			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - name), name);
+			if (!mt_tracefs_id(dir, sys, colon + 1, &id))
+				print_once(seen, &buf, name);
+		}
+	}
+	fclose(seen);
+	free(buf);
+}
+
 static int cmd_list(int argc, char *argv[])
 {
 	const char *dir_opt = NULL, *force = NULL;
@@ -258,7 +324,7 @@ static int cmd_list(int argc, char *argv[])
 	struct shown *shown;
 	struct mt_sysinfo si;
 	char dir[4096], msg[512], pmu[64];
-	bool verbose = false;
+	bool verbose = false, names = false;
 	int c, ret;
 
 	opterr = 0;
@@ -276,6 +342,9 @@ static int cmd_list(int argc, char *argv[])
 			break;
 		case MT_OPT_FIRST_FREE:
 			force = optarg;
+			break;
+		case MT_OPT_FIRST_FREE + 1:
+			names = true;
 			break;
 		default:
 			return mt_cli_getopt_error("list", c, argv);
@@ -318,6 +387,11 @@ static int cmd_list(int argc, char *argv[])
 	}
 	for (size_t i = 0; i < sets->n; i++)
 		resolve_part(&sets->sets[i], pmu, MT_EVSET_PMU_PART, &shown[i]);
+	if (names) {
+		print_names(sets, shown);
+		ret = MT_EXIT_OK;
+		goto out;
+	}
 	mt_sysinfo_read(&si);
 	printf("event sets from %s\n", dir);
 	if (!force) {

@@ -426,6 +426,12 @@ static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t
 	}
 	mt_evsets_dir(cfg->events_dir, dir, sizeof(dir));
 	ret = mt_evsets_load(&sets, dir, msg, sizeof(msg));
+	/* The default set where it cannot be read: its generic events (-ENOENT). */
+	if (mt_config_events_default(cfg) && (ret || !mt_evsets_find(sets, cfg->event_set))) {
+		if (!ret)
+			mt_evsets_destroy(sets);
+		return -ENOENT;
+	}
 	if (ret) {
 		mt_err("--events: %s", msg);
 		return MT_EXIT_USAGE;
@@ -440,6 +446,8 @@ static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t
 	mt_pmu_core_name(pmu, sizeof(pmu));
 	ret = mt_evset_resolve(set, pmu, ev, n, &which, msg, sizeof(msg));
 	mt_evsets_destroy(sets);
+	if (ret && mt_config_events_default(cfg))
+		return -ENOENT;
 	if (ret) {
 		mt_err("--events: %s", msg);
 		return ret == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAILURE;
@@ -486,8 +494,11 @@ int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, siz
 			mt_hint("memtlb-stat(1), ENVIRONMENT, describes the format");
 		return MT_EXIT_USAGE;
 	}
-	if (cfg->event_set)
-		return resolve_set(cfg, ev, n);
+	if (cfg->event_set) {
+		ret = resolve_set(cfg, ev, n);
+		if (ret != -ENOENT)
+			return ret;
+	}
 	ret = mt_events_resolve(cfg->events, ev, n, msg, sizeof(msg));
 	if (ret == -EINVAL) {
 		/* The resolver's own hint follows a newline (a tracepoint's values). */

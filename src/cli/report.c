@@ -15,6 +15,7 @@
 #include "cli/log.h"
 #include "report/export.h"
 #include "report/json.h"
+#include "report/plot.h"
 #include "report/render.h"
 #include "sys/file.h"
 
@@ -44,13 +45,21 @@ static void help(void)
 	       "System, configuration, tables and plots of report files (a directory:\n"
 	       "its *.json files), or their metrics for lkp-tests, LAVA or KCIDB.\n\n"
 	       "  --format FMT             text, markdown, html, lkp, lava or kcidb\n"
-	       "                           (default: from -o's suffix .md or .html, else text)\n"
+	       "                           (default: from -o's suffix .md or .html, else text;\n"
+	       "                           -o FILE.pdf: the plots as a PDF, through gnuplot)\n"
 	       "  -o, --output FILE        write to FILE (atomically) instead of stdout\n"
 	       "      --origin NAME        kcidb: the CI system (default memtlb)\n"
 	       "      --checkout ID        kcidb: checkout id (default: the kernel release)\n"
 	       "      --build ID           kcidb: build id (default: checkout and machine)\n"
 	       "      --run ID             kcidb: the run's part of test ids (default: host)\n"
 	       "  -h, --help               this text\n");
+}
+
+static bool is_pdf(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+
+	return dot && !strcmp(dot, ".pdf");
 }
 
 static enum mt_render_format format_of(const char *path)
@@ -133,6 +142,7 @@ static int cmd_report(int argc, char *argv[])
 	struct mt_export_ids ids = { 0 };
 	struct inputs in = { 0 };
 	enum mt_render_format fmt;
+	bool pdf = false;
 	int export = -1;
 	const char *output = NULL, *format = NULL;
 	char *buf = NULL, msg[256];
@@ -184,6 +194,18 @@ static int cmd_report(int argc, char *argv[])
 			export = v - MT_RENDER_HTML - 1;
 		else
 			fmt = (enum mt_render_format)v;
+	}
+	/* A PDF needs gnuplot's pdfcairo: said before any input is read. */
+	if (!format && is_pdf(output)) {
+		int err = mt_plot_has_pdf();
+
+		if (err) {
+			mt_err("-o: %s: cannot make a PDF: %s", output, err == -ENOENT ?
+			       "gnuplot is not installed" : "gnuplot has no pdfcairo terminal");
+			mt_hint("apt-get install gnuplot-nox, or write HTML: -o FILE.html");
+			return MT_EXIT_USAGE;
+		}
+		pdf = true;
 	}
 	if ((ids.origin || ids.checkout || ids.build || ids.run) && export != MT_EXPORT_KCIDB) {
 		mt_err("report: --origin, --checkout, --build and --run: only with --format kcidb");
@@ -241,6 +263,18 @@ static int cmd_report(int argc, char *argv[])
 			goto out;
 		}
 	}
+	if (pdf) {
+		int err = mt_render_pdf((const struct mt_report *const *)reps,
+					(const char *const *)in.path, n, &buf, &len);
+
+		if (err) {
+			mt_err("-o: %s: %s", output, err == -ENODATA ? "the reports have nothing to plot"
+					: err == -ENOMEM ? strerror(ENOMEM) : "gnuplot failed on the plots");
+			ret = err == -ENODATA ? MT_EXIT_USAGE : MT_EXIT_FAILURE;
+			goto out;
+		}
+		goto write;
+	}
 	f = open_memstream(&buf, &len);
 	if (!f || (export >= 0 ? mt_export_write(f, (const struct mt_report *const *)reps, (size_t)n,
 						 (enum mt_export_format)export, &ids)
@@ -257,6 +291,7 @@ static int cmd_report(int argc, char *argv[])
 		ret = MT_EXIT_FAILURE;
 		goto out;
 	}
+write:
 	if (!output || !strcmp(output, "-")) {
 		errno = 0;
 		if (len && (fwrite(buf, 1, len, stdout) != len || fflush(stdout))) {

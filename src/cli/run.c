@@ -57,7 +57,7 @@ static void help(void)
 	       "                           Ctrl-C\n"
 	       "      --duration S         with -p: stop counting after S seconds\n"
 	       "  -e, --event LIST         events, comma-separated, -e again adds (default:\n"
-	       "                           " MT_DEFAULT_EVENTS ")\n"
+	       "                           this CPU's events of the set " MT_DEFAULT_EVENT_SET ")\n"
 	       "      --events SET         a named event set (memtlb list shows them)\n"
 	       "      --events-dir DIR     read event sets from DIR\n"
 	       "      --format FMT         table (default), csv or json, on stderr\n"

@@ -50,7 +50,8 @@ static void help(void)
 	       "Run the stat measurement at every point of a region range (and of a grid of\n"
 	       "--vary values), print one row per region and the knees of the cost curve.\n\n"
 	       "Sweep:\n"
-	       "  -r, --region RANGE       A..B (doubling), A..B:STEP or A..B:xF, e.g. 256m..16g:64m\n"
+	       "  -r, --region RANGE       A..B (doubling), A..B:STEP or A..B:xF,\n"
+	       "                           e.g. 256m..16g:64m\n"
 	       "      --vary KEY=V1,V2,... also sweep KEY: a workload option (block, backing,\n"
 	       "                           iterations, passes, ...), sysfs:/sys/PATH or\n"
 	       "                           sysctl:NAME (written before each point, restored at\n"
@@ -62,7 +63,8 @@ static void help(void)
 	       "      --order HOW          sequential (default: point by point), interleaved\n"
 	       "                           (iteration 1 of every point, then 2, ...) or\n"
 	       "                           random (each round shuffled by --seed)\n"
-	       MT_WORKLOAD_HELP
+	       "Workload:\n"
+	       MT_WORKLOAD_HELP_NO_REGION
 	       MT_REPEAT_HELP
 	       "  -h, --help               this text\n");
 }

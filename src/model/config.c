@@ -78,6 +78,14 @@ int mt_format_parse(const char *s) { return parse_of(formats, N(formats), s); }
 const char *mt_order_name(enum mt_order o) { return name_of(orders, N(orders), o); }
 int mt_order_parse(const char *s) { return parse_of(orders, N(orders), s); }
 
+/* Compared by address: an explicit --events default is asked for, not implied. */
+static const char default_set[] = MT_DEFAULT_EVENT_SET;
+
+bool mt_config_events_default(const struct mt_config *cfg)
+{
+	return cfg->event_set == default_set;
+}
+
 void mt_config_init(struct mt_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -92,6 +100,7 @@ void mt_config_init(struct mt_config *cfg)
 	cfg->task_mode = MT_TASK_THREAD;
 	cfg->task_region = MT_TASK_REGION_SHARED;
 	cfg->events = MT_DEFAULT_EVENTS;
+	cfg->event_set = default_set;
 	cfg->format = MT_FORMAT_TABLE;
 	cfg->min_iterations = 3;
 	cfg->max_iterations = 100;
@@ -379,6 +388,9 @@ int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
 	} else if (!strcmp(key, "event")) {
 		cfg->events = value;
 		cfg->events_given = true;
+		/* -e replaces the default set; beside an --events SET it is an error */
+		if (cfg->event_set == default_set)
+			cfg->event_set = NULL;
 	} else if (!strcmp(key, "events")) {
 		cfg->event_set = value;
 	} else if (!strcmp(key, "events-dir")) {

@@ -49,6 +49,13 @@ enum mt_format {
 	MT_FORMAT_MAX,
 };
 
+/*
+ * Without -e and --events: the event set "default" (events/default.events),
+ * resolved to this CPU's events, so that no column is one of perf's generic
+ * names, which mean other events on other CPUs. MT_DEFAULT_EVENTS is its
+ * generic section, counted where no event set can be read.
+ */
+#define MT_DEFAULT_EVENT_SET "default"
 #define MT_DEFAULT_EVENTS \
 	"cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults"
 
@@ -123,6 +130,9 @@ int mt_msg_set(struct mt_msg *msg, int err, const char *hint, const char *fmt, .
 
 /* The defaults: a 1 GiB shared region, page-size blocks, 10 x 5 passes. */
 void mt_config_init(struct mt_config *cfg);
+
+/* Whether cfg counts the default set because nothing else was asked for. */
+bool mt_config_events_default(const struct mt_config *cfg);
 
 /*
  * Set the option named key (the long option: "region", "backing",

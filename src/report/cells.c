@@ -616,6 +616,46 @@ static void note_groups(struct mt_table *t, const struct mt_result *r)
 				 "slices: compare with care");
 }
 
+/* The name of r's first event in role, or NULL. */
+static const char *role_event(const struct mt_result *r, enum mt_role role)
+{
+	for (unsigned int e = 0; e < r->n_events; e++)
+		if (r->events[e].role == role)
+			return r->events[e].name;
+	return NULL;
+}
+
+/*
+ * Each ratio the table shows, by the events it divides: a set's events
+ * differ by CPU, so "dTLB miss ratio" is said in this CPU's terms (walks
+ * per load on Intel and AMD Zen, not perf's generic names).
+ */
+static void note_ratios(struct mt_table *t, const struct mt_result *r)
+{
+	static const struct {
+		enum mt_derived d;
+		enum mt_role num, den;
+		const char *scale;
+	} ratios[] = {
+		{ MT_DERIVED_DTLB_MISS_RATIO, MT_ROLE_DTLB_MISSES, MT_ROLE_DTLB_LOADS, "" },
+		{ MT_DERIVED_DTLB_MISS_RATE, MT_ROLE_DTLB_MISSES, MT_ROLE_INSTRUCTIONS, "" },
+		{ MT_DERIVED_DTLB_MPKI, MT_ROLE_DTLB_MISSES, MT_ROLE_INSTRUCTIONS, "1000 x " },
+		{ MT_DERIVED_ITLB_MPKI, MT_ROLE_ITLB_MISSES, MT_ROLE_INSTRUCTIONS, "1000 x " },
+		{ MT_DERIVED_WALK_CYCLES_SHARE, MT_ROLE_WALK_CYCLES, MT_ROLE_CYCLES, "" },
+	};
+
+	for (size_t i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++) {
+		const char *num = role_event(r, ratios[i].num), *den = role_event(r, ratios[i].den);
+		bool shown = false;
+
+		for (unsigned int p = 0; p < r->n_phases && !shown; p++)
+			shown = mt_phase_has(&r->phases[p], ratios[i].d);
+		if (shown && num && den)
+			mt_table_note(t, "  %s = %s%s / %s", mt_derived_label(ratios[i].d),
+				      ratios[i].scale, num, den);
+	}
+}
+
 /* What each event measures on this CPU, when an event set said so. */
 static void note_meanings(struct mt_table *t, const struct mt_report *rep,
 			  const struct mt_result *r)
@@ -631,6 +671,7 @@ static void note_meanings(struct mt_table *t, const struct mt_report *rep,
 	for (unsigned int e = 0; e < r->n_events; e++)
 		if (r->events[e].meaning[0])
 			mt_table_note(t, "  %s: %s", r->events[e].name, r->events[e].meaning);
+	note_ratios(t, r);
 }
 
 int mt_table_notes(struct mt_table *t, const struct mt_report *rep, const struct mt_result *r,

@@ -298,11 +298,10 @@ static const char html_head[] =
 	"td.metric { text-align: left; }\n.changed { font-weight: bold; }\n"
 	"</style>\n</head>\n<body>\n<h1>memtlb compare</h1>\n";
 
-static void print_html(FILE *f, const struct mt_comparison *cmp, bool wide)
+void mt_compare_print_html_body(FILE *f, const struct mt_comparison *cmp, bool wide)
 {
 	char a[320], b[64];
 
-	fputs(html_head, f);
 	fputs("<ul>\n", f);
 	for (unsigned int i = 0; i < cmp->n_inputs; i++) {
 		side_label(a, sizeof(a), cmp, i);
@@ -377,8 +376,15 @@ static void print_html(FILE *f, const struct mt_comparison *cmp, bool wide)
 					cmp->geomean_n[i][fam]);
 	fprintf(f, "<li>~ cv over iterations; +- half the 95%% CI of the change (delta "
 		   "method); * changed: p &lt; %.2f and beyond the %g%% noise threshold; abs: "
-		   "absolute change (near-zero base); test: %s</li>\n</ul>\n</body>\n</html>\n",
+		   "absolute change (near-zero base); test: %s</li>\n</ul>\n",
 		MT_COMPARE_ALPHA, cmp->opts.noise_pct, test_label(cmp));
+}
+
+static void print_html(FILE *f, const struct mt_comparison *cmp, bool wide)
+{
+	fputs(html_head, f);
+	mt_compare_print_html_body(f, cmp, wide);
+	fputs("</body>\n</html>\n", f);
 }
 
 static void print_csv(FILE *f, const struct mt_comparison *cmp)

@@ -26,6 +26,12 @@ int mt_compare_print_wide(FILE *f, const struct mt_comparison *cmp,
 /* The same, not wide. */
 int mt_compare_print(FILE *f, const struct mt_comparison *cmp, enum mt_compare_format fmt);
 
+/*
+ * The HTML comparison without its document around it (no head, no body
+ * element): for a report that has a comparison section.
+ */
+void mt_compare_print_html_body(FILE *f, const struct mt_comparison *cmp, bool wide);
+
 /* --format's names: "text", "markdown", "csv", "json", "html"; NULL out of range. */
 const char *mt_compare_format_name(enum mt_compare_format fmt);
 

@@ -1716,9 +1716,11 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 		ret = bad(&ld, "not a memtlb report (no memtlb.schema)");
 		goto out;
 	}
-	if (json_integer_value(schema) != MT_REPORT_SCHEMA) {
-		snprintf(msg, msg_len, "schema %lld, this memtlb reads schema %d",
-			 (long long)json_integer_value(schema), MT_REPORT_SCHEMA);
+	if (json_integer_value(schema) < MT_REPORT_SCHEMA_MIN ||
+	    json_integer_value(schema) > MT_REPORT_SCHEMA) {
+		snprintf(msg, msg_len, "schema %lld, this memtlb reads schemas %d to %d",
+			 (long long)json_integer_value(schema), MT_REPORT_SCHEMA_MIN,
+			 MT_REPORT_SCHEMA);
 		ret = -EPROTO;
 		goto out;
 	}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* gnuplot as a child process: no shell, script on stdin, SVG from stdout. */
+/* gnuplot as a child process: no shell, script on stdin, SVG or PDF from stdout. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -27,7 +27,7 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-static int read_all(int fd, char **out)
+static int read_all(int fd, char **out, size_t *out_len)
 {
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
@@ -58,6 +58,7 @@ static int read_all(int fd, char **out)
 	}
 	buf[len] = '\0';
 	*out = buf;
+	*out_len = len;
 	return 0;
 }
 
@@ -84,20 +85,21 @@ static char *with_datablock(const char *script, const char *data)
 	return out;
 }
 
-int mt_plot_svg(const char *script, const char *data, char **svg)
+/*
+ * gnuplot on full (its whole input); *res gets its standard output and
+ * *res_len its length. 0, -ENOENT (no gnuplot), -EIO (it failed), -errno.
+ */
+static int run(const char *full, char **res, size_t *res_len)
 {
 	const char *prog = getenv("MEMTLB_GNUPLOT");
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, status, ret = 0;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	char *full;
 	pid_t pid;
 
-	*svg = NULL;
+	*res = NULL;
+	*res_len = 0;
 	if (!prog || !*prog)
 		prog = "gnuplot";
-	full = with_datablock(script, data);
-	if (!full)
-		return -EINVAL;
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
 		ret = -errno;
 		goto out;
@@ -126,13 +128,13 @@ int mt_plot_svg(const char *script, const char *data, char **svg)
 	sigaction(SIGPIPE, &old, NULL);
 	close(in[1]);
 	in[1] = -1;
-	if (read_all(out[0], svg) && !ret)
+	if (read_all(out[0], res, res_len) && !ret)
 		ret = -EIO;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		ret = -ENOENT;
-	else if (!WIFEXITED(status) || WEXITSTATUS(status) || !*svg || !strstr(*svg, "<svg"))
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) || !*res)
 		ret = ret ? ret : -EIO;
 out:
 	for (int i = 0; i < 2; i++) {
@@ -141,10 +143,79 @@ out:
 		if (out[i] >= 0)
 			close(out[i]);
 	}
-	free(full);
 	if (ret) {
+		free(*res);
+		*res = NULL;
+		*res_len = 0;
+	}
+	return ret;
+}
+
+int mt_plot_svg(const char *script, const char *data, char **svg)
+{
+	char *full = with_datablock(script, data);
+	size_t len;
+	int ret;
+
+	*svg = NULL;
+	if (!full)
+		return -EINVAL;
+	ret = run(full, svg, &len);
+	free(full);
+	if (!ret && !strstr(*svg, "<svg")) {
 		free(*svg);
 		*svg = NULL;
+		ret = -EIO;
 	}
+	return ret;
+}
+
+int mt_plot_pdf(const char *const *scripts, const char *const *datas, size_t n, char **pdf,
+		size_t *len)
+{
+	char *buf = NULL, *part;
+	size_t blen = 0;
+	FILE *f = open_memstream(&buf, &blen);
+	int ret = 0;
+
+	*pdf = NULL;
+	*len = 0;
+	if (!f)
+		return -ENOMEM;
+	/* One gnuplot, one output: each plot is a page; each redefines $data. */
+	fputs("set terminal pdfcairo size 8in,4.5in font 'sans,10' noenhanced\n", f);
+	for (size_t i = 0; i < n && !ret; i++) {
+		part = with_datablock(scripts[i], datas[i]);
+		if (!part)
+			ret = -EINVAL;
+		else
+			fputs(part, f);
+		free(part);
+	}
+	if (fclose(f))
+		ret = ret ? ret : -ENOMEM;
+	if (!ret)
+		ret = run(buf, pdf, len);
+	free(buf);
+	if (!ret && (*len < 5 || memcmp(*pdf, "%PDF-", 5))) {
+		free(*pdf);
+		*pdf = NULL;
+		*len = 0;
+		ret = -EIO;
+	}
+	return ret;
+}
+
+int mt_plot_has_pdf(void)
+{
+	char *out;
+	size_t len;
+	/* gnuplot reading a script exits non-zero on an unknown terminal. */
+	int ret = run("set terminal pdfcairo\n", &out, &len);
+
+	if (ret == -EIO)
+		return -ENOTSUP;
+	if (!ret)
+		free(out);
 	return ret;
 }

@@ -10,11 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/reach.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/compare.h"
 #include "report/json.h"
 #include "report/plot.h"
 #include "report/render.h"
+#include "report/sweep.h"
+#include "stats/compare.h"
+
+#define MAX_KNEES 32
 
 static void html_esc(FILE *f, const char *s)
 {
@@ -344,9 +350,9 @@ static void gp_datum(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static const char gp_head[] =
-	"set terminal svg size 760,400 font 'sans,11' noenhanced\n"
-	"set key below\nset grid ytics\n";
+/* reset: in a PDF the plots share one gnuplot, and none inherits the last's labels. */
+static const char gp_head[] = "reset\nset key below\nset grid ytics\n";
+static const char gp_svg[] = "set terminal svg size 760,400 font 'sans,11' noenhanced\n";
 
 /* Per-phase bars, mean +/- stddev, one bar per input (its first point). */
 static void plot_phases(FILE *script, FILE *data, const struct mt_report *const *reps,
@@ -354,10 +360,10 @@ static void plot_phases(FILE *script, FILE *data, const struct mt_report *const 
 {
 	const struct mt_result *r0 = reps[0]->results[0];
 
-	fprintf(script, "%sset title 'Time per phase (mean +/- stddev over iterations)'\n"
-		"set ylabel 'us (log scale)'\nset logscale y\nset style data histograms\n"
-		"set style histogram errorbars gap 1 lw 1\nset style fill solid 0.6 border -1\n"
-		"plot ", gp_head);
+	fputs("set title 'Time per phase (mean +/- stddev over iterations)'\n"
+	      "set ylabel 'us (log scale)'\nset logscale y\nset style data histograms\n"
+	      "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.6 border -1\n"
+	      "plot ", script);
 	for (unsigned int i = 0; i < n; i++) {
 		fprintf(script, "%s%s using %u:%u%s title ", i ? ", " : "", i ? "''" : "$data",
 			2 * i + 2, 2 * i + 3, i ? "" : ":xtic(1)");
@@ -380,14 +386,77 @@ static void plot_phases(FILE *script, FILE *data, const struct mt_report *const 
 	}
 }
 
-/* Per-block cost against region size, one line per input. */
+/*
+ * Each TLB level's reach that cpuid reports (the first input's CPU) as a
+ * labelled vertical line, where it falls within the data: where a knee is
+ * expected.
+ */
+static void plot_reach(FILE *script, const struct mt_report *rep, double xmin, double xmax)
+{
+	struct mt_reach lv[MT_REACH_MAX];
+	size_t n = mt_reach_from_sysinfo(&rep->system, lv, MT_REACH_MAX);
+
+	for (size_t i = 0; i < n; i++) {
+		double x = (double)mt_reach_max(&lv[i]);
+		char pg[32], reach[32], *label;
+
+		if (x < xmin || x > xmax)
+			continue;
+		mt_size_format_short(lv[i].page_size, pg, sizeof(pg));
+		mt_size_format_short(mt_reach_max(&lv[i]), reach, sizeof(reach));
+		if (asprintf(&label, "%s %s reach %s", lv[i].name, pg, reach) < 0)
+			return;
+		fprintf(script, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead dt 2 "
+			"lc rgb '#777777'\nset label ", x, x);
+		gp_str(script, label);
+		free(label);
+		fprintf(script, " at %.17g, graph 0.97 rotate by 90 right offset -0.7,0 "
+			"font ',8' textcolor rgb '#555555'\n", x);
+	}
+}
+
+/*
+ * Per-block cost against region size, one line per input; each knee
+ * marked (memtlb sweep's, on the same phase) and the TLB reaches drawn.
+ */
 static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *reps,
 		      const char *const *files, unsigned int n, bool first_write)
 {
-	fprintf(script, "%sset title '%s: time per block against region size'\n"
+	double xmin = 0, xmax = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		const char *ph = first_write ? "write_0" : read_phase(reps[i]);
+		double kx[MAX_KNEES], ky[MAX_KNEES];
+		int nk;
+
+		for (size_t k = 0; k < reps[i]->n_results; k++) {
+			const struct mt_result *r = reps[i]->results[k];
+			const struct mt_phase_stat *ps = mt_result_phase(r, ph);
+			double x = (double)r->region;
+
+			if (!ps || !r->blocks)
+				continue;
+			fprintf(data, "%llu %.6g %.6g\n", (unsigned long long)r->region,
+				ps->time_ns.mean / (double)r->blocks,
+				ps->time_ns.stddev / (double)r->blocks);
+			if (xmax == 0 || x < xmin)
+				xmin = x;
+			if (x > xmax)
+				xmax = x;
+		}
+		fputs("\n\n", data);
+		nk = mt_report_knee_points(reps[i], ph, NULL, kx, ky, MAX_KNEES);
+		for (int k = 0; k < nk; k++)
+			fprintf(script, "set label 'knee' at %.17g, %.6g point pt 6 ps 2 "
+				"offset 1,1\n", kx[k], ky[k]);
+	}
+	if (xmax > 0)
+		plot_reach(script, reps[0], xmin, xmax);
+	/* x ends at the data: no offsets and no rounding out to the next tic. */
+	fprintf(script, "set title '%s: time per block against region size'\n"
 		"set xlabel 'region'\nset ylabel 'ns per block'\nset logscale x 2\n"
-		"set format x '%%.0b%%BB'\nset offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n"
-		"plot ", gp_head,
+		"set format x '%%.0b%%BB'\nset autoscale xfix\n"
+		"set offsets 0, 0, graph 0.1, graph 0.1\nplot ",
 		first_write ? "first write (write_0)" : "read pass");
 	for (unsigned int i = 0; i < n; i++) {
 		const char *ph = first_write ? "write_0" : read_phase(reps[i]);
@@ -397,21 +466,22 @@ static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *
 		fprintf(script, "%s$data index %u using 1:2:3 with yerrorlines pt 7 title ",
 			i ? ", " : "", i);
 		gp_str(script, title);
-		for (size_t k = 0; k < reps[i]->n_results; k++) {
-			const struct mt_result *r = reps[i]->results[k];
-			const struct mt_phase_stat *ps = mt_result_phase(r, ph);
-
-			if (ps && r->blocks)
-				fprintf(data, "%llu %.6g %.6g\n", (unsigned long long)r->region,
-					ps->time_ns.mean / (double)r->blocks,
-					ps->time_ns.stddev / (double)r->blocks);
-		}
-		fputs("\n\n", data);
 	}
 	fputc('\n', script);
 }
 
 enum plot_kind { PLOT_PHASES, PLOT_SWEEP_WRITE, PLOT_SWEEP_READ };
+
+static void plot_script(FILE *script, FILE *data, enum plot_kind kind,
+			const struct mt_report *const *reps, const char *const *files,
+			unsigned int n)
+{
+	fputs(gp_head, script);
+	if (kind == PLOT_PHASES)
+		plot_phases(script, data, reps, files, n);
+	else
+		plot_sweep(script, data, reps, files, n, kind == PLOT_SWEEP_WRITE);
+}
 
 /* One plot inline; without gnuplot, *missing is set and the tables carry on. */
 static int plot(FILE *f, enum plot_kind kind, const struct mt_report *const *reps,
@@ -432,10 +502,8 @@ static int plot(FILE *f, enum plot_kind kind, const struct mt_report *const *rep
 		free(sbuf);
 		return -ENOMEM;
 	}
-	if (kind == PLOT_PHASES)
-		plot_phases(script, data, reps, files, n);
-	else
-		plot_sweep(script, data, reps, files, n, kind == PLOT_SWEEP_WRITE);
+	fputs(gp_svg, script);
+	plot_script(script, data, kind, reps, files, n);
 	ret = fclose(script) | fclose(data) ? -ENOMEM : 0;
 	if (!ret)
 		ret = mt_plot_svg(sbuf, dbuf, &svg);
@@ -497,6 +565,100 @@ static int sweep_table(FILE *f, enum mt_render_format fmt, const struct mt_repor
 	return ret;
 }
 
+/* Preformatted lines (knees, the comparison's text) in the document's form. */
+static void pre(FILE *f, enum mt_render_format fmt, const char *text)
+{
+	if (fmt == MT_RENDER_HTML) {
+		fputs("<pre>", f);
+		html_esc(f, text);
+		fputs("</pre>\n", f);
+	} else if (fmt == MT_RENDER_MARKDOWN) {
+		/* An indented block: nothing in it is markup, no fence can end it. */
+		for (const char *l = text; *l;) {
+			const char *e = strchr(l, '\n');
+			size_t len = e ? (size_t)(e - l) : strlen(l);
+
+			fprintf(f, "    %.*s\n", (int)len, l);
+			l += len + (e ? 1 : 0);
+		}
+	} else {
+		fputs(text, f);
+	}
+}
+
+/*
+ * The knees of each input's sweep, with memtlb sweep's explanation lines
+ * and fits, for the read pass the tables show.
+ */
+static int knees_section(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
+			 const char *const *files, unsigned int n)
+{
+	int ret = 0;
+
+	heading(f, fmt, 1, "Knees");
+	for (unsigned int i = 0; !ret && i < n; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		if (reps[i]->n_results < 2)
+			continue;
+		m = open_memstream(&buf, &len);
+		if (!m)
+			return -ENOMEM;
+		ret = mt_report_print_knees(m, reps[i], read_phase(reps[i]), NULL, 80);
+		if (fclose(m) && !ret)
+			ret = -ENOMEM;
+		if (!ret) {
+			heading(f, fmt, 2, files[i]);
+			pre(f, fmt, buf);
+		}
+		free(buf);
+	}
+	if (!ret) {
+		note(f, fmt, "A knee: the cost per block steps up over the trend before it; its");
+		note(f, fmt, "line names the TLB level (cpuid) whose reach lies between the two.");
+	}
+	return ret;
+}
+
+/* The inputs against the first, as memtlb compare prints them. */
+static int compare_section(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
+			   const char *const *files, unsigned int n)
+{
+	struct mt_comparison *cmp;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int ret;
+
+	heading(f, fmt, 1, "Comparison");
+	if (n > MT_COMPARE_MAX_INPUTS)
+		n = MT_COMPARE_MAX_INPUTS;
+	ret = mt_compare_create(&cmp, reps, files, n);
+	if (ret)
+		return ret;
+	if (fmt == MT_RENDER_HTML) {
+		mt_compare_print_html_body(f, cmp, false);
+		mt_compare_destroy(cmp);
+		return 0;
+	}
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		mt_compare_destroy(cmp);
+		return -ENOMEM;
+	}
+	ret = mt_compare_print(m, cmp, fmt == MT_RENDER_MARKDOWN ? MT_COMPARE_MARKDOWN
+								 : MT_COMPARE_TEXT);
+	if (fclose(m) && !ret)
+		ret = -ENOMEM;
+	if (!ret)
+		fputs(buf, f);
+	free(buf);
+	mt_compare_destroy(cmp);
+	return ret;
+}
+
 static const char html_head[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n"
 	"<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
@@ -505,6 +667,7 @@ static const char html_head[] =
 	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
 	"th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: right; }\n"
 	"th:first-child, td:first-child { text-align: left; }\n"
+	"td.metric { text-align: left; }\n.changed { font-weight: bold; }\n"
 	"figure { margin: 1em 0; }\n</style>\n</head>\n<body>\n";
 
 int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *files,
@@ -554,7 +717,10 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 	if (sweep && !ret) {
 		heading(f, fmt, 1, "Per-block cost against region size");
 		ret = sweep_table(f, fmt, reps, files, n);
+		ret = ret ? ret : knees_section(f, fmt, reps, files, n);
 	}
+	if (n > 1 && !ret)
+		ret = compare_section(f, fmt, reps, files, n);
 
 	for (unsigned int i = 0; !ret && i < n; i++) {
 		for (size_t k = 0; !ret && k < reps[i]->n_results; k++) {
@@ -574,6 +740,47 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		     "phase, (x%) the share of time counted where multiplexed and scaled.");
 	if (fmt == MT_RENDER_HTML)
 		fputs("</body>\n</html>\n", f);
+	return ret;
+}
+
+int mt_render_pdf(const struct mt_report *const *reps, const char *const *files,
+		  unsigned int n, char **pdf, size_t *len)
+{
+	enum plot_kind kinds[2];
+	char *sbuf[2] = { 0 }, *dbuf[2] = { 0 };
+	size_t k = 0, slen, dlen;
+	bool sweep = false;
+	int ret = 0;
+
+	*pdf = NULL;
+	*len = 0;
+	for (unsigned int i = 0; i < n; i++)
+		sweep |= reps[i]->n_results > 1;
+	if (sweep) {
+		kinds[k++] = PLOT_SWEEP_WRITE;
+		kinds[k++] = PLOT_SWEEP_READ;
+	} else if (n && reps[0]->n_results) {
+		kinds[k++] = PLOT_PHASES;
+	}
+	if (!k)
+		return -ENODATA;
+	for (size_t i = 0; i < k && !ret; i++) {
+		FILE *script = open_memstream(&sbuf[i], &slen);
+		FILE *data = open_memstream(&dbuf[i], &dlen);
+
+		if (script && data)
+			plot_script(script, data, kinds[i], reps, files, n);
+		if (!script || !data)
+			ret = -ENOMEM;
+		if ((script && fclose(script)) | (data && fclose(data)))
+			ret = -ENOMEM;
+	}
+	if (!ret)
+		ret = mt_plot_pdf((const char *const *)sbuf, (const char *const *)dbuf, k, pdf, len);
+	for (size_t i = 0; i < 2; i++) {
+		free(sbuf[i]);
+		free(dbuf[i]);
+	}
 	return ret;
 }
 

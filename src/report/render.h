@@ -2,6 +2,7 @@
 #ifndef MEMTLB_REPORT_RENDER_H
 #define MEMTLB_REPORT_RENDER_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "model/report.h"
@@ -19,6 +20,15 @@ enum mt_render_format {
  */
 int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *files,
 	      unsigned int n, enum mt_render_format fmt);
+
+/*
+ * The report's plots (as the HTML report has them: a sweep's two curves
+ * with knees and reaches, else the phases) as the pages of a PDF, through
+ * gnuplot's pdfcairo terminal. *pdf is malloc'ed, *len its size. 0,
+ * -ENODATA (nothing to plot), -ENOENT (no gnuplot), -EIO, -ENOMEM.
+ */
+int mt_render_pdf(const struct mt_report *const *reps, const char *const *files,
+		  unsigned int n, char **pdf, size_t *len);
 
 /*
  * s as XHTML text: markup characters as entities, control bytes and bytes

@@ -344,6 +344,84 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	return ret;
 }
 
+int mt_report_print_knees(FILE *f, const struct mt_report *rep, const char *phase,
+			  const struct mt_knee_opts *ko, int width)
+{
+	struct mt_knee_opts def;
+	unsigned int *series;
+	size_t n_series;
+	int ret = 0;
+
+	if (!phase)
+		return -EINVAL;
+	if (!ko) {
+		mt_knee_opts_init(&def);
+		ko = &def;
+	}
+	series = calloc(rep->n_results ? rep->n_results : 1, sizeof(*series));
+	if (!series)
+		return -ENOMEM;
+	n_series = mt_knee_series(rep->results, rep->n_results, series);
+	for (unsigned int s = 0; s < n_series; s++) {
+		char title[512];
+		struct curve c;
+
+		ret = curve_get(rep, series, s, phase, ko, &c);
+		if (ret == -ENOENT) {
+			ret = 0;
+			continue;
+		}
+		if (ret)
+			break;
+		series_title(title, sizeof(title), rep->results[c.idx[0]]);
+		mt_text_wrap(f, title, width, 2);
+		print_knees(f, rep, &c, ko, width);
+		print_fits(f, rep, series, s, width);
+		curve_free(&c);
+	}
+	free(series);
+	if (!ret && ferror(f))
+		ret = -EIO;
+	return ret;
+}
+
+int mt_report_knee_points(const struct mt_report *rep, const char *phase,
+			  const struct mt_knee_opts *ko, double *x, double *y, size_t max)
+{
+	struct mt_knee_opts def;
+	unsigned int *series;
+	size_t n_series, n = 0;
+	int ret = 0;
+
+	if (!phase)
+		return -EINVAL;
+	if (!ko) {
+		mt_knee_opts_init(&def);
+		ko = &def;
+	}
+	series = calloc(rep->n_results ? rep->n_results : 1, sizeof(*series));
+	if (!series)
+		return -ENOMEM;
+	n_series = mt_knee_series(rep->results, rep->n_results, series);
+	for (unsigned int s = 0; s < n_series && !ret; s++) {
+		struct curve c;
+
+		ret = curve_get(rep, series, s, phase, ko, &c);
+		if (ret == -ENOENT) {
+			ret = 0;
+			continue;
+		}
+		for (int i = 0; !ret && i < c.n_knees && n < max; i++, n++) {
+			x[n] = c.x[c.knees[i].after];
+			y[n] = c.y[c.knees[i].after];
+		}
+		if (!ret)
+			curve_free(&c);
+	}
+	free(series);
+	return ret ? ret : (int)n;
+}
+
 int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *phase,
 			      const struct mt_knee_opts *ko)
 {

@@ -21,4 +21,20 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *phase,
 			      const struct mt_knee_opts *ko);
 
+/*
+ * The knee and fit lines of each series under its title, as memtlb sweep
+ * prints them below its tables, wrapped at width (for memtlb report).
+ * NULL ko: defaults. 0, -EINVAL (no phase), -ENOMEM, -EIO.
+ */
+int mt_report_print_knees(FILE *f, const struct mt_report *rep, const char *phase,
+			  const struct mt_knee_opts *ko, int width);
+
+/*
+ * Where the knees of every series are, for the plots: the region (x) and
+ * ns per block (y) of each knee's first point on the new level, up to max.
+ * Returns how many, or -EINVAL (no phase), -ENOMEM.
+ */
+int mt_report_knee_points(const struct mt_report *rep, const char *phase,
+			  const struct mt_knee_opts *ko, double *x, double *y, size_t max);
+
 #endif

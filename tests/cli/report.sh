@@ -156,6 +156,118 @@ expect_grep '<td>write_0</td>' "$work/fakeplot.html" "gnuplot failed: tables kep
 if grep -q '<svg\|(null)' "$work/fakeplot.html"; then fail "gnuplot failed: svg or (null)"; else ok; fi
 xml_ok "$work/fakeplot.html" "gnuplot failed html"
 
+# Reports that compare and explain (issue 15): a curve with a known step
+# at 16m on every read pass and cpuid's TLB levels of a Zen 3, so that the
+# knee and its explanation are known; no timing decides anything.
+python3 - "$MEMTLB_TEST_DATA/sweep-1m-64m.json" "$work/knee.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["system"]["tlb"] = [
+    {"level": 1, "type": "data", "pages": "4K", "entries": 64, "ways": 0},
+    {"level": 2, "type": "data", "pages": "4K", "entries": 2048, "ways": 8}]
+for r in d["results"]:
+    blocks = r["params"]["blocks"]
+    for p in r["phases"]:
+        if p["name"].startswith("read_"):
+            t = blocks * (120.0 if r["params"]["region"] >= 16 << 20 else 40.0)
+            p["time_ns"].update(mean=t, median=t, min=t, max=t, stddev=0.0, cv=0.0,
+                                samples=[t] * p["time_ns"]["n"])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+knee='knee: 8m -> 16m, ns/block x3\.0: the region passes the L2 dTLB reach, 8\.0 MiB \(2048 x 4\.0 KiB, cpuid\)'
+run sweep --from "$work/knee.json"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/sweep.joined"
+expect_grep "$knee" "$work/sweep.joined" "the fixture's knee in sweep --from"
+for fmt in text markdown html; do
+	run report --format $fmt "$work/knee.json"
+	expect_status 0 "knees: $fmt"
+	tr '\n' ' ' <"$out" | sed 's/  */ /g; s/&gt;/>/g' >"$work/joined"
+	expect_grep "$knee" "$work/joined" "knees: $fmt: the knee and its explanation"
+	expect_grep 'fit: write_0 time = [0-9.]+ ns x minor-faults' "$out" "knees: $fmt: the fits"
+done
+# markdown: an indented block, so nothing of the line is taken as markup
+run report --format markdown "$work/knee.json"
+expect_grep '^    knee: 8m -> 16m' "$out" "knees: markdown indented block"
+run report "$work/knee.json"
+sed -n '/^== Knees$/,/^== /p' "$out" >"$work/knees.txt"
+if awk 'length > 80 { bad = 1 } END { exit bad }' "$work/knees.txt"; then ok; else
+	fail "knees section wider than 80 columns"; fi
+
+# The plots: each knee marked, each cpuid level's reach inside the data
+# drawn and labelled, the x axis ending at the data. A fake gnuplot keeps
+# its input.
+cat >"$work/gp-keep" <<SH
+#!/bin/sh
+cat >>"$work/gp-input"
+echo '<svg xmlns="http://www.w3.org/2000/svg"></svg>'
+SH
+chmod +x "$work/gp-keep"
+rm -f "$work/gp-input"
+export MEMTLB_GNUPLOT="$work/gp-keep"
+run report --format html "$work/knee.json"
+unset MEMTLB_GNUPLOT
+expect_status 0 "plots: html"
+n=$(grep -c "^set label 'knee' at 16777216, 120 point" "$work/gp-input")
+if [ "$n" -eq 1 ]; then ok; else fail "plots: $n knee marks at 16m on the read curve, expected 1"; fi
+expect_grep "^set arrow from 8388608, graph 0 to 8388608, graph 1 nohead" "$work/gp-input" \
+	"plots: the L2 dTLB reach as a vertical line"
+expect_grep "^set label 'L2 dTLB 4k reach 8m' at 8388608, graph" "$work/gp-input" \
+	"plots: the reach labelled"
+if grep -q "^set arrow from 262144," "$work/gp-input"; then
+	fail "plots: the L1 reach (256k) drawn outside the data (1m..64m)"; else ok; fi
+expect_grep '^set autoscale xfix$' "$work/gp-input" "plots: x ends at the data"
+if grep -q '^set offsets graph' "$work/gp-input"; then fail "plots: x offsets"; else ok; fi
+if grep -q '^knee: 8m -&gt; 16m' "$out" && grep -q '<pre>block=4k$' "$out"; then ok; else
+	fail "plots: html knees in <pre>"; fi
+
+# The comparison section: what memtlb compare prints, in every format.
+"$MEMTLB" compare "$D/base.json" "$D/regression.json" >"$work/cmp.txt" 2>/dev/null
+run report "$D/base.json" "$D/regression.json"
+expect_status 0 "comparison: text"
+sed -n '/^== Comparison$/,$p' "$out" | sed 1d >"$work/rep-cmp.txt"
+# compare's lines, all of them, in the report (the report's own note last)
+if [ -s "$work/cmp.txt" ] && while IFS= read -r l; do
+	grep -qxF -- "$l" "$work/rep-cmp.txt" || exit 1; done <"$work/cmp.txt"; then ok; else
+	fail "comparison: the report lacks lines of memtlb compare"
+	diff "$work/cmp.txt" "$work/rep-cmp.txt" | head -20 >&2; fi
+expect_grep '%change' "$work/rep-cmp.txt" "comparison: %change"
+run report --format markdown "$D/base.json" "$D/regression.json"
+expect_grep '^## Comparison$' "$out" "comparison: markdown heading"
+expect_grep '^\| base \| %change \| new\[1\] \| metric \|$' "$out" "comparison: markdown table"
+if markdown_ok "$out"; then ok; else fail "comparison: markdown table column counts"; fi
+run report --format html "$D/base.json" "$D/mismatch.json" -o "$work/cmp.html"
+expect_status 0 "comparison: html"
+xml_ok "$work/cmp.html" "comparison html"
+expect_grep '<th>%change</th>' "$work/cmp.html" "comparison: html table"
+expect_grep '<li>warning: ' "$work/cmp.html" "comparison: configuration warnings"
+n=$(grep -c '<html' "$work/cmp.html")
+if [ "$n" -eq 1 ]; then ok; else fail "comparison: $n html elements"; fi
+run report "$D/base.json"
+if grep -q '^== Comparison' "$out"; then fail "comparison with one input"; else ok; fi
+
+# -o FILE.pdf: the plots through pdfcairo, or exit 2 before anything is read.
+if gnuplot -e 'set terminal' 2>&1 | grep -q pdfcairo; then
+	run report "$work/knee.json" -o "$work/r.pdf"
+	expect_status 0 "pdf"
+	if head -c 5 "$work/r.pdf" | grep -q '^%PDF-'; then ok; else fail "pdf: not a PDF"; fi
+fi
+export MEMTLB_GNUPLOT=/nonexistent/gnuplot
+run report "$work/no-such.json" -o "$work/n.pdf"
+unset MEMTLB_GNUPLOT
+expect_status 2 "pdf without gnuplot"
+expect_one_error_line "pdf without gnuplot"
+expect_grep 'cannot make a PDF: gnuplot is not installed' "$err" "pdf: says why"
+if grep -q 'no-such' "$err"; then fail "pdf: an input was read before the check"; else ok; fi
+if [ -e "$work/n.pdf" ]; then fail "pdf without gnuplot: wrote a file"; else ok; fi
+printf '#!/bin/sh\ncat >/dev/null\necho "unknown or ambiguous terminal type" >&2\nexit 1\n' \
+	>"$work/gp-nopdf"
+chmod +x "$work/gp-nopdf"
+export MEMTLB_GNUPLOT="$work/gp-nopdf"
+run report "$D/base.json" -o "$work/n.pdf"
+unset MEMTLB_GNUPLOT
+expect_status 2 "pdf without pdfcairo"
+expect_grep 'gnuplot has no pdfcairo terminal' "$err" "pdf: no pdfcairo"
+
 # Errors: one line, exit 2, nothing written.
 run report
 expect_status 2 "no file"

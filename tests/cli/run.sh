@@ -20,7 +20,7 @@ in_range() {
 
 run run -- /bin/true
 expect_status 0 "run /bin/true"
-expect_grep '^memtlb run: /bin/true: 1 run$' "$err" "header names the command (stderr, as perf stat)"
+expect_grep '^memtlb run: /bin/true: 1 run, event set default$' "$err" "header names the command (stderr, as perf stat)"
 expect_grep '^minor-faults +[0-9]' "$err" "minor-faults counted"
 expect_grep 'standard error of the mean' "$err" "spread columns are labelled"
 [ -s "$out" ] && fail "run: memtlb's table on stdout, the command's own" || ok
