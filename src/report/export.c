@@ -458,17 +458,17 @@ static bool arch_ok(const char *s)
 }
 
 /* Ids: "ORIGIN:" and the rest, which KCIDB leaves free but for NUL. */
-static int kcidb_report(json_t *root, const struct mt_report *rep,
-			const struct mt_export_ids *ids, json_t *checkouts, json_t *builds,
-			json_t *tests)
+static int kcidb_report(const struct mt_report *rep, const struct mt_export_ids *ids,
+			json_t *checkouts, json_t *builds, json_t *tests)
 {
 	struct kcidb k = { .tests = tests, .origin = ids->origin ? ids->origin : "memtlb" };
 	char checkout_id[256];
-	json_t *c = json_object(), *b = json_object();
+	json_t *c, *b;
 	int ret;
 
-	(void)root;
-	if (!c || json_array_append_new(checkouts, c) || !b || json_array_append_new(builds, b))
+	/* Each belongs to its list as soon as it exists: nothing leaks on -ENOMEM. */
+	if (!(c = json_object()) || json_array_append_new(checkouts, c) ||
+	    !(b = json_object()) || json_array_append_new(builds, b))
 		return -ENOMEM;
 	snprintf(checkout_id, sizeof(checkout_id), "%s:%s", k.origin,
 		 ids->checkout ? ids->checkout : rep->system.kernel);
@@ -509,7 +509,7 @@ static int write_kcidb(FILE *f, const struct mt_report *const *reps, size_t n,
 		goto out;
 	ret = 0;
 	for (size_t i = 0; !ret && i < n; i++)
-		ret = kcidb_report(root, reps[i], ids, checkouts, builds, tests);
+		ret = kcidb_report(reps[i], ids, checkouts, builds, tests);
 	if (!ret && (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
 		     fputc('\n', f) == EOF))
 		ret = -EIO;
