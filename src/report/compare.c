@@ -281,6 +281,9 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool w
 		   "%s changed: p < %.2f and beyond the %g%% noise threshold; abs: near-zero "
 		   "base\ntest: %s\n", md ? "\\*" : "*", MT_COMPARE_ALPHA, cmp->opts.noise_pct,
 		test_label(cmp));
+	fprintf(f, "spread: %s\n", cmp->between_runs ?
+		"between runs (--runs on every side: each run's mean a sample, Welch)" :
+		"within the run (over its iterations)");
 }
 
 static void html(FILE *f, const char *s)
