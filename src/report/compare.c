@@ -514,6 +514,11 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 			 "worst_regression_pct", mt_compare_worst(cmp));
 	if (!root)
 		return -ENOMEM;
+	if (json_object_set_new(root, "spread", json_string(cmp->between_runs ? "between-runs" :
+								  "within-run"))) {
+		json_decref(root);
+		return -ENOMEM;
+	}
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -EIO : 0;
 	fputc('\n', f);
 	json_decref(root);

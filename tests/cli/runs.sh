@@ -74,6 +74,8 @@ left=$(find "$work" -maxdepth 1 -name '*memtlb*' ! -name 'memtlb-test*' | head -
 if [ -z "$left" ]; then ok; else fail "left behind: $left"; fi
 
 # compare: between runs when both sides have them, else within the run.
+run compare "$work/live/r.json" "$work/live/r.json" --format json
+expect_grep '"spread": "between-runs"' "$out" "compare JSON names the spread"
 run compare "$work/live/r.json" "$work/live/r.json"
 expect_status 0 "compare two --runs reports"
 expect_grep '^spread: between runs' "$out" "compare names the between-run spread"
