@@ -80,10 +80,14 @@ static int phases_check(const struct mt_config *cfg)
 }
 
 static volatile sig_atomic_t stop_sig;
+static volatile sig_atomic_t run_pid;	/* --runs: the run now going, or 0 */
 
 static void on_signal(int sig)
 {
 	stop_sig = sig;
+	/* The run stops between iterations as this process would. */
+	if (run_pid > 0)
+		kill((pid_t)run_pid, sig);
 }
 
 /*
@@ -153,8 +157,12 @@ static int run_one(int argc, char *argv[], unsigned int k, struct mt_result **ou
 		if (setenv(RUN_CHILD_ENV, env, 1))
 			_exit(MT_EXIT_FAILURE);
 		execv("/proc/self/exe", cargv);
+		mt_err("stat: run %u: cannot run memtlb again: %s", k + 1, strerror(errno));
 		_exit(MT_EXIT_FAILURE);
 	}
+	run_pid = pid;
+	if (stop_sig)	/* a signal came before run_pid was set */
+		kill(pid, stop_sig);
 	close(fds[1]);
 	free(cargv);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
@@ -162,6 +170,7 @@ static int run_one(int argc, char *argv[], unsigned int k, struct mt_result **ou
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	run_pid = 0;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		/* The child said why on stderr; an interrupted run is no run. */
 		mt_report_destroy(rep);
@@ -191,8 +200,14 @@ static int stat_runs(int argc, char *argv[], const struct mt_config *cfg,
 
 	for (k = 0; k < n && !ret; k++) {
 		ret = run_one(argc, argv, k, &runs[k]);
-		if (!ret && stop_sig)
+		if (ret < 0)
+			ret = mt_cli_fail("stat", ret);
+		if (stop_sig) {
+			/* Runs are the unit: a partial one would bias the spread. */
+			mt_err("stat: interrupted by %s in run %u of %u; no report written",
+			       strsignal(stop_sig), k + 1, n);
 			ret = 128 + stop_sig;
+		}
 	}
 	if (!ret) {
 		ret = mt_measure_runs_merge(runs, n, out);

@@ -931,7 +931,11 @@ static uint64_t size_estimate(const struct mt_config *cfg, size_t points)
 		for (const char *c = cfg->events; *c; c++)
 			events += *c == ',';
 	}
-	per_phase = 2048 + events * 512 + (uint64_t)cfg->iterations * 28;
+	uint64_t runs = cfg->runs ? cfg->runs : 1;
+
+	/* --runs: every run's samples in the phase, and a runs[] entry each. */
+	per_phase = 2048 + events * 512 + (uint64_t)cfg->iterations * runs * 28 +
+		    (cfg->runs ? runs * (128 + events * 48) : 0);
 	per_point = 4096 + events * 256 + phases * per_phase;
 	return 16384 + (uint64_t)points * per_point;
 }

@@ -110,6 +110,28 @@ else
 	else ok; fi
 fi
 
+# Interrupted: the run stops, the parent says so once and writes no -o.
+"$MEMTLB" stat --region 1m -p 1 -i 100000 --runs 2 -e minor-faults \
+	-o "$work/int.json" >"$work/int.out" 2>"$work/int.err" &
+parent=$!
+child=
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	child=$(ps -o pid= --ppid "$parent" | tr -d ' ' | head -1)
+	[ -n "$child" ] && break
+	sleep 0.5
+done
+sleep 0.5
+kill -INT "$parent"
+wait "$parent"
+status=$?
+err="$work/int.err"
+expect_status 130 "stat --runs interrupted"
+expect_grep '^memtlb: stat: interrupted by Interrupt in run 1 of 2; no report written' \
+	"$work/int.err" "the parent says the run was interrupted"
+if [ -e "$work/int.json" ]; then fail "an interrupted --runs wrote -o"; else ok; fi
+if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
+	fail "the interrupted run is still there"; kill -KILL "$child"; else ok; fi
+
 # Bad input, refused before anything runs.
 usage_case_o "--runs 0" stat --region 1m -i 1 --runs 0
 usage_case_o "--runs x" stat --region 1m -i 1 --runs x
