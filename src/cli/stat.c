@@ -119,7 +119,24 @@ static int run_child_fd(void)
 }
 
 /* Run k of --runs: memtlb stat ARGS again, its report loaded from a pipe. */
-static int run_one(int argc, char *argv[], unsigned int k, struct mt_result **out)
+/* The runs' steal, switches and migrations added up: the report's whole run. */
+static void env_add(struct mt_env_run *acc, const struct mt_env_run *r)
+{
+	if (!r->measured)
+		return;
+	if (!acc->measured) {
+		*acc = *r;
+		return;
+	}
+	acc->steal_ms = acc->steal_ms < 0 || r->steal_ms < 0 ? -1 : acc->steal_ms + r->steal_ms;
+	acc->nvcsw += r->nvcsw;
+	acc->nivcsw += r->nivcsw;
+	acc->migrations = acc->migrations < 0 || r->migrations < 0 ? -1 :
+			  acc->migrations + r->migrations;
+}
+
+static int run_one(int argc, char *argv[], unsigned int k, struct mt_result **out,
+		   struct mt_env_run *acc)
 {
 	char path[64], env[32], msg[256];
 	struct mt_report *rep = NULL;
@@ -186,20 +203,21 @@ static int run_one(int argc, char *argv[], unsigned int k, struct mt_result **ou
 	}
 	*out = rep->results[0];
 	rep->results[0] = NULL;
+	env_add(acc, &rep->system.env.run);
 	mt_report_destroy(rep);
 	return 0;
 }
 
 /* --runs N: N children, their results merged; 0 or an exit status. */
 static int stat_runs(int argc, char *argv[], const struct mt_config *cfg,
-		     struct mt_result **out)
+		     struct mt_result **out, struct mt_env_run *env)
 {
 	struct mt_result *runs[MT_RUNS_MAX] = { 0 };
 	unsigned int n = (unsigned int)cfg->runs, k;
 	int ret = 0;
 
 	for (k = 0; k < n && !ret; k++) {
-		ret = run_one(argc, argv, k, &runs[k]);
+		ret = run_one(argc, argv, k, &runs[k], env);
 		if (ret < 0)
 			ret = mt_cli_fail("stat", ret);
 		if (stop_sig) {
@@ -315,7 +333,7 @@ static int cmd_stat(int argc, char *argv[])
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	if (cfg.runs) {
-		ret = stat_runs(argc, argv, &cfg, &res);
+		ret = stat_runs(argc, argv, &cfg, &res, &rep->system.env.run);
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
 		if (ret)

@@ -59,7 +59,10 @@ run stat --region 4m -p 1 -i 3 --runs 3 -e minor-faults -o "$work/live/r.json"
 expect_status 0 "live stat --runs 3"
 check_py "live runs report" "$work/live/r.json" <<'PY'
 import json, sys
-res = json.load(open(sys.argv[1]))["results"][0]
+rep = json.load(open(sys.argv[1]))
+# the runs' steal and switches, added up in the parent's report
+assert "steal_ms" in rep["system"]["run"], rep["system"].get("run")
+res = rep["results"][0]
 for p in res["phases"]:
     addrs = [r["mapping_addr"] for r in p["runs"]]
     assert len(addrs) == 3 and None not in addrs, addrs
