@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* memtlb stat: the mmap touch workload under a counter group. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>

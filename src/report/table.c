@@ -469,7 +469,8 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	/* --ci-target: the count is a limit, print_iterations says what ran */
 	iters = c->ci_target > 0 ? c->max_iterations : c->iterations;
 	snprintf(line, sizeof(line), "%lu runs x ", c->runs);
-	mt_text_wrapf(f, prose, "memtlb %s: region %s (%s), block %s, %s%s%lu iteration%s x %lu pass%s",
+	mt_text_wrapf(f, prose,
+	      "memtlb %s: region %s (%s), block %s, %s%s%lu iteration%s x %lu pass%s",
 	      mt_cell_safe(cmd, sizeof(cmd), rep->command), region, mt_backing_name(c->backing),
 	      block, c->runs > 1 ? line : "", c->ci_target > 0 ? "up to " : "", iters,
 	      iters == 1 ? "" : "s", c->passes, c->passes == 1 ? "" : "es");
