@@ -139,7 +139,8 @@ if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
 usage_case_o "--runs 0" stat --region 1m -i 1 --runs 0
 usage_case_o "--runs x" stat --region 1m -i 1 --runs x
 usage_case_o "--runs 65" stat --region 1m -i 1 --runs 65
-usage_case_o "sweep --runs" sweep --region 1m,2m -i 1 --runs 2
+usage_case_o "sweep --runs" sweep --region 1m..2m -i 1 --runs 2
+expect_grep "runs" "$err" "sweep names --runs"
 MEMTLB_RUN_CHILD=1 run stat --region 1m -i 1 -o "$work/report.json"
 expect_status 2 "a bogus MEMTLB_RUN_CHILD"
 expect_one_error_line "a bogus MEMTLB_RUN_CHILD"
