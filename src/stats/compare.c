@@ -386,8 +386,8 @@ static bool use_runs(const struct mt_comparison *cmp, const struct mt_result *co
 	return true;
 }
 
-/* A counter's summary over the runs' means: n 0 when a run did not count it. */
-static void counter_between(const struct mt_result *r, const struct mt_phase_stat *ps, int e,
+/* A counter's summary over the runs' means; false when a run has none. */
+static bool counter_between(const struct mt_result *r, const struct mt_phase_stat *ps, int e,
 			    struct mt_summary *s)
 {
 	double means[64];
@@ -395,12 +395,10 @@ static void counter_between(const struct mt_result *r, const struct mt_phase_sta
 
 	for (k = 0; k < r->n_runs && k < 64; k++) {
 		means[k] = ps->runs[k].counter_means[e];
-		if (!isfinite(means[k])) {
-			*s = (struct mt_summary){ 0 };
-			return;
-		}
+		if (!isfinite(means[k]))
+			return false;
 	}
-	mt_stats_summarize(means, k, s);
+	return !mt_stats_summarize(means, k, s);
 }
 
 /* Each side's value for a row; kind: 0 time, 1 derived, 2 counter. */
@@ -409,6 +407,7 @@ static void fill_side(struct mt_cmp_side *sd, const struct mt_result *r,
 		      bool runs)
 {
 	const struct mt_summary *time;
+	struct mt_summary between;
 	int e;
 
 	sd->state = MT_SIDE_ABSENT;
@@ -444,8 +443,9 @@ static void fill_side(struct mt_cmp_side *sd, const struct mt_result *r,
 		case MT_COUNTER_OK:
 			sd->state = MT_SIDE_OK;
 			sd->s = ps->counters[e].s;
-			if (runs)
-				counter_between(r, ps, e, &sd->s);
+			/* A run without a mean (a hand-made report): the pooled one. */
+			if (runs && counter_between(r, ps, e, &between))
+				sd->s = between;
 			break;
 		case MT_COUNTER_UNSUPPORTED:
 			sd->state = MT_SIDE_UNSUPPORTED;

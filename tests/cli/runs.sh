@@ -83,6 +83,22 @@ if [ -z "$left" ]; then ok; else fail "left behind: $left"; fi
 # compare: between runs when both sides have them, else within the run.
 run compare "$work/live/r.json" "$work/live/r.json" --format json
 expect_grep '"spread": "between-runs"' "$out" "compare JSON names the spread"
+cp "$out" "$work/cmp.json"
+check_py "compare on the run means" "$work/cmp.json" "$work/live/r.json" <<'PY'
+import json, math, sys
+cmp = json.load(open(sys.argv[1]))
+rep = json.load(open(sys.argv[2]))
+ph = {p["name"]: p for p in rep["results"][0]["phases"]}
+rows = [r for r in cmp["rows"] if r["metric"] == "time_us"]
+assert rows, "no time rows"
+for r in rows:
+    base = r["inputs"][0]
+    b = ph[r["phase"]]["between_runs"]
+    # n is the runs, not the iterations; the mean and spread are the runs'
+    assert base["n"] == 3, base
+    assert math.isclose(base["mean"], b["mean"] / 1000, rel_tol=1e-6), (base, b)
+    assert math.isclose(base["stddev"], b["stddev"] / 1000, rel_tol=1e-6, abs_tol=1e-9), (base, b)
+PY
 run compare "$work/live/r.json" "$work/live/r.json"
 expect_status 0 "compare two --runs reports"
 expect_grep '^spread: between runs' "$out" "compare names the between-run spread"
