@@ -14,6 +14,7 @@
 #include "counters/counters.h"
 #include "measure/measure.h"
 #include "model/sample.h"
+#include "stats/ci.h"
 #include "stats/repeat.h"
 #include "stats/stats.h"
 #include "sys/env.h"
@@ -806,5 +807,159 @@ int mt_measure_report_create(struct mt_report **out, const char *command,
 	snprintf(rep->event_set, sizeof(rep->event_set), "%s", cfg->event_set ? cfg->event_set : "");
 	snprintf(rep->backend, sizeof(rep->backend), "%s", mt_backend_name());
 	*out = rep;
+	return 0;
+}
+
+/* Pool summaries of disjoint sample sets: n, mean, stddev, min, max exact. */
+static void pool(struct mt_summary *s, const struct mt_summary *part, unsigned int n_parts)
+{
+	double sum = 0.0, ss = 0.0, med[64];
+	unsigned int k, m = 0;
+	size_t n = 0;
+
+	for (k = 0; k < n_parts; k++) {
+		n += part[k].n;
+		sum += part[k].mean * (double)part[k].n;
+	}
+	*s = (struct mt_summary){ .n = n };
+	if (!n)
+		return;
+	s->mean = sum / (double)n;
+	s->min = INFINITY;
+	s->max = -INFINITY;
+	for (k = 0; k < n_parts; k++) {
+		double d = part[k].mean - s->mean;
+
+		if (!part[k].n)
+			continue;
+		ss += part[k].stddev * part[k].stddev * (double)(part[k].n - 1) +
+		      d * d * (double)part[k].n;
+		s->min = fmin(s->min, part[k].min);
+		s->max = fmax(s->max, part[k].max);
+		if (m < 64)
+			med[m++] = part[k].median;
+	}
+	s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+	s->cv = n > 1 && s->mean != 0.0 ? s->stddev / fabs(s->mean) : 0.0;
+	/* The samples are not all here: the median of the runs' medians. */
+	{
+		struct mt_summary ms;
+
+		s->median = mt_stats_summarize(med, m, &ms) ? s->mean : ms.median;
+	}
+}
+
+/* Whether runs[k] has the shape of runs[0]: the same phases and events. */
+static bool same_shape(const struct mt_result *a, const struct mt_result *b)
+{
+	if (a->n_phases != b->n_phases || a->n_events != b->n_events ||
+	    a->n_extras != b->n_extras)
+		return false;
+	for (unsigned int p = 0; p < a->n_phases; p++)
+		if (strcmp(a->phases[p].name, b->phases[p].name))
+			return false;
+	for (unsigned int e = 0; e < a->n_events; e++)
+		if (strcmp(a->events[e].name, b->events[e].name))
+			return false;
+	return true;
+}
+
+static int merge_phase(struct mt_result *m, unsigned int p, struct mt_result *const *runs,
+		       unsigned int n)
+{
+	struct mt_phase_stat *ps = &m->phases[p];
+	struct mt_summary part[64];
+	double means[64], *all;
+	size_t total = 0, at = 0;
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		total += runs[k]->phases[p].time_ns.n;
+	all = malloc((total ? total : 1) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (k = 0; k < n; k++) {
+		const struct mt_phase_stat *rp = &runs[k]->phases[p];
+
+		if (rp->time_samples)
+			memcpy(all + at, rp->time_samples, rp->time_ns.n * sizeof(*all));
+		else
+			for (size_t i = 0; i < rp->time_ns.n; i++)
+				all[at + i] = rp->time_ns.mean;
+		at += rp->time_ns.n;
+		ps->runs[k].n = rp->time_ns.n;
+		ps->runs[k].time_mean = rp->time_ns.mean;
+		ps->runs[k].map_addr = runs[k]->map.valid ? runs[k]->map.addr : 0;
+		means[k] = rp->time_ns.mean;
+		for (unsigned int e = 0; e < m->n_events; e++)
+			if (rp->counters[e].state == MT_COUNTER_OK)
+				ps->runs[k].counter_means[e] = rp->counters[e].s.mean;
+	}
+	free(ps->time_samples);
+	ps->time_samples = all;
+	mt_stats_summarize(all, total, &ps->time_ns);
+	mt_stats_summarize(means, n, &ps->between);
+	if (mt_ci_mean95(means, n, &ps->between.mean, &ps->between_half))
+		ps->between_half = 0.0;
+	/* A counter is OK over all runs only where every run counted it. */
+	for (unsigned int e = 0; e < m->n_events; e++) {
+		bool ok = true;
+		double running = 0.0;
+
+		for (k = 0; k < n; k++) {
+			const struct mt_counter_stat *c = &runs[k]->phases[p].counters[e];
+
+			ok &= c->state == MT_COUNTER_OK;
+			part[k] = c->s;
+			running += c->running / n;
+		}
+		if (!ok) {
+			if (ps->counters[e].state == MT_COUNTER_OK)
+				ps->counters[e].state = MT_COUNTER_NOT_COUNTED;
+			continue;
+		}
+		pool(&ps->counters[e].s, part, n);
+		ps->counters[e].running = running;
+	}
+	for (unsigned int x = 0; x < m->n_extras; x++) {
+		bool ok = true;
+
+		for (k = 0; k < n; k++) {
+			ok &= !!(runs[k]->phases[p].has_extra & (1ull << x));
+			part[k] = runs[k]->phases[p].extras[x];
+		}
+		if (ok)
+			pool(&ps->extras[x], part, n);
+		else
+			ps->has_extra &= ~(1ull << x);
+	}
+	return 0;
+}
+
+int mt_measure_runs_merge(struct mt_result **runs, unsigned int n, struct mt_result **out)
+{
+	struct mt_result *m;
+	int ret;
+
+	if (!n || n > MT_RUNS_MAX)
+		return -EINVAL;
+	for (unsigned int k = 1; k < n; k++)
+		if (!same_shape(runs[0], runs[k]))
+			return -EPROTO;
+	m = runs[0];
+	ret = mt_result_set_runs(m, n);
+	for (unsigned int p = 0; !ret && p < m->n_phases; p++)
+		ret = merge_phase(m, p, runs, n);
+	if (ret)
+		return ret;	/* runs[] stay the caller's to destroy */
+	for (unsigned int p = 0; p < m->n_phases; p++)
+		m->phases[p].has_derived = m->phases[p].cross_group = 0;
+	mt_result_derive(m);
+	for (unsigned int k = 1; k < n; k++) {
+		mt_result_destroy(runs[k]);
+		runs[k] = NULL;
+	}
+	runs[0] = NULL;
+	*out = m;
 	return 0;
 }

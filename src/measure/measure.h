@@ -97,6 +97,18 @@ enum mt_stop mt_measure_run_decide(struct mt_measure_run *m);
 int mt_measure_run_finish(struct mt_measure_run *m, enum mt_stop why, struct mt_result **out,
 			  struct mt_mismatch *bad);
 
+/*
+ * stat --runs: the results of n fresh processes as one. The phase's
+ * summaries are over all iterations of all runs (counters pooled: n, mean,
+ * stddev, min, max exact; median the runs' medians' median), runs[] holds
+ * each run's means, between the summary and 95% CI of the run means.
+ * Takes runs[] over: on success *out is runs[0] merged, the rest destroyed,
+ * every entry NULL. 0, -EINVAL, -EPROTO (runs of different shapes), -ENOMEM.
+ */
+#define MT_RUNS_MAX 64
+
+int mt_measure_runs_merge(struct mt_result **runs, unsigned int n, struct mt_result **out);
+
 /* Whether a group of several events was never scheduled in any phase. */
 bool mt_measure_unscheduled(const struct mt_result *r);
 

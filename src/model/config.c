@@ -304,6 +304,8 @@ static int set_repetition(struct mt_config *cfg, const char *key, const char *va
 		cfg->ci_phases = value;
 		return 0;
 	}
+	if (!strcmp(key, "runs"))
+		return count_value(value, 64, &cfg->runs, msg);
 	v = mt_order_parse(value);
 	if (v < 0)
 		return mt_msg_set(msg, -EINVAL, "--order takes sequential, interleaved or random",
@@ -316,7 +318,7 @@ static bool is_repetition(const char *key)
 {
 	static const char *const keys[] = {
 		"warmup", "ci-target", "min-iterations", "max-iterations", "max-time", "order",
-		"ci-phases",
+		"ci-phases", "runs",
 	};
 
 	return parse_of(keys, N(keys), key) >= 0;

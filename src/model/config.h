@@ -113,6 +113,7 @@ struct mt_config {
 	double max_time_s;	/* 0: no limit */
 	const char *ci_phases;	/* comma-separated phases --ci-target waits for; NULL: all */
 	enum mt_order order;	/* sweep: the order of the points' iterations */
+	unsigned long runs;	/* stat --runs: fresh processes; 0 or 1: this one */
 };
 
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The result of one measured point: allocation and lookups. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,9 @@ void mt_result_destroy(struct mt_result *r)
 	if (!r)
 		return;
 	for (unsigned int p = 0; r->phases && p < r->n_phases; p++) {
+		for (unsigned int k = 0; r->phases[p].runs && k < r->n_runs; k++)
+			free(r->phases[p].runs[k].counter_means);
+		free(r->phases[p].runs);
 		free(r->phases[p].extras);
 		free(r->phases[p].counters);
 		free(r->phases[p].time_samples);
@@ -50,6 +54,39 @@ void mt_result_destroy(struct mt_result *r)
 	free(r->events);
 	free(r->extra_names);
 	free(r);
+}
+
+int mt_result_set_runs(struct mt_result *r, unsigned int n)
+{
+	if (!n || r->n_runs)
+		return -EINVAL;
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		struct mt_phase_stat *ps = &r->phases[p];
+
+		ps->runs = calloc(n, sizeof(*ps->runs));
+		if (!ps->runs)
+			goto nomem;
+		r->n_runs = n;	/* from here destroy frees what is set */
+		for (unsigned int k = 0; k < n; k++) {
+			ps->runs[k].counter_means = malloc((r->n_events ? r->n_events : 1) *
+							   sizeof(double));
+			if (!ps->runs[k].counter_means)
+				goto nomem;
+			for (unsigned int e = 0; e < r->n_events; e++)
+				ps->runs[k].counter_means[e] = NAN;
+		}
+	}
+	return 0;
+nomem:
+	/* Leave no phase half set: every phase's runs go, n_runs back to 0. */
+	for (unsigned int p = 0; p < r->n_phases; p++) {
+		for (unsigned int k = 0; r->phases[p].runs && k < n; k++)
+			free(r->phases[p].runs[k].counter_means);
+		free(r->phases[p].runs);
+		r->phases[p].runs = NULL;
+	}
+	r->n_runs = 0;
+	return -ENOMEM;
 }
 
 int mt_result_set_extras(struct mt_result *r, unsigned int n)

@@ -41,6 +41,17 @@ struct mt_counter_stat {
 	double running;		/* time running / time enabled, over the iterations summarised */
 };
 
+/*
+ * One of --runs' fresh processes, in one phase: its iterations' mean time
+ * and each event's mean (NAN where not counted), and its mapping's start.
+ */
+struct mt_run_stat {
+	size_t n;
+	double time_mean;
+	double *counter_means;	/* one per event of the result */
+	uint64_t map_addr;	/* 0: not known */
+};
+
 struct mt_phase_stat {
 	char name[MT_PHASE_NAME_MAX];
 	struct mt_summary time_ns;
@@ -52,6 +63,10 @@ struct mt_phase_stat {
 	unsigned int cross_group;	/* bit per derived: inputs from different groups */
 	struct mt_summary *extras;	/* one per result extra; valid where has_extra */
 	uint64_t has_extra;		/* bit per extra */
+	/* --runs: n_runs of the result; between: of the runs' mean times. */
+	struct mt_run_stat *runs;
+	struct mt_summary between;
+	double between_half;		/* 95% CI half-width over the runs; 0: n < 2 */
 };
 
 struct mt_result_event {
@@ -136,7 +151,11 @@ struct mt_result {
 	unsigned int n_iter_marks;	/* entries of the two above */
 	unsigned int n_outliers;
 	struct mt_outlier outliers[MT_OUTLIER_MAX];
+	unsigned int n_runs;		/* --runs: entries of each phase's runs; 0: one process */
 };
+
+/* Give every phase room for n runs (mt_run_stat, counter means NAN); 0 or -errno. */
+int mt_result_set_runs(struct mt_result *r, unsigned int n);
 
 /* Allocate an empty result of this shape; destroy accepts NULL. */
 int mt_result_create(struct mt_result **out, unsigned int n_phases, unsigned int n_events);

@@ -281,6 +281,9 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool w
 		   "%s changed: p < %.2f and beyond the %g%% noise threshold; abs: near-zero "
 		   "base\ntest: %s\n", md ? "\\*" : "*", MT_COMPARE_ALPHA, cmp->opts.noise_pct,
 		test_label(cmp));
+	fprintf(f, "spread: %s\n", cmp->between_runs ?
+		"between runs (--runs on every side: each run's mean a sample, Welch)" :
+		"within the run (over its iterations)");
 }
 
 static void html(FILE *f, const char *s)
@@ -511,6 +514,11 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 			 "worst_regression_pct", mt_compare_worst(cmp));
 	if (!root)
 		return -ENOMEM;
+	if (json_object_set_new(root, "spread", json_string(cmp->between_runs ? "between-runs" :
+								  "within-run"))) {
+		json_decref(root);
+		return -ENOMEM;
+	}
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -EIO : 0;
 	fputc('\n', f);
 	json_decref(root);

@@ -423,6 +423,8 @@ static json_t *config_json(struct jb *b, const struct mt_report *rep)
 	}
 	if (!strcmp(rep->command, "sweep"))
 		put_str(b, o, "order", mt_order_name(c->order));
+	if (c->runs)
+		put_int(b, o, "runs", (json_int_t)c->runs);
 	return o;
 }
 
@@ -490,6 +492,36 @@ static json_t *mapping_json(struct jb *b, const struct mt_mapinfo *m)
 	return o;
 }
 
+/* --runs: each fresh process's means, and the spread between them. */
+static void runs_json(struct jb *b, json_t *ph, const struct mt_result *r,
+		      const struct mt_phase_stat *ps)
+{
+	json_t *runs = array(b), *between;
+
+	for (unsigned int k = 0; k < r->n_runs && !b->err; k++) {
+		const struct mt_run_stat *rs = &ps->runs[k];
+		json_t *jr = object(b), *c = object(b);
+
+		put_int(b, jr, "n", (json_int_t)rs->n);
+		set_real(b, jr, "time_ns", rs->time_mean);
+		put(b, jr, "mapping_addr", rs->map_addr ? keep(b, json_integer(
+			(json_int_t)rs->map_addr)) : json_null());
+		/* Not counted in that run: null, never 0. */
+		for (unsigned int e = 0; e < r->n_events; e++)
+			put(b, c, r->events[e].name, isfinite(rs->counter_means[e]) ?
+			    keep(b, json_real(rs->counter_means[e])) : json_null());
+		put(b, jr, "counters", c);
+		push(b, runs, jr);
+	}
+	put(b, ph, "runs", runs);
+	between = summary_json(b, &ps->between);
+	if (between && ps->between.n > 1) {
+		set_real(b, between, "ci95_low", ps->between.mean - ps->between_half);
+		set_real(b, between, "ci95_high", ps->between.mean + ps->between_half);
+	}
+	put(b, ph, "between_runs", between);
+}
+
 static json_t *phase_json(struct jb *b, const struct mt_result *r, const struct mt_phase_stat *ps)
 {
 	json_t *ph = object(b), *t, *samples, *counters, *derived, *cross;
@@ -524,6 +556,8 @@ static json_t *phase_json(struct jb *b, const struct mt_result *r, const struct 
 	}
 	put(b, ph, "derived", derived);
 	put(b, ph, "derived_across_groups", cross);
+	if (r->n_runs && ps->runs)
+		runs_json(b, ph, r, ps);
 	if (r->n_extras) {
 		json_t *kern = object(b);
 
@@ -897,7 +931,11 @@ static uint64_t size_estimate(const struct mt_config *cfg, size_t points)
 		for (const char *c = cfg->events; *c; c++)
 			events += *c == ',';
 	}
-	per_phase = 2048 + events * 512 + (uint64_t)cfg->iterations * 28;
+	uint64_t runs = cfg->runs ? cfg->runs : 1;
+
+	/* --runs: every run's samples in the phase, and a runs[] entry each. */
+	per_phase = 2048 + events * 512 + (uint64_t)cfg->iterations * runs * 28 +
+		    (cfg->runs ? runs * (128 + events * 48) : 0);
 	per_point = 4096 + events * 256 + phases * per_phase;
 	return 16384 + (uint64_t)points * per_point;
 }
@@ -984,6 +1022,49 @@ static int load_summary(json_t *o, struct mt_summary *s)
 	return 0;
 }
 
+/* A phase's runs[] and between_runs (stat --runs); absent: one process. */
+static int load_runs(struct loader *ld, json_t *jp, struct mt_result *r, unsigned int p)
+{
+	struct mt_phase_stat *ps = &r->phases[p];
+	json_t *runs = json_object_get(jp, "runs"), *between;
+	size_t n = json_array_size(runs);
+	double v;
+	int ret;
+
+	if (!runs && !r->n_runs)
+		return 0;
+	if (!json_is_array(runs) || !n || n > 64 || (r->n_runs && n != r->n_runs) ||
+	    (!r->n_runs && p))
+		return bad(ld, "phase %s: runs: not one entry per run", ps->name);
+	if (!r->n_runs) {
+		ret = mt_result_set_runs(r, (unsigned int)n);
+		if (ret)
+			return ret;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct mt_run_stat *rs = &ps->runs[k];
+		json_t *jr = json_array_get(runs, k), *c;
+		uint64_t u;
+
+		if (!json_is_object(jr) || get_u64(jr, "n", &u) ||
+		    get_num(jr, "time_ns", &rs->time_mean))
+			return bad(ld, "phase %s: runs[%zu]: no n or time_ns", ps->name, k);
+		rs->n = (size_t)u;
+		if (!get_u64(jr, "mapping_addr", &u))
+			rs->map_addr = u;
+		c = json_object_get(jr, "counters");
+		for (unsigned int e = 0; json_is_object(c) && e < r->n_events; e++)
+			if (!get_num(c, r->events[e].name, &v))
+				rs->counter_means[e] = v;
+	}
+	between = json_object_get(jp, "between_runs");
+	if (!json_is_object(between) || load_summary(between, &ps->between))
+		return bad(ld, "phase %s: between_runs: missing", ps->name);
+	if (!get_num(between, "ci95_high", &v))
+		ps->between_half = v - ps->between.mean;
+	return 0;
+}
+
 static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsigned int p)
 {
 	struct mt_phase_stat *ps = &r->phases[p];
@@ -1045,7 +1126,7 @@ static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsign
 			if (!strcmp(dn, mt_derived_name(d)))
 				ps->cross_group |= 1u << d;
 	}
-	return 0;
+	return load_runs(ld, jp, r, p);
 }
 
 /*
@@ -1523,6 +1604,8 @@ static void load_repetition(json_t *jc, struct mt_config *c)
 		c->max_time_s = d;
 	if (order && mt_order_parse(order) >= 0)
 		c->order = (enum mt_order)mt_order_parse(order);
+	if (!get_u64(jc, "runs", &v) && v >= 1 && v <= 64)
+		c->runs = (unsigned long)v;
 }
 
 static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)

@@ -416,6 +416,42 @@ static void print_iterations(FILE *f, const struct mt_report *rep, const struct 
 	mt_text_wrap(f, line, width, 2);
 }
 
+/* A phase past the first touch: every read pass, write passes after write_0. */
+static bool steady(const char *name)
+{
+	return !strncmp(name, "read_", 5) ? strcmp(name, "read_first") != 0 :
+	       !strncmp(name, "write_", 6) && strcmp(name, "write_0");
+}
+
+/* --runs: the steady phases' spread between the fresh processes. */
+static void print_between(FILE *f, const struct mt_result *r, int width)
+{
+	char line[2048], ph[MT_SAFE_MAX];
+	size_t n;
+	bool first = true;
+
+	if (!r->n_runs || !r->blocks)
+		return;
+	n = (size_t)snprintf(line, sizeof(line), "between runs: %u run%s", r->n_runs,
+			     r->n_runs == 1 ? "" : "s");
+	for (unsigned int p = 0; p < r->n_phases && n < sizeof(line); p++) {
+		const struct mt_phase_stat *ps = &r->phases[p];
+		double b = (double)r->blocks;
+
+		if (!steady(ps->name) || !ps->runs)
+			continue;
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", %s %.1f ns/block",
+				      mt_cell_safe(ph, sizeof(ph), ps->name),
+				      ps->between.mean / b);
+		if (ps->between.n > 1 && n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " +- %.1f%s",
+					      ps->between_half / b,
+					      first ? " (95% CI over runs)" : "");
+		first &= ps->between.n < 2;
+	}
+	mt_text_wrap(f, line, width, 2);
+}
+
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
@@ -432,10 +468,12 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	mt_size_format(c->block, block, sizeof(block));
 	/* --ci-target: the count is a limit, print_iterations says what ran */
 	iters = c->ci_target > 0 ? c->max_iterations : c->iterations;
-	mt_text_wrapf(f, prose, "memtlb %s: region %s (%s), block %s, %s%lu iteration%s x %lu pass%s",
+	snprintf(line, sizeof(line), "%lu runs x ", c->runs);
+	mt_text_wrapf(f, prose,
+	      "memtlb %s: region %s (%s), block %s, %s%s%lu iteration%s x %lu pass%s",
 	      mt_cell_safe(cmd, sizeof(cmd), rep->command), region, mt_backing_name(c->backing),
-	      block, c->ci_target > 0 ? "up to " : "", iters, iters == 1 ? "" : "s", c->passes,
-	      c->passes == 1 ? "" : "es");
+	      block, c->runs > 1 ? line : "", c->ci_target > 0 ? "up to " : "", iters,
+	      iters == 1 ? "" : "s", c->passes, c->passes == 1 ? "" : "es");
 	n = (size_t)snprintf(line, sizeof(line), "pages %s, access %s", mt_pages_name(c->pages),
 			     mt_access_name(c->access));
 	if (c->access == MT_ACCESS_STRIDE) {
@@ -468,6 +506,7 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 		print_mapping(f, rep->results[i], prose);
 		print_pressure(f, rep, rep->results[i], prose);
 		print_iterations(f, rep, rep->results[i], prose);
+		print_between(f, rep->results[i], prose);
 	}
 	fputc('\n', f);
 	for (size_t i = 0; !ret && i < rep->n_results; i++)

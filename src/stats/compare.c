@@ -15,6 +15,7 @@
 
 #include "stats/compare.h"
 #include "stats/mwu.h"
+#include "stats/stats.h"
 #include "stats/welch.h"
 
 /* Below 1% of the new value, a base turns a change into +9900% and more. */
@@ -372,19 +373,52 @@ static void scaled(struct mt_summary *s, const struct mt_summary *from, double d
 	s->max /= div;
 }
 
+/*
+ * --runs on every side: the spread between the fresh processes, the one
+ * that samples placement (a run's iterations share one layout and one set
+ * of pages). The run means stand as the samples: Welch's test on them.
+ */
+static bool use_runs(const struct mt_comparison *cmp, const struct mt_result *const *res)
+{
+	for (unsigned int i = 0; i < cmp->n_inputs; i++)
+		if (!res[i] || res[i]->n_runs < 2)
+			return false;
+	return true;
+}
+
+/* A counter's summary over the runs' means; false when a run has none. */
+static bool counter_between(const struct mt_result *r, const struct mt_phase_stat *ps, int e,
+			    struct mt_summary *s)
+{
+	double means[64];
+	unsigned int k;
+
+	for (k = 0; k < r->n_runs && k < 64; k++) {
+		means[k] = ps->runs[k].counter_means[e];
+		if (!isfinite(means[k]))
+			return false;
+	}
+	return !mt_stats_summarize(means, k, s);
+}
+
 /* Each side's value for a row; kind: 0 time, 1 derived, 2 counter. */
 static void fill_side(struct mt_cmp_side *sd, const struct mt_result *r,
-		      const struct mt_phase_stat *ps, int kind, const char *metric, int d)
+		      const struct mt_phase_stat *ps, int kind, const char *metric, int d,
+		      bool runs)
 {
+	const struct mt_summary *time;
+	struct mt_summary between;
 	int e;
 
 	sd->state = MT_SIDE_ABSENT;
 	if (!ps)
 		return;
+	runs = runs && ps->runs;
+	time = runs ? &ps->between : &ps->time_ns;
 	switch (kind) {
 	case 0:
-		scaled(&sd->s, &ps->time_ns, 1000.0);
-		sd->samples = ps->time_samples;
+		scaled(&sd->s, time, 1000.0);
+		sd->samples = runs ? NULL : ps->time_samples;
 		sd->scale = 1000.0;
 		sd->state = MT_SIDE_OK;
 		break;
@@ -393,8 +427,8 @@ static void fill_side(struct mt_cmp_side *sd, const struct mt_result *r,
 			return;
 		/* ns per block is the phase time scaled: it keeps the samples' spread. */
 		if (d == MT_DERIVED_NS_PER_BLOCK && r->blocks) {
-			scaled(&sd->s, &ps->time_ns, (double)r->blocks);
-			sd->samples = ps->time_samples;
+			scaled(&sd->s, time, (double)r->blocks);
+			sd->samples = runs ? NULL : ps->time_samples;
 			sd->scale = (double)r->blocks;
 		} else {
 			sd->s = (struct mt_summary){ .mean = ps->derived[d] };
@@ -409,6 +443,9 @@ static void fill_side(struct mt_cmp_side *sd, const struct mt_result *r,
 		case MT_COUNTER_OK:
 			sd->state = MT_SIDE_OK;
 			sd->s = ps->counters[e].s;
+			/* A run without a mean (a hand-made report): the pooled one. */
+			if (runs && counter_between(r, ps, e, &between))
+				sd->s = between;
 			break;
 		case MT_COUNTER_UNSUPPORTED:
 			sd->state = MT_SIDE_UNSUPPORTED;
@@ -551,9 +588,11 @@ static int add_row(struct mt_comparison *cmp, const struct mt_result *const *res
 {
 	struct mt_cmp_row row = { 0 }, *r;
 	unsigned int present = 0;
+	bool runs = use_runs(cmp, res);
 
 	for (unsigned int i = 0; i < cmp->n_inputs; i++) {
-		fill_side(&row.side[i], res[i], mt_result_phase(res[i], phase), kind, metric, d);
+		fill_side(&row.side[i], res[i], mt_result_phase(res[i], phase), kind, metric, d,
+			  runs);
 		present += row.side[i].state != MT_SIDE_ABSENT;
 	}
 	/* A metric that is zero wherever it was measured says nothing: left out. */
@@ -571,6 +610,7 @@ static int add_row(struct mt_comparison *cmp, const struct mt_result *const *res
 	if (!r)
 		return -ENOMEM;
 	memcpy(r->side, row.side, sizeof(row.side));
+	cmp->between_runs += runs;
 	for (unsigned int i = 1; i < cmp->n_inputs; i++) {
 		int ret = judge(cmp, r, i);
 

@@ -74,6 +74,7 @@ struct mt_comparison {
 	const struct mt_report *reps[MT_COMPARE_MAX_INPUTS];
 	size_t n_rows;
 	struct mt_cmp_row *rows;
+	size_t between_runs;	/* rows whose spread is between --runs' processes */
 	size_t n_warnings;
 	char **warnings;	/* differences in configuration or system */
 	size_t n_lonely;

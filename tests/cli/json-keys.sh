@@ -20,6 +20,7 @@ doc() {	# NAME ARGS...: run memtlb, keep the JSON it wrote to $work/NAME.json
 	else fail "$name: exit $status, no document"; sed 's/^/  stderr: /' "$err" >&2; fi
 }
 doc stat stat --region 1m -i 2 -p 1 -o "$work/stat.json"
+doc runs stat --region 1m -i 2 -p 1 --runs 2 -o "$work/runs.json"
 doc sweep sweep --region 1m..4m -i 2 -p 1 -o "$work/sweep.json"
 doc probe probe --max 256k --format json -o "$work/probe.json"
 doc flush flush --pages 1..4:x2 -i 2 --ops 5 -o "$work/flush.json"
