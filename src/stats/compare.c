@@ -235,6 +235,15 @@ static const struct env_field {
 	ENV("tunables.percpu_pagelist_high_fraction", "percpu pagelist high fraction",
 	    ENV_LONG, percpu_pagelist_high_fraction),
 	ENV("numa_nodes", "NUMA nodes", ENV_INT, numa_nodes),
+	ENV("pv_tlb_flush", "paravirtual TLB flush", ENV_TRI, pv_tlb_flush),
+	ENV("hypervisor_cpuid.vendor", "hypervisor vendor", ENV_STR, env.hv_vendor),
+	ENV("cpufreq.governor", "CPU frequency governor", ENV_STR, env.governor),
+	ENV("cpufreq.boost", "CPU boost", ENV_TRI, env.boost),
+	ENV("smt_active", "SMT", ENV_TRI, env.smt_active),
+	ENV("randomize_va_space", "ASLR", ENV_INT, env.aslr),
+	ENV("cmdline_translation", "kernel command line (translation)", ENV_STR, env.cmdline),
+	ENV("lockdown", "lockdown", ENV_STR, env.lockdown),
+	ENV("cpu_emulated", "emulated CPU", ENV_TRI, emulation.emulated),
 #undef ENV
 };
 

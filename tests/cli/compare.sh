@@ -319,4 +319,30 @@ usage_case "bad --noise" compare --noise -1 "$D/base.json" "$D/base.json"
 usage_case "bad --noise" compare --noise 1x "$D/base.json" "$D/base.json"
 usage_case "bad --test" compare --test t "$D/base.json" "$D/base.json"
 
+# The environment that decides whether numbers compare: one warning per
+# field that differs (governor, boost, ASLR here), none for what is the same.
+run stat --region 4m -i 2 -p 1 -o "$work/env-a.json"
+expect_status 0 "stat for the environment check"
+python3 - "$work/env-a.json" "$work/env-b.json" "$work/env-c.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["system"]["randomize_va_space"] = 2
+json.dump(d, open(sys.argv[1], "w"))
+d["system"]["cpufreq"] = {"present": True, "governor": "powersave", "boost": True,
+                          "boost_source": "cpufreq/boost"}
+d["system"]["randomize_va_space"] = 0
+json.dump(d, open(sys.argv[2], "w"))
+d["system"]["cpufreq"].update(governor="performance", boost=False)
+json.dump(d, open(sys.argv[3], "w"))
+PY
+run compare "$work/env-b.json" "$work/env-c.json"
+expect_status 0 "compare of two environments"
+expect_grep '^memtlb: warning: .*env-c\.json: CPU frequency governor differs: powersave \(base\) vs performance$' \
+	"$err" "compare: the governor differs"
+expect_grep '^memtlb: warning: .*env-c\.json: CPU boost differs: yes \(base\) vs no$' "$err" \
+	"compare: boost differs"
+if grep -q 'ASLR differs' "$err"; then fail "compare: ASLR is the same on both"; else ok; fi
+run compare "$work/env-a.json" "$work/env-b.json"
+expect_grep 'ASLR differs: 2 \(base\) vs 0$' "$err" "compare: ASLR differs"
+
 finish
