@@ -38,6 +38,7 @@ static const struct option cmdopts[] = {
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "order", required_argument, NULL, OPT_ORDER },
+	MT_TLB_LONGOPT,
 	MT_REPEAT_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -47,6 +48,7 @@ static void help(void)
 {
 	printf("Usage: memtlb sweep --region A..B[:STEP|xF] [--vary KEY=V1,V2,...]... [options]\n"
 	       "       memtlb sweep --from FILE.json [--phase NAME] [--knee-ratio R]\n"
+	       "                    [--tlb FILE]\n"
 	       "Run the stat measurement at every point of a region range (and of a grid of\n"
 	       "--vary values), print one row per region and the knees of the cost curve.\n\n"
 	       "Sweep:\n"
@@ -63,6 +65,7 @@ static void help(void)
 	       "      --order HOW          sequential (default: point by point), interleaved\n"
 	       "                           (iteration 1 of every point, then 2, ...) or\n"
 	       "                           random (each round shuffled by --seed)\n"
+	       MT_TLB_HELP
 	       "Workload:\n"
 	       MT_WORKLOAD_HELP_NO_REGION
 	       MT_REPEAT_HELP
@@ -77,6 +80,9 @@ struct sweep_cmd {
 	const char *from;
 	struct mt_knee_opts ko;
 	bool tunables;		/* a sysfs: or sysctl: axis: the sweep changes the machine */
+	struct mt_reach tlb[MT_REACH_MAX];	/* --tlb FILE's levels */
+	size_t n_tlb;
+	bool tlb_given;
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -144,6 +150,11 @@ static int from_file(struct sweep_cmd *sc)
 	if (ret) {
 		mt_err("--from: %s: %s", sc->from, msg[0] ? msg : strerror(-ret));
 		return MT_EXIT_USAGE;
+	}
+	/* --tlb again: the levels given now replace those the report carries */
+	if (sc->tlb_given) {
+		memcpy(rep->levels, sc->tlb, sc->n_tlb * sizeof(*sc->tlb));
+		rep->n_levels = sc->n_tlb;
 	}
 	phase = table_phase(rep, sc);
 	if (!mt_report_has_phase(rep, phase)) {
@@ -225,6 +236,8 @@ static int run_sweep(struct sweep_cmd *sc)
 		return mt_cli_fail("sweep", ret);
 	}
 	rep->config.region = largest;
+	memcpy(rep->levels, sc->tlb, sc->n_tlb * sizeof(*sc->tlb));
+	rep->n_levels = sc->n_tlb;
 	ret = mt_sweep_save_tunables(sc->sw, &msg);
 	if (ret) {
 		ret = ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
@@ -335,6 +348,12 @@ static int cmd_sweep(int argc, char *argv[])
 				ret = MT_EXIT_USAGE;
 				goto out;
 			}
+			continue;
+		case MT_OPT_TLB:
+			ret = mt_cli_tlb_opt(optarg, sc.tlb, &sc.n_tlb);
+			if (ret)
+				goto out;
+			sc.tlb_given = true;
 			continue;
 		case OPT_KNEE_RATIO:
 			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &sc.ko.ratio);

@@ -104,7 +104,16 @@ static void explain_knee(char *buf, size_t len, const struct mt_report *rep,
 	char reach[32], pg[32];
 
 	mt_size_format(page, pg, sizeof(pg));
-	if (found > 0) {
+	if (found > 0 && lv.entries_min != lv.entries_max) {
+		char lo[32];
+
+		/* a measured level: its reach is a range, as the probe found it */
+		mt_size_format(mt_reach_min(&lv), lo, sizeof(lo));
+		mt_size_format(mt_reach_max(&lv), reach, sizeof(reach));
+		snprintf(buf, len, ": the region passes the %s reach, %s..%s (%llu..%llu x %s, %s)",
+			 lv.name, lo, reach, (unsigned long long)lv.entries_min,
+			 (unsigned long long)lv.entries_max, pg, lv.source);
+	} else if (found > 0) {
 		mt_size_format(mt_reach_max(&lv), reach, sizeof(reach));
 		snprintf(buf, len, ": the region passes the %s reach, %s (%llu x %s, %s)",
 			 lv.name, reach, (unsigned long long)lv.entries_max, pg, lv.source);
@@ -113,9 +122,18 @@ static void explain_knee(char *buf, size_t len, const struct mt_report *rep,
 			 "explain it: memtlb probe measures them", rep->system.hypervisor > 0 ?
 			 ", which a hypervisor may filter" : "");
 	} else {
-		snprintf(buf, len, "; no TLB level of %s pages that cpuid reports has its reach "
-			 "here", pg);
+		snprintf(buf, len, "; no TLB level of %s pages that %s has its reach here", pg,
+			 rep->n_levels ? "cpuid or the probe reports" : "cpuid reports");
 	}
+}
+
+void mt_report_print_tlb_agreement(FILE *f, const struct mt_report *rep, int width)
+{
+	char line[160];
+
+	for (size_t i = 0; i < rep->n_levels; i++)
+		if (mt_reach_agreement(rep, i, line, sizeof(line)) > 0)
+			mt_text_wrapf(f, width, "%s", line);
 }
 
 /* Time on counts over the series' points: the cost of one fault, one miss. */
@@ -313,6 +331,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	      mt_cell_safe(be, sizeof(be), rep->backend),
 	      rep->user_only ? " (user space only)" : "");
 	mt_report_print_emulated(f, rep);
+	mt_report_print_tlb_agreement(f, rep, prose);
 	for (unsigned int s = 0; s < n_series; s++) {
 		char title[512];
 		struct curve c;

@@ -18,6 +18,12 @@
 struct mt_knee_opts;
 int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phase,
 			  const struct mt_knee_opts *ko, bool wide);
+/*
+ * One line per measured level of rep (--tlb) that cpuid also describes:
+ * whether cpuid's entry count lies in the probe's range (agree) or not.
+ */
+void mt_report_print_tlb_agreement(FILE *f, const struct mt_report *rep, int width);
+
 int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *phase,
 			      const struct mt_knee_opts *ko);
 
