@@ -16,6 +16,7 @@
 #include "cli/log.h"
 #include "cli/sysinfo.h"
 #include "measure/sweep.h"
+#include "model/reach.h"
 #include "model/size.h"
 #include "report/json.h"
 #include "report/sweep.h"
@@ -83,6 +84,7 @@ struct sweep_cmd {
 	struct mt_reach tlb[MT_REACH_MAX];	/* --tlb FILE's levels */
 	size_t n_tlb;
 	bool tlb_given;
+	bool region_auto;	/* --region auto: points around the known reaches */
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -302,6 +304,44 @@ out:
 	return ret;
 }
 
+/*
+ * --region auto: cpuid's levels and --tlb's, of the page size the sweep
+ * maps (huge with --pages thp or hugetlb), decide the points; said on
+ * stderr, since the user did not list them.
+ */
+static int regions_auto(struct sweep_cmd *sc)
+{
+	struct mt_sysinfo *si = calloc(1, sizeof(*si));
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	bool huge = sc->base.pages == MT_PAGES_THP || sc->base.pages == MT_PAGES_HUGETLB;
+	long base = sysconf(_SC_PAGESIZE);
+	uint64_t page = huge ? (sc->base.huge_size ? sc->base.huge_size : 2u << 20) :
+			       (uint64_t)(base > 0 ? base : 4096);
+	bool probe = false, cpuid = false;
+	struct mt_msg msg;
+	size_t n;
+	int ret;
+
+	if (!si)
+		return mt_cli_fail("sweep", -ENOMEM);
+	mt_sysinfo_read(si);
+	n = mt_reach_from_sysinfo(si, lv, MT_REACH_MAX);
+	free(si);
+	for (size_t i = 0; i < sc->n_tlb && n < 2 * MT_REACH_MAX; i++)
+		lv[n++] = sc->tlb[i];
+	ret = mt_sweep_set_regions_auto(sc->sw, lv, n, page, &msg);
+	if (ret)
+		return ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
+	for (size_t i = 0; i < n; i++)
+		if (lv[i].page_size == page)
+			probe |= !strcmp(lv[i].source, "probe"), cpuid |= !strcmp(lv[i].source, "cpuid");
+	fprintf(stderr, "memtlb: sweep: --region auto: %zu point%s around the reaches of %s\n",
+		mt_sweep_points(sc->sw), mt_sweep_points(sc->sw) == 1 ? "" : "s",
+		probe && cpuid ? "cpuid's and the probe's levels" : probe ? "the probe's levels" :
+		"cpuid's levels");
+	return 0;
+}
+
 static int cmd_sweep(int argc, char *argv[])
 {
 	struct sweep_cmd sc = { 0 };
@@ -321,6 +361,9 @@ static int cmd_sweep(int argc, char *argv[])
 			ret = MT_EXIT_OK;
 			goto out;
 		case 'r':
+			sc.region_auto = !strcmp(optarg, "auto");
+			if (sc.region_auto)
+				continue;
 			ret = mt_sweep_set_regions(sc.sw, optarg, &msg);
 			if (ret) {
 				ret = mt_cli_usage(&msg);
@@ -382,13 +425,19 @@ static int cmd_sweep(int argc, char *argv[])
 		goto out;
 	}
 	if (sc.from) {
-		if (mt_sweep_has_regions(sc.sw) || mt_sweep_axes(sc.sw) || sc.base.output) {
+		if (mt_sweep_has_regions(sc.sw) || sc.region_auto || mt_sweep_axes(sc.sw) ||
+		    sc.base.output) {
 			mt_err("--from: prints a report again: no --region, --vary or -o with it");
 			ret = MT_EXIT_USAGE;
 			goto out;
 		}
 		ret = from_file(&sc);
 		goto out;
+	}
+	if (sc.region_auto) {
+		ret = regions_auto(&sc);
+		if (ret)
+			goto out;
 	}
 	if (!mt_sweep_has_regions(sc.sw) && !mt_sweep_axes(sc.sw)) {
 		mt_err("sweep: nothing to sweep");

@@ -111,4 +111,32 @@ probe "$work/range.json" '[{"name": "L2 TLB", "entries_min": 9, "entries_max": 2
 	"page_size": 4096}]'
 usage_case "--tlb: an empty entry range" stat --tlb "$work/range.json"
 usage_case "--tlb: a directory" sweep --region 1m..2m --tlb "$work"
+
+# --region auto: doubling from 256k to 4 x the largest reach (10 MiB), and
+# 0.75 x and 1.5 x each level's reach range, rounded to the block.
+run sweep --region auto --tlb "$work/p.json" -i 1 -p 1 --backing anon --pages base \
+	-o "$work/auto.json"
+expect_status 0 "sweep --region auto --tlb"
+expect_grep '^memtlb: sweep: --region auto: 12 points around the reaches of the probe' "$err" \
+	"--region auto says what it chose"
+if python3 -c 'import json, sys
+K = 1024
+got = [r["params"]["region"] for r in json.load(open(sys.argv[1]))["results"]]
+want = sorted({256 * K << i for i in range(8)} |
+              {round(0.75 * 56 * 4) * K, round(1.5 * 72 * 4) * K,
+               round(0.75 * 1536 * 4) * K, round(1.5 * 2560 * 4) * K})
+assert got == want, (got, want)' "$work/auto.json"; then ok; else fail "--region auto: points"; fi
+run sweep --region auto --tlb "$work/p.json" -b 64k -i 1 -p 1 --backing anon --pages base \
+	--format json
+if python3 -c 'import json, sys
+got = [r["params"]["region"] for r in json.load(open(sys.argv[1]))["results"]]
+assert all(g % 65536 == 0 for g in got) and len(got) == len(set(got)), got' "$out"
+then ok; else fail "--region auto: rounded to the block"; fi
+# Without any level (cpuid describes none here), refused with the hint.
+if "$MEMTLB" sysinfo 2>/dev/null | grep -q '^TLBs (cpuid) *not reported'; then
+	usage_case "--region auto without levels" sweep --region auto
+	expect_grep '^hint: memtlb probe -o p\.json; memtlb sweep --region auto --tlb p\.json' \
+		"$err" "the hint"
+fi
+usage_case "--region auto with --from" sweep --from "$work/none.json" --region auto
 finish
