@@ -85,6 +85,8 @@ struct sweep_cmd {
 	size_t n_tlb;
 	bool tlb_given;
 	bool region_auto;	/* --region auto: points around the known reaches */
+	bool order_given;
+	bool pages_varied;	/* --vary pages=...: a translation series */
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -377,6 +379,7 @@ static int cmd_sweep(int argc, char *argv[])
 				goto out;
 			}
 			sc.tunables |= !strncmp(optarg, "sysfs:", 6) || !strncmp(optarg, "sysctl:", 7);
+			sc.pages_varied |= !strncmp(optarg, "pages=", 6);
 			continue;
 		case OPT_PHASE:
 			sc.phase = optarg;
@@ -391,6 +394,7 @@ static int cmd_sweep(int argc, char *argv[])
 				ret = MT_EXIT_USAGE;
 				goto out;
 			}
+			sc.order_given = true;
 			continue;
 		case MT_OPT_TLB:
 			ret = mt_cli_tlb_opt(optarg, sc.tlb, &sc.n_tlb);
@@ -444,6 +448,15 @@ static int cmd_sweep(int argc, char *argv[])
 		mt_hint("--region A..B[:STEP|xF] and/or --vary KEY=V1,V2,...");
 		ret = MT_EXIT_USAGE;
 		goto out;
+	}
+	/*
+	 * The translation series subtracts a huge-page point from a base one:
+	 * interleaved, drift over the sweep falls on both alike.
+	 */
+	if (sc.pages_varied && !sc.order_given) {
+		sc.base.order = MT_ORDER_INTERLEAVED;
+		fprintf(stderr, "memtlb: sweep: --vary pages: --order interleaved (the default "
+			"when pages vary)\n");
 	}
 	ret = run_sweep(&sc);
 out:

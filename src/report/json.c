@@ -20,6 +20,7 @@
 #include "model/size.h"
 #include "report/json.h"
 #include "report/probe.h"
+#include "report/sweep.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
 #include "sys/file.h"
@@ -766,6 +767,57 @@ out:
 	free(y);
 }
 
+/*
+ * sweep --vary pages=base,thp: the translation series of the default
+ * phase (report/sweep.h), recomputed from the results like the knees; a
+ * pair whose pages were not as requested has no translation_ns, and says
+ * why in refused.
+ */
+static void translation_json(struct jb *b, json_t *root, const struct mt_report *rep)
+{
+	const char *phase = mt_report_default_phase(rep);
+	struct mt_translation *tr = calloc(rep->n_results, sizeof(*tr));
+	json_t *a;
+	int n;
+
+	if (!tr) {
+		b->err = -ENOMEM;
+		return;
+	}
+	n = mt_report_translation(rep, phase, tr, rep->n_results);
+	if (n <= 0) {
+		if (n < 0)
+			b->err = n;
+		free(tr);
+		return;
+	}
+	a = array(b);
+	for (int i = 0; i < n; i++) {
+		json_t *o = object(b);
+		char key[512];
+
+		series_key(tr[i].huge, key, sizeof(key));
+		put_str(b, o, "series", key);
+		put_str(b, o, "phase", phase);
+		put_int(b, o, "region", (json_int_t)tr[i].region);
+		put_str(b, o, "pages", tr[i].pages);
+		set_real(b, o, "base_ns", tr[i].base_ns);
+		set_real(b, o, "huge_ns", tr[i].huge_ns);
+		set_real(b, o, "translation_ns", tr[i].translation_ns);
+		set_real(b, o, "ci95_ns", tr[i].ci95_ns);
+		if (tr[i].refused) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "--pages %s %s", tr[i].refused_pages,
+				 tr[i].refused);
+			put_str(b, o, "refused", why);
+		}
+		push(b, a, o);
+	}
+	put(b, root, "translation", a);
+	free(tr);
+}
+
 /* The measured TLB levels the report was given (--tlb), for sweep --from and report. */
 static json_t *levels_json(struct jb *b, const struct mt_report *rep)
 {
@@ -805,6 +857,8 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 		put(&b, root, "tlb_levels", levels_json(&b, rep));
 	if (rep->n_results >= 3 && !rep->flush)
 		analysis_json(&b, root, rep);
+	if (rep->n_results >= 2 && !rep->flush)
+		translation_json(&b, root, rep);
 	if (rep->flush)
 		put(&b, root, "flush", flush_json(&b, rep));
 	if (rep->interrupted)
