@@ -20,7 +20,7 @@ struct mt_sysinfo;
 #define MT_REACH_MAX 16
 
 struct mt_reach {
-	char name[24];		/* "L1 dTLB", "L2 TLB" */
+	char name[32];		/* "L1 dTLB", "L2 TLB", "further translation knee" */
 	uint64_t page_size;	/* bytes */
 	uint64_t entries_min;
 	uint64_t entries_max;

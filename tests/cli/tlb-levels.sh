@@ -111,6 +111,12 @@ probe "$work/range.json" '[{"name": "L2 TLB", "entries_min": 9, "entries_max": 2
 	"page_size": 4096}]'
 usage_case "--tlb: an empty entry range" stat --tlb "$work/range.json"
 usage_case "--tlb: a directory" sweep --region 1m..2m --tlb "$work"
+# The probe's longest level name is a level, not bad input.
+probe "$work/further.json" '[{"name": "further translation knee", "entries_min": 8192,
+	"entries_max": 16384, "page_size": 4096}]'
+run sweep --from "$work/none.json" --phase read_0 --tlb "$work/further.json" --format json
+expect_status 0 "--tlb: a further translation knee"
+expect_grep '"name": "further translation knee"' "$out" "its name kept whole"
 
 # --region auto: doubling from 256k to 4 x the largest reach (10 MiB), and
 # 0.75 x and 1.5 x each level's reach range, rounded to the block.
