@@ -334,9 +334,12 @@ static int regions_auto(struct sweep_cmd *sc)
 	ret = mt_sweep_set_regions_auto(sc->sw, lv, n, page, &msg);
 	if (ret)
 		return ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
-	for (size_t i = 0; i < n; i++)
-		if (lv[i].page_size == page)
-			probe |= !strcmp(lv[i].source, "probe"), cpuid |= !strcmp(lv[i].source, "cpuid");
+	for (size_t i = 0; i < n; i++) {
+		if (lv[i].page_size != page)
+			continue;
+		probe |= !strcmp(lv[i].source, "probe");
+		cpuid |= !strcmp(lv[i].source, "cpuid");
+	}
 	fprintf(stderr, "memtlb: sweep: --region auto: %zu point%s around the reaches of %s\n",
 		mt_sweep_points(sc->sw), mt_sweep_points(sc->sw) == 1 ? "" : "s",
 		probe && cpuid ? "cpuid's and the probe's levels" : probe ? "the probe's levels" :

@@ -1836,10 +1836,12 @@ int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	probe = json_object_get(root, "probe");
-	get_str(root, "command", cmd, sizeof(cmd));
+	/* memtlb probe names itself in memtlb.command (report/probe.c) */
+	get_str(meta, "command", cmd, sizeof(cmd));
 	if (!json_is_object(root) || !json_is_integer(schema) || strcmp(cmd, "probe") ||
 	    !json_is_object(probe))
-		ret = bad(&ld, "not a memtlb probe report (no memtlb.schema, command \"probe\")");
+		ret = bad(&ld, "not a memtlb probe report (no memtlb.schema, memtlb.command "
+			  "\"probe\")");
 	else if (json_integer_value(schema) < 1 || json_integer_value(schema) > MT_PROBE_SCHEMA)
 		ret = bad(&ld, "probe schema %lld, this memtlb reads schemas 1 to %d",
 			  (long long)json_integer_value(schema), MT_PROBE_SCHEMA);

@@ -31,7 +31,7 @@ PY
 # probe OUT LEVELS_JSON: what memtlb probe --format json writes, cut down.
 probe() {
 	cat >"$1" <<EOF
-{"memtlb": {"schema": 2, "version": "test"}, "command": "probe",
+{"memtlb": {"schema": 2, "version": "test", "command": "probe"},
  "probe": {"levels": $2, "points": [], "unvalidated": 0, "huge_slow_at": null}}
 EOF
 }
@@ -98,6 +98,19 @@ expect_grep 'region = 1\.6 x L2 TLB reach \(1536\.\.2560 x 4\.0 KiB, probe\)' "$
 if python3 -c 'import json, sys
 sys.exit(len(json.load(open(sys.argv[1]))["tlb_levels"]) != 2)' "$work/stat.json"
 then ok; else fail "stat JSON: tlb_levels[]"; fi
+
+# What memtlb probe really writes is what --tlb reads (a short probe: the
+# levels it finds, if any, are not checked, only that they are carried).
+run probe --max 1m -o "$work/real.json"
+expect_status 0 "memtlb probe -o"
+run stat --region 1m -i 1 -p 1 --backing anon --tlb "$work/real.json" -o "$work/real-stat.json"
+expect_status 0 "stat --tlb of a real probe report"
+if python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["probe"]["levels"]
+s = json.load(open(sys.argv[2])).get("tlb_levels", [])
+assert [(l["name"], l["entries_min"], l["entries_max"]) for l in p] == \
+       [(l["name"], l["entries_min"], l["entries_max"]) for l in s], (p, s)' \
+	"$work/real.json" "$work/real-stat.json"; then ok; else fail "real probe levels carried"; fi
 
 # Bad input: exit 2, one line, before the run.
 usage_case "--tlb: no such file" stat --tlb "$work/absent.json"
