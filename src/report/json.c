@@ -808,7 +808,7 @@ static void translation_json(struct jb *b, json_t *root, const struct mt_report 
 		if (tr[i].refused) {
 			char why[256];
 
-			snprintf(why, sizeof(why), "--pages %s %s", tr[i].refused_pages,
+			snprintf(why, sizeof(why), "the %s point was %s", tr[i].refused_pages,
 				 tr[i].refused);
 			put_str(b, o, "refused", why);
 		}

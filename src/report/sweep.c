@@ -226,7 +226,7 @@ static int print_translation(FILE *f, const struct mt_report *rep, const char *p
 {
 	struct mt_translation *tr = calloc(rep->n_results + 1, sizeof(*tr));
 	struct mt_table *t = NULL;
-	char cell[MT_CELL_MAX], ph[MT_SAFE_MAX], why[MT_SAFE_MAX];
+	char cell[MT_CELL_MAX], ph[MT_SAFE_MAX];
 	int n, ret;
 
 	if (!tr)
@@ -260,8 +260,9 @@ static int print_translation(FILE *f, const struct mt_report *rep, const char *p
 		if (tr[i].refused) {
 			mt_table_add(t, "%s", "refused");
 			mt_table_add(t, "%s", "-");
-			mt_table_note(t, "%s: refused, --pages %s %s", cell, tr[i].refused_pages,
-				      mt_cell_safe(why, sizeof(why), tr[i].refused));
+			/* mt_table_note escapes the verdict, a string from the report */
+			mt_table_note(t, "%s: refused, the %s point was %s", cell, tr[i].refused_pages,
+				      tr[i].refused);
 			continue;
 		}
 		mt_table_add(t, "%+.3f", tr[i].translation_ns);

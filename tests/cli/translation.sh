@@ -53,7 +53,7 @@ expect_grep '^translation: read_0 ns/block, base pages - huge pages \(95% CI, We
 # standard error sqrt(2 x 25 / 5) = 3.162278: +-7.292
 expect_grep '^1m +thp +100\.000 +60\.000 +\+40\.000 +\+-7\.292$' "$out" "1m: base - thp, CI"
 expect_grep '^16m +thp +100\.000 +60\.000 +refused +-$' "$out" "16m refused in the table"
-expect_grep '^16m: refused, --pages thp not as requested: got base pages for 16384 KiB$' "$out" \
+expect_grep '^16m: refused, the thp point was not as requested: got base pages for 16384 KiB$' "$out" \
 	"the refusal's reason"
 awk 'length > 80 { bad = 1 } END { exit bad }' "$out" && ok || fail "80 columns"
 
@@ -70,7 +70,7 @@ assert abs(a["translation_ns"] - 40) < 1e-9, a
 assert abs(a["ci95_ns"] - 2.306004135 * (10.0) ** 0.5) < 1e-5, a
 r = t[16 << 20]
 assert "translation_ns" not in r and "ci95_ns" not in r, r
-assert r["refused"] == "--pages thp not as requested: got base pages for 16384 KiB", r' "$out"
+assert r["refused"] == "the thp point was not as requested: got base pages for 16384 KiB", r' "$out"
 then ok; else fail "JSON translation[]"; fi
 
 # Nothing to pair: no translation table, no key.
