@@ -73,6 +73,19 @@ assert "translation_ns" not in r and "ci95_ns" not in r, r
 assert r["refused"] == "the thp point was not as requested: got base pages for 16384 KiB", r' "$out"
 then ok; else fail "JSON translation[]"; fi
 
+# The verdict comes from the report file: printed escaped, never raw.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    if r["mapping"]["as_requested"] is False:
+        r["mapping"]["page_verdict"] = "not as requested: \x1b[31mred"
+json.dump(d, open(sys.argv[2], "w"))' "$work/tr.json" "$work/evil.json"
+run sweep --from "$work/evil.json" --phase read_0
+expect_status 0 "sweep --from, a verdict with an escape"
+if grep -q "$(printf '\033')" "$out"; then fail "an escape byte reached the terminal"
+else ok; fi
+expect_grep 'was not as requested: \\x1b\[31mred' "$out" "the escape shown as text"
+
 # Nothing to pair: no translation table, no key.
 run sweep --from "$base" --phase read_0 --format json
 if python3 -c 'import json, sys
