@@ -41,6 +41,7 @@ enum {
 	MT_OPT_MIN_ITER,
 	MT_OPT_MAX_ITER,
 	MT_OPT_MAX_TIME,
+	MT_OPT_TLB,
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
 
@@ -209,6 +210,19 @@ int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out);
  * message and a hint listing the choices are printed and MT_EXIT_USAGE returned.
  */
 int mt_cli_choose(const char *opt, const char *arg, const char *const *names, int n, int *out);
+
+/* --tlb FILE, stat's and sweep's: measured TLB levels from a probe report. */
+#define MT_TLB_LONGOPT { "tlb", required_argument, NULL, MT_OPT_TLB }
+#define MT_TLB_HELP \
+	"      --tlb FILE           TLB levels measured by memtlb probe (its JSON\n" \
+	"                           report), beside cpuid's, for pressure and knees\n"
+
+/*
+ * --tlb FILE read now, before any run: its probe.levels[] into out (at most
+ * MT_REACH_MAX), *n of them. 0, or MT_EXIT_USAGE (printed).
+ */
+struct mt_reach;
+int mt_cli_tlb_opt(const char *path, struct mt_reach *out, size_t *n);
 
 /* A knee ratio: a number in (1, 1000]; 0 or MT_EXIT_USAGE (printed). */
 int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out);

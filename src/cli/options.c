@@ -85,6 +85,21 @@ int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
+int mt_cli_tlb_opt(const char *path, struct mt_reach *out, size_t *n)
+{
+	char msg[256];
+	int ret = mt_report_load_tlb(path, out, n, msg, sizeof(msg));
+
+	if (ret) {
+		mt_err("--tlb: %s: %s", path, msg[0] ? msg : strerror(-ret));
+		mt_hint("--tlb takes what memtlb probe writes: memtlb probe -o p.json");
+		return MT_EXIT_USAGE;
+	}
+	if (!*n)
+		mt_warn("--tlb: %s: the probe found no TLB level: cpuid's only", path);
+	return 0;
+}
+
 /* A config error from below: its line and its hint, exit 2. */
 int mt_cli_usage(const struct mt_msg *msg)
 {

@@ -18,6 +18,8 @@
 #include "measure/measure.h"
 #include "model/report.h"
 #include "report/json.h"
+#include "report/cells.h"
+#include "report/sweep.h"
 
 enum { OPT_PHASE = MT_OPT_FIRST_FREE + 0x20, OPT_RUNS };
 
@@ -25,6 +27,7 @@ static const char cmdopts_s[] = "+:" MT_WORKLOAD_SHORTOPTS "h";
 static const struct option cmdopts[] = {
 	MT_WORKLOAD_LONGOPTS,
 	MT_REPEAT_LONGOPTS,
+	MT_TLB_LONGOPT,
 	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ "help", no_argument, NULL, 'h' },
@@ -41,6 +44,7 @@ static void help(void)
 	       "                           comma-separated (default: every phase)\n"
 	       "      --runs N             N fresh processes, each doing the iterations:\n"
 	       "                           the report keeps the spread between runs\n"
+	       MT_TLB_HELP
 	       "  -h, --help               this text\n");
 }
 
@@ -250,7 +254,8 @@ static int cmd_stat(int argc, char *argv[])
 	struct mt_event *ev = NULL;
 	struct mt_mismatch bad = { 0 };
 	struct mt_config cfg;
-	size_t n_ev = 0;
+	struct mt_reach tlb[MT_REACH_MAX];
+	size_t n_ev = 0, n_tlb = 0;
 	bool limits = false;
 	int c, ret, child = run_child_fd();
 
@@ -276,6 +281,12 @@ static int cmd_stat(int argc, char *argv[])
 		if (c == OPT_PHASE) {
 			cfg.ci_phases = optarg;
 			limits = true;
+			continue;
+		}
+		if (c == MT_OPT_TLB) {
+			ret = mt_cli_tlb_opt(optarg, tlb, &n_tlb);
+			if (ret)
+				return ret;
 			continue;
 		}
 		if (mt_cli_is_repeat_opt(c)) {
@@ -318,6 +329,8 @@ static int cmd_stat(int argc, char *argv[])
 	ret = mt_measure_report_create(&rep, "stat", &cfg);
 	if (ret)
 		goto fail;
+	memcpy(rep->levels, tlb, n_tlb * sizeof(*tlb));
+	rep->n_levels = n_tlb;
 	mopts.hw_counters = rep->system.hw_counters;
 	mopts.env_run = &rep->system.env.run;
 	if (child < 0)
@@ -377,6 +390,9 @@ add:
 		goto out;
 	}
 	ret = mt_cli_report_emit(rep, &cfg, stdout);
+	if (!ret && cfg.format == MT_FORMAT_TABLE && !(cfg.output && !strcmp(cfg.output, "-")))
+		mt_report_print_tlb_agreement(stdout, rep,
+					      MT_PROSE_WIDTH(mt_report_width(stdout, rep)));
 	if (!ret && rep->interrupted) {
 		size_t done = res->n_phases ? res->phases[0].time_ns.n : 0;
 

@@ -16,6 +16,7 @@
 #include "cli/log.h"
 #include "cli/sysinfo.h"
 #include "measure/sweep.h"
+#include "model/reach.h"
 #include "model/size.h"
 #include "report/json.h"
 #include "report/sweep.h"
@@ -38,6 +39,7 @@ static const struct option cmdopts[] = {
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "order", required_argument, NULL, OPT_ORDER },
+	MT_TLB_LONGOPT,
 	MT_REPEAT_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -47,6 +49,7 @@ static void help(void)
 {
 	printf("Usage: memtlb sweep --region A..B[:STEP|xF] [--vary KEY=V1,V2,...]... [options]\n"
 	       "       memtlb sweep --from FILE.json [--phase NAME] [--knee-ratio R]\n"
+	       "                    [--tlb FILE]\n"
 	       "Run the stat measurement at every point of a region range (and of a grid of\n"
 	       "--vary values), print one row per region and the knees of the cost curve.\n\n"
 	       "Sweep:\n"
@@ -63,6 +66,7 @@ static void help(void)
 	       "      --order HOW          sequential (default: point by point), interleaved\n"
 	       "                           (iteration 1 of every point, then 2, ...) or\n"
 	       "                           random (each round shuffled by --seed)\n"
+	       MT_TLB_HELP
 	       "Workload:\n"
 	       MT_WORKLOAD_HELP_NO_REGION
 	       MT_REPEAT_HELP
@@ -77,6 +81,12 @@ struct sweep_cmd {
 	const char *from;
 	struct mt_knee_opts ko;
 	bool tunables;		/* a sysfs: or sysctl: axis: the sweep changes the machine */
+	struct mt_reach tlb[MT_REACH_MAX];	/* --tlb FILE's levels */
+	size_t n_tlb;
+	bool tlb_given;
+	bool region_auto;	/* --region auto: points around the known reaches */
+	bool order_given;
+	bool pages_varied;	/* --vary pages=...: a translation series */
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -144,6 +154,11 @@ static int from_file(struct sweep_cmd *sc)
 	if (ret) {
 		mt_err("--from: %s: %s", sc->from, msg[0] ? msg : strerror(-ret));
 		return MT_EXIT_USAGE;
+	}
+	/* --tlb again: the levels given now replace those the report carries */
+	if (sc->tlb_given) {
+		memcpy(rep->levels, sc->tlb, sc->n_tlb * sizeof(*sc->tlb));
+		rep->n_levels = sc->n_tlb;
 	}
 	phase = table_phase(rep, sc);
 	if (!mt_report_has_phase(rep, phase)) {
@@ -225,6 +240,8 @@ static int run_sweep(struct sweep_cmd *sc)
 		return mt_cli_fail("sweep", ret);
 	}
 	rep->config.region = largest;
+	memcpy(rep->levels, sc->tlb, sc->n_tlb * sizeof(*sc->tlb));
+	rep->n_levels = sc->n_tlb;
 	ret = mt_sweep_save_tunables(sc->sw, &msg);
 	if (ret) {
 		ret = ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
@@ -289,6 +306,47 @@ out:
 	return ret;
 }
 
+/*
+ * --region auto: cpuid's levels and --tlb's, of the page size the sweep
+ * maps (huge with --pages thp or hugetlb), decide the points; said on
+ * stderr, since the user did not list them.
+ */
+static int regions_auto(struct sweep_cmd *sc)
+{
+	struct mt_sysinfo *si = calloc(1, sizeof(*si));
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	bool huge = sc->base.pages == MT_PAGES_THP || sc->base.pages == MT_PAGES_HUGETLB;
+	long base = sysconf(_SC_PAGESIZE);
+	uint64_t page = huge ? (sc->base.huge_size ? sc->base.huge_size : 2u << 20) :
+			       (uint64_t)(base > 0 ? base : 4096);
+	bool probe = false, cpuid = false;
+	struct mt_msg msg;
+	size_t n;
+	int ret;
+
+	if (!si)
+		return mt_cli_fail("sweep", -ENOMEM);
+	mt_sysinfo_read(si);
+	n = mt_reach_from_sysinfo(si, lv, MT_REACH_MAX);
+	free(si);
+	for (size_t i = 0; i < sc->n_tlb && n < 2 * MT_REACH_MAX; i++)
+		lv[n++] = sc->tlb[i];
+	ret = mt_sweep_set_regions_auto(sc->sw, lv, n, page, &msg);
+	if (ret)
+		return ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
+	for (size_t i = 0; i < n; i++) {
+		if (lv[i].page_size != page)
+			continue;
+		probe |= !strcmp(lv[i].source, "probe");
+		cpuid |= !strcmp(lv[i].source, "cpuid");
+	}
+	fprintf(stderr, "memtlb: sweep: --region auto: %zu point%s around the reaches of %s\n",
+		mt_sweep_points(sc->sw), mt_sweep_points(sc->sw) == 1 ? "" : "s",
+		probe && cpuid ? "cpuid's and the probe's levels" : probe ? "the probe's levels" :
+		"cpuid's levels");
+	return 0;
+}
+
 static int cmd_sweep(int argc, char *argv[])
 {
 	struct sweep_cmd sc = { 0 };
@@ -308,6 +366,9 @@ static int cmd_sweep(int argc, char *argv[])
 			ret = MT_EXIT_OK;
 			goto out;
 		case 'r':
+			sc.region_auto = !strcmp(optarg, "auto");
+			if (sc.region_auto)
+				continue;
 			ret = mt_sweep_set_regions(sc.sw, optarg, &msg);
 			if (ret) {
 				ret = mt_cli_usage(&msg);
@@ -321,6 +382,7 @@ static int cmd_sweep(int argc, char *argv[])
 				goto out;
 			}
 			sc.tunables |= !strncmp(optarg, "sysfs:", 6) || !strncmp(optarg, "sysctl:", 7);
+			sc.pages_varied |= !strncmp(optarg, "pages=", 6);
 			continue;
 		case OPT_PHASE:
 			sc.phase = optarg;
@@ -335,6 +397,13 @@ static int cmd_sweep(int argc, char *argv[])
 				ret = MT_EXIT_USAGE;
 				goto out;
 			}
+			sc.order_given = true;
+			continue;
+		case MT_OPT_TLB:
+			ret = mt_cli_tlb_opt(optarg, sc.tlb, &sc.n_tlb);
+			if (ret)
+				goto out;
+			sc.tlb_given = true;
 			continue;
 		case OPT_KNEE_RATIO:
 			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &sc.ko.ratio);
@@ -363,7 +432,8 @@ static int cmd_sweep(int argc, char *argv[])
 		goto out;
 	}
 	if (sc.from) {
-		if (mt_sweep_has_regions(sc.sw) || mt_sweep_axes(sc.sw) || sc.base.output) {
+		if (mt_sweep_has_regions(sc.sw) || sc.region_auto || mt_sweep_axes(sc.sw) ||
+		    sc.base.output) {
 			mt_err("--from: prints a report again: no --region, --vary or -o with it");
 			ret = MT_EXIT_USAGE;
 			goto out;
@@ -371,11 +441,25 @@ static int cmd_sweep(int argc, char *argv[])
 		ret = from_file(&sc);
 		goto out;
 	}
+	if (sc.region_auto) {
+		ret = regions_auto(&sc);
+		if (ret)
+			goto out;
+	}
 	if (!mt_sweep_has_regions(sc.sw) && !mt_sweep_axes(sc.sw)) {
 		mt_err("sweep: nothing to sweep");
 		mt_hint("--region A..B[:STEP|xF] and/or --vary KEY=V1,V2,...");
 		ret = MT_EXIT_USAGE;
 		goto out;
+	}
+	/*
+	 * The translation series subtracts a huge-page point from a base one:
+	 * interleaved, drift over the sweep falls on both alike.
+	 */
+	if (sc.pages_varied && !sc.order_given) {
+		sc.base.order = MT_ORDER_INTERLEAVED;
+		fprintf(stderr, "memtlb: sweep: --vary pages: --order interleaved (the default "
+			"when pages vary)\n");
 	}
 	ret = run_sweep(&sc);
 out:

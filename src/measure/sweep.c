@@ -13,6 +13,7 @@
 
 #include "measure/sweep.h"
 #include "model/range.h"
+#include "model/reach.h"
 #include "model/size.h"
 #include "stats/repeat.h"
 #include "sys/cleanup.h"
@@ -81,6 +82,58 @@ int mt_sweep_set_regions(struct mt_sweep *sw, const char *range, struct mt_msg *
 		return mt_msg_set(msg, ret, "a range is A..B, A..B:STEP or A..B:xF, e.g. 256m..768m:64m "
 			    "or 16m..16g:x2", "--region: %.64s: %.160s", range, why);
 	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t to_block(double v, uint64_t block)
+{
+	uint64_t n = (uint64_t)(v / (double)block + 0.5);
+
+	return (n ? n : 1) * block;
+}
+
+int mt_sweep_set_regions_auto(struct mt_sweep *sw, const struct mt_reach *lv, size_t n,
+			      uint64_t page, struct mt_msg *msg)
+{
+	uint64_t block = sw->base->block ? sw->base->block : 4096, top = 0, *r;
+	size_t k = 0, max = 2 * n + 64;
+
+	for (size_t i = 0; i < n; i++)
+		if (lv[i].page_size == page && mt_reach_max(&lv[i]) > top)
+			top = mt_reach_max(&lv[i]);
+	if (!top)
+		return mt_msg_set(msg, -ENOENT, "memtlb probe -o p.json; memtlb sweep --region auto "
+				  "--tlb p.json", "--region auto: no TLB level of %llu KiB pages known: "
+				  "cpuid has none",
+				  (unsigned long long)page >> 10);
+	r = calloc(max, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	/* the curve's shape from a region far inside the L1 dTLB to well past the last */
+	for (uint64_t v = 256 << 10; v <= 4 * top && k < max; v *= 2)
+		r[k++] = to_block((double)v, block);
+	/* either side of each reach, where its step shows (reach.h: stack, page tables) */
+	for (size_t i = 0; i < n && k + 2 <= max; i++) {
+		if (lv[i].page_size != page)
+			continue;
+		r[k++] = to_block(0.75 * (double)mt_reach_min(&lv[i]), block);
+		r[k++] = to_block(1.5 * (double)mt_reach_max(&lv[i]), block);
+	}
+	qsort(r, k, sizeof(*r), cmp_u64);
+	n = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!n || r[i] != r[n - 1])
+			r[n++] = r[i];
+	free(sw->regions);
+	sw->regions = r;
+	sw->n_regions = n;
 	return 0;
 }
 

@@ -29,6 +29,17 @@ void mt_sweep_destroy(struct mt_sweep *sw);
 int mt_sweep_set_regions(struct mt_sweep *sw, const char *range, struct mt_msg *msg);
 bool mt_sweep_has_regions(const struct mt_sweep *sw);
 
+/*
+ * --region auto: the region axis around the n TLB levels' reaches (those
+ * of page size page only): doubling from 256 KiB to 4 x the largest
+ * reach, and 0.75 x and 1.5 x each reach (of a measured range: its low end
+ * and its high end), each rounded to the base config's block, sorted and
+ * unique. 0, or -ENOENT with msg when no level has that page size.
+ */
+struct mt_reach;
+int mt_sweep_set_regions_auto(struct mt_sweep *sw, const struct mt_reach *lv, size_t n,
+			      uint64_t page, struct mt_msg *msg);
+
 /* "KEY=V1,V2,...": 0, or -EINVAL / -E2BIG / -ENOMEM with msg. */
 int mt_sweep_add_axis(struct mt_sweep *sw, const char *arg, struct mt_msg *msg);
 size_t mt_sweep_axes(const struct mt_sweep *sw);

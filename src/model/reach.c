@@ -92,13 +92,16 @@ void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, siz
 	double x = (double)region / (double)mt_reach_max(r);
 
 	mt_size_format(r->page_size, page, sizeof(page));
+	/* cpuid's levels are the default: only a measured one says its source */
+	bool probe = !strcmp(r->source, "probe");
+
 	if (r->entries_min == r->entries_max)
-		snprintf(buf, len, "%.3g x %s reach (%llu x %s)", x, r->name,
-			 (unsigned long long)r->entries_max, page);
+		snprintf(buf, len, "%.3g x %s reach (%llu x %s%s)", x, r->name,
+			 (unsigned long long)r->entries_max, page, probe ? ", probe" : "");
 	else
-		snprintf(buf, len, "%.3g x %s reach (%llu..%llu x %s)", x, r->name,
+		snprintf(buf, len, "%.3g x %s reach (%llu..%llu x %s%s)", x, r->name,
 			 (unsigned long long)r->entries_min, (unsigned long long)r->entries_max,
-			 page);
+			 page, probe ? ", probe" : "");
 }
 
 uint64_t mt_reach_page(const struct mt_mapinfo *m, uint64_t base_page, uint64_t huge_page)
@@ -111,8 +114,8 @@ int mt_reach_knee(const struct mt_report *rep, const struct mt_result *r, uint64
 {
 	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
 	uint64_t huge = rep->config.huge_size ? rep->config.huge_size : 2u << 20;
-	struct mt_reach lv[MT_REACH_MAX];
-	size_t n = mt_reach_from_sysinfo(&rep->system, lv, MT_REACH_MAX);
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX);
 	int i;
 
 	*page = mt_reach_page(&r->map, base, huge);
@@ -123,4 +126,45 @@ int mt_reach_knee(const struct mt_report *rep, const struct mt_result *r, uint64
 		return 0;
 	*out = lv[i];
 	return 1;
+}
+
+size_t mt_reach_levels(const struct mt_report *rep, struct mt_reach *out, size_t max)
+{
+	size_t n = mt_reach_from_sysinfo(&rep->system, out, max);
+
+	for (size_t i = 0; i < rep->n_levels && n < max; i++)
+		out[n++] = rep->levels[i];
+	return n;
+}
+
+static int level_number(const char *name)
+{
+	return name[0] == 'L' && name[1] >= '1' && name[1] <= '9' ? name[1] - '0' : 0;
+}
+
+bool mt_reach_same_level(const struct mt_reach *m, const struct mt_reach *c)
+{
+	int l = level_number(m->name);
+
+	return l && l == level_number(c->name) && m->page_size == c->page_size;
+}
+
+int mt_reach_agreement(const struct mt_report *rep, size_t i, char *buf, size_t len)
+{
+	const struct mt_reach *m = &rep->levels[i];
+	struct mt_reach lv[MT_REACH_MAX];
+	size_t n = mt_reach_from_sysinfo(&rep->system, lv, MT_REACH_MAX);
+
+	for (size_t k = 0; k < n; k++) {
+		const struct mt_reach *c = &lv[k];
+		bool agree = c->entries_max >= m->entries_min && c->entries_min <= m->entries_max;
+
+		if (!mt_reach_same_level(m, c))
+			continue;
+		snprintf(buf, len, "%s: cpuid %llu entries, probe %llu..%llu: %s", c->name,
+			 (unsigned long long)c->entries_max, (unsigned long long)m->entries_min,
+			 (unsigned long long)m->entries_max, agree ? "agree" : "disagree");
+		return 1;
+	}
+	return 0;
 }

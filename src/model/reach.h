@@ -20,7 +20,7 @@ struct mt_sysinfo;
 #define MT_REACH_MAX 16
 
 struct mt_reach {
-	char name[24];		/* "L1 dTLB", "L2 TLB" */
+	char name[32];		/* "L1 dTLB", "L2 TLB", "further translation knee" */
 	uint64_t page_size;	/* bytes */
 	uint64_t entries_min;
 	uint64_t entries_max;
@@ -70,13 +70,35 @@ uint64_t mt_reach_page(const struct mt_mapinfo *m, uint64_t base_page, uint64_t 
 
 /*
  * The level that explains a knee of a report's curve between regions lo
- * and hi, whose upper point is result r: the data TLB level (cpuid) of the
+ * and hi, whose upper point is result r: the data TLB level (cpuid's, then
+ * the measured ones, mt_reach_levels) of the
  * page size r was mapped with whose reach lies in [lo, hi]. Returns 1 with
  * the level in *out, 0 when none does, -ENOENT when the report's CPU
  * describes no TLB at all. *page gets the page size.
  */
 int mt_reach_knee(const struct mt_report *rep, const struct mt_result *r, uint64_t lo,
 		  uint64_t hi, struct mt_reach *out, uint64_t *page);
+
+/*
+ * The levels a report knows: cpuid's (from its system), then the measured
+ * ones it carries (rep->levels: a probe report given with --tlb). Returns
+ * the number written, at most max.
+ */
+size_t mt_reach_levels(const struct mt_report *rep, struct mt_reach *out, size_t max);
+
+/*
+ * Whether the measured level m and cpuid's level c are the same TLB: the
+ * same level number (the digit after "L") and page size.
+ */
+bool mt_reach_same_level(const struct mt_reach *m, const struct mt_reach *c);
+
+/*
+ * cpuid against the probe for the report's measured level i: "L2 dTLB:
+ * cpuid 2048 entries, probe 1536..2560: agree" (or "disagree": cpuid's
+ * count outside the measured range, as a hypervisor's filtered cpuid
+ * gives). Returns 1 with the line in buf, 0 when cpuid has no such level.
+ */
+int mt_reach_agreement(const struct mt_report *rep, size_t i, char *buf, size_t len);
 
 /* "128 x L2 TLB reach (2048 x 4 KiB)", or "0.5 x ...": the region's pressure. */
 void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len);

@@ -8,6 +8,7 @@
 
 #include "model/config.h"
 #include "model/flush.h"
+#include "model/reach.h"
 #include "model/result.h"
 #include "sys/sysinfo.h"
 
@@ -35,6 +36,9 @@ struct mt_report {
 	size_t n_results;
 	struct mt_result **results;
 	struct mt_flush_info *flush;	/* memtlb flush only, else NULL */
+	/* Measured TLB levels (--tlb: a probe report's), source "probe". */
+	size_t n_levels;
+	struct mt_reach levels[MT_REACH_MAX];
 };
 
 int mt_report_create(struct mt_report **out, const char *command);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The report file: written and read with jansson; schema in memtlb-json(5). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -18,6 +19,8 @@
 #include "model/reach.h"
 #include "model/size.h"
 #include "report/json.h"
+#include "report/probe.h"
+#include "report/sweep.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
 #include "sys/file.h"
@@ -798,6 +801,77 @@ out:
 	free(y);
 }
 
+/*
+ * sweep --vary pages=base,thp: the translation series of the default
+ * phase (report/sweep.h), recomputed from the results like the knees; a
+ * pair whose pages were not as requested has no translation_ns, and says
+ * why in refused.
+ */
+static void translation_json(struct jb *b, json_t *root, const struct mt_report *rep)
+{
+	const char *phase = mt_report_default_phase(rep);
+	struct mt_translation *tr = calloc(rep->n_results, sizeof(*tr));
+	json_t *a;
+	int n;
+
+	if (!tr) {
+		b->err = -ENOMEM;
+		return;
+	}
+	n = mt_report_translation(rep, phase, tr, rep->n_results);
+	if (n <= 0) {
+		if (n < 0)
+			b->err = n;
+		free(tr);
+		return;
+	}
+	a = array(b);
+	for (int i = 0; i < n; i++) {
+		json_t *o = object(b);
+		char key[512];
+
+		series_key(tr[i].huge, key, sizeof(key));
+		put_str(b, o, "series", key);
+		put_str(b, o, "phase", phase);
+		put_int(b, o, "region", (json_int_t)tr[i].region);
+		put_str(b, o, "pages", tr[i].pages);
+		set_real(b, o, "base_ns", tr[i].base_ns);
+		set_real(b, o, "huge_ns", tr[i].huge_ns);
+		set_real(b, o, "translation_ns", tr[i].translation_ns);
+		set_real(b, o, "ci95_ns", tr[i].ci95_ns);
+		if (tr[i].refused) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "the %s point was %s", tr[i].refused_pages,
+				 tr[i].refused);
+			put_str(b, o, "refused", why);
+		}
+		push(b, a, o);
+	}
+	put(b, root, "translation", a);
+	free(tr);
+}
+
+/* The measured TLB levels the report was given (--tlb), for sweep --from and report. */
+static json_t *levels_json(struct jb *b, const struct mt_report *rep)
+{
+	json_t *a = array(b);
+
+	for (size_t i = 0; i < rep->n_levels; i++) {
+		const struct mt_reach *r = &rep->levels[i];
+		json_t *o = object(b);
+
+		put_str(b, o, "name", r->name);
+		put_int(b, o, "entries_min", (json_int_t)r->entries_min);
+		put_int(b, o, "entries_max", (json_int_t)r->entries_max);
+		put_int(b, o, "page_size", (json_int_t)r->page_size);
+		put_int(b, o, "reach_bytes", (json_int_t)mt_reach_max(r));
+		put_str(b, o, "source", r->source);
+		push(b, a, o);
+	}
+	return a;
+}
+
 /* The report document, or NULL with *err (-ENOMEM) when any part of it could not be made. */
 static json_t *report_json(const struct mt_report *rep, int *err)
 {
@@ -813,8 +887,12 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 	for (size_t i = 0; i < rep->n_results && !b.err; i++)
 		push(&b, results, result_json(&b, rep->results[i]));
 	put(&b, root, "results", results);
+	if (rep->n_levels)
+		put(&b, root, "tlb_levels", levels_json(&b, rep));
 	if (rep->n_results >= 3 && !rep->flush)
 		analysis_json(&b, root, rep);
+	if (rep->n_results >= 2 && !rep->flush)
+		translation_json(&b, root, rep);
 	if (rep->flush)
 		put(&b, root, "flush", flush_json(&b, rep));
 	if (rep->interrupted)
@@ -1762,6 +1840,102 @@ static int read_capped(const char *path, char **out, size_t *len)
 	return 0;
 }
 
+/*
+ * A TLB level from a report (tlb_levels[], a probe's probe.levels[]): its
+ * name printed later, so only letters, digits, spaces and ".-_" pass; the
+ * page size a power of two from 4 KiB, 1 <= entries_min <= entries_max.
+ */
+static int load_level(struct loader *ld, json_t *o, const char *where, size_t i,
+		      struct mt_reach *r)
+{
+	const char *name = json_string_value(json_object_get(o, "name"));
+	uint64_t p = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(o) || !name || !name[0] || strlen(name) >= sizeof(r->name))
+		return bad(ld, "%s[%zu]: no name", where, i);
+	for (const char *c = name; *c; c++)
+		if (!(isalnum((unsigned char)*c) || strchr(" .-_", *c)))
+			return bad(ld, "%s[%zu]: name: not a TLB level's name", where, i);
+	if (get_u64(o, "entries_min", &r->entries_min) ||
+	    get_u64(o, "entries_max", &r->entries_max) || get_u64(o, "page_size", &p) ||
+	    !r->entries_min || r->entries_min > r->entries_max || r->entries_max > (1u << 30))
+		return bad(ld, "%s[%zu]: entries_min, entries_max: not an entry range", where, i);
+	if (p < 4096 || p > (1ull << 34) || (p & (p - 1)))
+		return bad(ld, "%s[%zu]: page_size: not a page size", where, i);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->page_size = p;
+	snprintf(r->source, sizeof(r->source), "probe");
+	return 0;
+}
+
+static int load_levels(struct loader *ld, json_t *a, const char *where, struct mt_reach *out,
+		       size_t *n)
+{
+	*n = 0;
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(ld, "%s: not an array", where);
+	if (json_array_size(a) > MT_REACH_MAX)
+		return bad(ld, "%s: more than %d levels", where, MT_REACH_MAX);
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		int ret = load_level(ld, json_array_get(a, i), where, i, &out[i]);
+
+		if (ret)
+			return ret;
+		(*n)++;
+	}
+	return 0;
+}
+
+int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *msg,
+		       size_t msg_len)
+{
+	struct loader ld = { msg, msg_len };
+	json_t *root, *meta, *schema, *probe;
+	json_error_t jerr;
+	struct stat st;
+	char *text = NULL, cmd[16];
+	size_t len = 0;
+	int ret;
+
+	msg[0] = '\0';
+	*n = 0;
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	ret = read_capped(path, &text, &len);
+	if (ret == -EFBIG)
+		return bad(&ld, "more than %d MiB: larger than a report can be",
+			   MT_REPORT_MAX_SIZE >> 20);
+	if (ret)
+		return ret;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!root)
+		return bad(&ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
+	meta = json_object_get(root, "memtlb");
+	schema = json_object_get(meta, "schema");
+	probe = json_object_get(root, "probe");
+	/* memtlb probe names itself in memtlb.command (report/probe.c) */
+	get_str(meta, "command", cmd, sizeof(cmd));
+	if (!json_is_object(root) || !json_is_integer(schema) || strcmp(cmd, "probe") ||
+	    !json_is_object(probe))
+		ret = bad(&ld, "not a memtlb probe report (no memtlb.schema, memtlb.command "
+			  "\"probe\")");
+	else if (json_integer_value(schema) < 1 || json_integer_value(schema) > MT_PROBE_SCHEMA)
+		ret = bad(&ld, "probe schema %lld, this memtlb reads schemas 1 to %d",
+			  (long long)json_integer_value(schema), MT_PROBE_SCHEMA);
+	else if (!json_object_get(probe, "levels"))
+		ret = bad(&ld, "probe.levels: absent");
+	else
+		ret = load_levels(&ld, json_object_get(probe, "levels"), "probe.levels", out, n);
+	json_decref(root);
+	return ret;
+}
+
 int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len)
 {
 	struct loader ld = { msg, msg_len };
@@ -1823,6 +1997,9 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 		ret = load_run(&ld, json_object_get(root, "run"), rep);
 	if (!ret)
 		ret = load_flush(&ld, json_object_get(root, "flush"), rep);
+	if (!ret)
+		ret = load_levels(&ld, json_object_get(root, "tlb_levels"), "tlb_levels",
+				  rep->levels, &rep->n_levels);
 	for (size_t i = 0; !ret && i < json_array_size(results); i++) {
 		struct mt_result *r = NULL;
 

@@ -40,6 +40,15 @@ int mt_report_print_json(FILE *f, const struct mt_report *rep);
 int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len);
 
 /*
+ * The TLB levels of a probe report (memtlb probe --format json, -o): its
+ * probe.levels[] as struct mt_reach, source "probe", at most MT_REACH_MAX
+ * in out, *n of them. Returns 0; -EINVAL with why in msg (not a probe
+ * report, a level that is not one); -errno when it cannot be read.
+ */
+int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *msg,
+		       size_t msg_len);
+
+/*
  * A byte string as a JSON string, the report's way (memtlb-json(5),
  * STRINGS): bytes that are not UTF-8 as \xHH, never dropped. NULL: no memory.
  */

@@ -6,6 +6,7 @@
  * recomputed without rerunning.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,12 @@
 #include "model/report.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/sweep.h"
 #include "report/table.h"
+#include "stats/ci.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
+#include "stats/welch.h"
 
 static bool varied(const struct mt_report *rep, const char *key)
 {
@@ -104,7 +108,16 @@ static void explain_knee(char *buf, size_t len, const struct mt_report *rep,
 	char reach[32], pg[32];
 
 	mt_size_format(page, pg, sizeof(pg));
-	if (found > 0) {
+	if (found > 0 && lv.entries_min != lv.entries_max) {
+		char lo[32];
+
+		/* a measured level: its reach is a range, as the probe found it */
+		mt_size_format(mt_reach_min(&lv), lo, sizeof(lo));
+		mt_size_format(mt_reach_max(&lv), reach, sizeof(reach));
+		snprintf(buf, len, ": the region passes the %s reach, %s..%s (%llu..%llu x %s, %s)",
+			 lv.name, lo, reach, (unsigned long long)lv.entries_min,
+			 (unsigned long long)lv.entries_max, pg, lv.source);
+	} else if (found > 0) {
 		mt_size_format(mt_reach_max(&lv), reach, sizeof(reach));
 		snprintf(buf, len, ": the region passes the %s reach, %s (%llu x %s, %s)",
 			 lv.name, reach, (unsigned long long)lv.entries_max, pg, lv.source);
@@ -113,9 +126,166 @@ static void explain_knee(char *buf, size_t len, const struct mt_report *rep,
 			 "explain it: memtlb probe measures them", rep->system.hypervisor > 0 ?
 			 ", which a hypervisor may filter" : "");
 	} else {
-		snprintf(buf, len, "; no TLB level of %s pages that cpuid reports has its reach "
-			 "here", pg);
+		snprintf(buf, len, "; no TLB level of %s pages that %s has its reach here", pg,
+			 rep->n_levels ? "cpuid or the probe reports" : "cpuid reports");
 	}
+}
+
+static const char *vary_value(const struct mt_result *r, const char *key)
+{
+	for (unsigned int i = 0; i < r->n_vary; i++)
+		if (!strcmp(r->vary[i].key, key))
+			return r->vary[i].value;
+	return NULL;
+}
+
+static bool huge_pages(const char *v)
+{
+	return v && (!strcmp(v, "thp") || !strncmp(v, "hugetlb", 7));
+}
+
+/* The same point but for --pages: every other swept parameter, and the block. */
+static bool paired(const struct mt_result *a, const struct mt_result *b)
+{
+	if (a->region != b->region || a->block != b->block || a->n_vary != b->n_vary)
+		return false;
+	for (unsigned int i = 0; i < a->n_vary; i++) {
+		const char *v = vary_value(b, a->vary[i].key);
+
+		if (!strcmp(a->vary[i].key, "pages"))
+			continue;
+		if (!v || strcmp(v, a->vary[i].value))
+			return false;
+	}
+	return true;
+}
+
+int mt_report_translation(const struct mt_report *rep, const char *phase,
+			  struct mt_translation *out, size_t max)
+{
+	size_t n = 0;
+
+	if (!phase)
+		return 0;
+	for (size_t i = 0; i < rep->n_results; i++) {
+		const struct mt_result *b = rep->results[i];
+		const char *bv = vary_value(b, "pages");
+
+		if (!bv || strcmp(bv, "base"))
+			continue;
+		for (size_t j = 0; j < rep->n_results && n < max; j++) {
+			const struct mt_result *h = rep->results[j];
+			const struct mt_phase_stat *pb = mt_result_phase(b, phase);
+			const struct mt_phase_stat *ph = mt_result_phase(h, phase);
+			struct mt_translation *t = &out[n];
+			struct mt_welch w;
+
+			if (!huge_pages(vary_value(h, "pages")) || !paired(b, h) || !pb || !ph ||
+			    !b->blocks)
+				continue;
+			memset(t, 0, sizeof(*t));
+			t->region = b->region;
+			t->base = b;
+			t->huge = h;
+			snprintf(t->pages, sizeof(t->pages), "%s", vary_value(h, "pages"));
+			t->base_ns = pb->time_ns.mean / (double)b->blocks;
+			t->huge_ns = ph->time_ns.mean / (double)h->blocks;
+			t->translation_ns = NAN;
+			t->ci95_ns = NAN;
+			/* a page size not proven as asked would measure something else */
+			if (b->map.page_check < 0 || h->map.page_check < 0) {
+				bool side = b->map.page_check < 0;
+
+				t->refused = side ? b->map.verdict : h->map.verdict;
+				t->refused_pages = side ? "base" : t->pages;
+				n++;
+				continue;
+			}
+			t->translation_ns = t->base_ns - t->huge_ns;
+			if (!mt_stats_welch(&pb->time_ns, &ph->time_ns, &w)) {
+				double se = sqrt(pb->time_ns.stddev * pb->time_ns.stddev /
+						 (double)pb->time_ns.n +
+						 ph->time_ns.stddev * ph->time_ns.stddev /
+						 (double)ph->time_ns.n);
+
+				t->ci95_ns = mt_ci_t95(w.df) * se / (double)b->blocks;
+			}
+			n++;
+		}
+	}
+	return (int)n;
+}
+
+/*
+ * The translation series under the series tables: per region, the base
+ * and huge pages' ns per block and their difference, what the huge pages
+ * save in translation (the same layout, the same touches otherwise).
+ */
+static int print_translation(FILE *f, const struct mt_report *rep, const char *phase,
+			     int width, int prose)
+{
+	struct mt_translation *tr = calloc(rep->n_results + 1, sizeof(*tr));
+	struct mt_table *t = NULL;
+	char cell[MT_CELL_MAX], ph[MT_SAFE_MAX];
+	int n, ret;
+
+	if (!tr)
+		return -ENOMEM;
+	n = mt_report_translation(rep, phase, tr, rep->n_results);
+	if (n <= 0) {
+		free(tr);
+		return n;
+	}
+	ret = mt_table_create(&t, 6);
+	if (ret) {
+		free(tr);
+		return ret;
+	}
+	fputc('\n', f);
+	mt_text_wrapf(f, prose, "translation: %s ns/block, base pages - huge pages (95%% CI, "
+		      "Welch)", mt_cell_safe(ph, sizeof(ph), phase));
+	t->width[0] = 10;
+	mt_table_add(t, "%s", "region");
+	mt_table_add(t, "%s", "pages");
+	mt_table_add(t, "%s", "base");
+	mt_table_add(t, "%s", "huge");
+	mt_table_add(t, "%s", "base-huge");
+	mt_table_add(t, "%s", "ci95");
+	for (int i = 0; i < n; i++) {
+		mt_size_format_short(tr[i].region, cell, sizeof(cell));
+		mt_table_add(t, "%s", cell);
+		mt_table_add(t, "%s", tr[i].pages);
+		mt_table_add(t, "%.3f", tr[i].base_ns);
+		mt_table_add(t, "%.3f", tr[i].huge_ns);
+		if (tr[i].refused) {
+			mt_table_add(t, "%s", "refused");
+			mt_table_add(t, "%s", "-");
+			/* mt_table_note escapes the verdict, a string from the report */
+			mt_table_note(t, "%s: refused, the %s point was %s", cell, tr[i].refused_pages,
+				      tr[i].refused);
+			continue;
+		}
+		mt_table_add(t, "%+.3f", tr[i].translation_ns);
+		if (isnan(tr[i].ci95_ns))
+			mt_table_add(t, "%s", "-");
+		else
+			mt_table_add(t, "+-%.3f", tr[i].ci95_ns);
+	}
+	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
+	if (!ret)
+		ret = mt_table_print_notes_fit(f, t, prose);
+	mt_table_destroy(t);
+	free(tr);
+	return ret;
+}
+
+void mt_report_print_tlb_agreement(FILE *f, const struct mt_report *rep, int width)
+{
+	char line[160];
+
+	for (size_t i = 0; i < rep->n_levels; i++)
+		if (mt_reach_agreement(rep, i, line, sizeof(line)) > 0)
+			mt_text_wrapf(f, width, "%s", line);
 }
 
 /* Time on counts over the series' points: the cost of one fault, one miss. */
@@ -313,6 +483,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	      mt_cell_safe(be, sizeof(be), rep->backend),
 	      rep->user_only ? " (user space only)" : "");
 	mt_report_print_emulated(f, rep);
+	mt_report_print_tlb_agreement(f, rep, prose);
 	for (unsigned int s = 0; s < n_series; s++) {
 		char title[512];
 		struct curve c;
@@ -336,6 +507,8 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		if (ret)
 			break;
 	}
+	if (!ret)
+		ret = print_translation(f, rep, phase, wide ? 0 : width, prose);
 	if (!ret)
 		print_missing(f, rep, prose);
 	free(series);

@@ -18,6 +18,39 @@
 struct mt_knee_opts;
 int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phase,
 			  const struct mt_knee_opts *ko, bool wide);
+/*
+ * One point of a translation series (sweep --vary pages=base,thp or
+ * base,hugetlb): the same region and parameters measured with base pages
+ * and with huge pages; per block of phase, base - huge, with the 95% CI
+ * of the difference (Welch's standard error from the two summaries, the
+ * Welch-Satterthwaite degrees of freedom; NAN below 2 iterations a side).
+ */
+struct mt_translation {
+	uint64_t region;
+	const struct mt_result *base, *huge;
+	char pages[64];			/* the huge side's --pages value */
+	double base_ns, huge_ns;	/* mean ns per block */
+	double translation_ns;		/* base_ns - huge_ns; NAN when refused */
+	double ci95_ns;			/* half-width; NAN when not known */
+	/* NULL, or the verdict of a side whose pages were not as requested */
+	const char *refused;
+	const char *refused_pages;	/* that side's --pages value */
+};
+
+/*
+ * The translation series of rep at phase, ordered by series then region:
+ * at most max in out. Returns the number, 0 when --vary pages did not pair
+ * base with huge pages, or -ENOMEM.
+ */
+int mt_report_translation(const struct mt_report *rep, const char *phase,
+			  struct mt_translation *out, size_t max);
+
+/*
+ * One line per measured level of rep (--tlb) that cpuid also describes:
+ * whether cpuid's entry count lies in the probe's range (agree) or not.
+ */
+void mt_report_print_tlb_agreement(FILE *f, const struct mt_report *rep, int width);
+
 int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *phase,
 			      const struct mt_knee_opts *ko);
 

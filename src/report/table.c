@@ -349,8 +349,8 @@ static void print_pressure(FILE *f, const struct mt_report *rep, const struct mt
 	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
 	uint64_t huge = rep->config.huge_size ? rep->config.huge_size : 2u << 20;
 	uint64_t page = mt_reach_page(&r->map, base, huge);
-	struct mt_reach lv[MT_REACH_MAX];
-	size_t n = mt_reach_from_sysinfo(&rep->system, lv, MT_REACH_MAX), k = 0;
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX), k = 0;
 	char line[1024], pt[32], pg[32];
 
 	mt_size_format(mt_reach_pt_bytes(r->region, page), pt, sizeof(pt));

@@ -114,7 +114,7 @@ static void reach_probe_range(void **state)
 	assert_int_equal(mt_reach_explain(&r, 1, 4096, 16u << 20, 32u << 20), -1);
 	assert_int_equal(mt_reach_explain(&r, 1, 4096, 2u << 20, 4u << 20), -1);
 	mt_reach_pressure(&r, 1ull << 30, buf, sizeof(buf));
-	assert_string_equal(buf, "102 x L2 dTLB reach (1536..2560 x 4.0 KiB)");
+	assert_string_equal(buf, "102 x L2 dTLB reach (1536..2560 x 4.0 KiB, probe)");
 }
 
 static void page_table_bytes(void **state)

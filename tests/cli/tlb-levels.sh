@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# --tlb FILE: a probe report's measured levels beside cpuid's. Synthetic
+# sweep reports (a known step in read_0) and a synthetic probe report, so
+# the explanation, the agreement line and the JSON are checked exactly; no
+# timing decides anything here.
+. "$(dirname "$0")/lib.sh"
+
+base=$MEMTLB_TEST_DATA/sweep-1m-64m.json
+M=1048576
+
+# make OUT STEP_AT TLB_JSON: ns/block 40 below STEP_AT, 120 from it.
+make() {
+	python3 - "$base" "$1" "$2" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+step_at, tlb = int(sys.argv[3]), json.loads(sys.argv[4])
+d["system"]["tlb"] = tlb
+for r in d["results"]:
+    blocks = r["params"]["blocks"]
+    for p in r["phases"]:
+        if p["name"] == "read_0":
+            t = blocks * (120.0 if r["params"]["region"] >= step_at else 40.0)
+            n = p["time_ns"]["n"]
+            p["time_ns"].update(mean=t, median=t, min=t, max=t, stddev=0.0, cv=0.0,
+                                samples=[t] * n)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+
+# probe OUT LEVELS_JSON: what memtlb probe --format json writes, cut down.
+probe() {
+	cat >"$1" <<EOF
+{"memtlb": {"schema": 2, "version": "test", "command": "probe"},
+ "probe": {"levels": $2, "points": [], "unvalidated": 0, "huge_slow_at": null}}
+EOF
+}
+
+l2='[{"name": "L1 dTLB", "entries_min": 56, "entries_max": 72, "page_size": 4096,
+      "reach_bytes": 294912, "confidence": 0.9},
+     {"name": "L2 TLB", "entries_min": 1536, "entries_max": 2560, "page_size": 4096,
+      "reach_bytes": 10485760, "confidence": 0.8}]'
+probe "$work/p.json" "$l2"
+
+# No cpuid levels (this machine): the probe's L2 explains the 8m -> 16m knee.
+make "$work/none.json" $((16 * M)) '[]'
+run sweep --from "$work/none.json" --phase read_0 --tlb "$work/p.json"
+expect_status 0 "sweep --from --tlb"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'knee: 8m -> 16m, ns/block x3\.0: the region passes the L2 TLB reach, 6\.0 MiB\.\.10\.0 MiB \(1536\.\.2560 x 4\.0 KiB, probe\)' \
+	"$work/joined" "knee explained by the probe's L2"
+if grep -q 'agree' "$out"; then fail "no cpuid level: no agreement line"; else ok; fi
+
+# The levels are kept in the report: JSON tlb_levels[], and the knee's level.
+run sweep --from "$work/none.json" --phase read_0 --tlb "$work/p.json" --format json
+expect_status 0 "sweep --from --tlb --format json"
+cp "$out" "$work/kept.json"
+if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+lv = d["tlb_levels"]
+assert [l["name"] for l in lv] == ["L1 dTLB", "L2 TLB"], lv
+assert lv[1] == {"name": "L2 TLB", "entries_min": 1536, "entries_max": 2560,
+                 "page_size": 4096, "reach_bytes": 2560 * 4096, "source": "probe"}, lv[1]
+k, = [k for k in d["knees"] if k["phase"] == "read_4" or True][:1]
+' "$out"; then ok; else fail "JSON tlb_levels[]"; fi
+# ... so sweep --from of that report explains the knee without --tlb.
+run sweep --from "$work/kept.json" --phase read_0
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'the region passes the L2 TLB reach, 6\.0 MiB\.\.10\.0 MiB \(1536\.\.2560 x 4\.0 KiB, probe\)' \
+	"$work/joined" "levels kept in the report"
+run report "$work/kept.json"
+expect_status 0 "memtlb report of a report with tlb_levels"
+
+# cpuid's L2 inside the probe's range: agree; outside: disagree.
+zen3='[{"level": 1, "type": "data", "pages": "4K", "entries": 64, "ways": 0},
+       {"level": 2, "type": "data", "pages": "4K", "entries": 2048, "ways": 8}]'
+make "$work/zen3.json" $((16 * M)) "$zen3"
+run sweep --from "$work/zen3.json" --phase read_0 --tlb "$work/p.json"
+expect_status 0 "sweep --from --tlb, cpuid levels too"
+expect_grep '^L2 dTLB: cpuid 2048 entries, probe 1536\.\.2560: agree$' "$out" "agree"
+expect_grep '^L1 dTLB: cpuid 64 entries, probe 56\.\.72: agree$' "$out" "L1 agree"
+small='[{"level": 2, "type": "data", "pages": "4K", "entries": 1024, "ways": 8}]'
+make "$work/small.json" $((16 * M)) "$small"
+run sweep --from "$work/small.json" --phase read_0 --tlb "$work/p.json"
+expect_grep '^L2 dTLB: cpuid 1024 entries, probe 1536\.\.2560: disagree$' "$out" "disagree"
+# cpuid's 1024 x 4 KiB (4 MiB) is not in 8m..16m: the probe's level explains it.
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'knee: 8m -> 16m, ns/block x3\.0: the region passes the L2 TLB reach' \
+	"$work/joined" "the measured level where cpuid's does not explain"
+
+# stat: the pressure line names the probe's levels, and the agreement.
+run stat --region 16m -i 1 -p 1 --backing anon --pages base --tlb "$work/p.json" \
+	-o "$work/stat.json"
+expect_status 0 "stat --tlb"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'region = 1\.6 x L2 TLB reach \(1536\.\.2560 x 4\.0 KiB, probe\)' "$work/joined" \
+	"stat: pressure against the probe's level"
+if python3 -c 'import json, sys
+sys.exit(len(json.load(open(sys.argv[1]))["tlb_levels"]) != 2)' "$work/stat.json"
+then ok; else fail "stat JSON: tlb_levels[]"; fi
+
+# What memtlb probe really writes is what --tlb reads (a short probe: the
+# levels it finds, if any, are not checked, only that they are carried).
+run probe --max 1m -o "$work/real.json"
+expect_status 0 "memtlb probe -o"
+run stat --region 1m -i 1 -p 1 --backing anon --tlb "$work/real.json" -o "$work/real-stat.json"
+expect_status 0 "stat --tlb of a real probe report"
+if python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["probe"]["levels"]
+s = json.load(open(sys.argv[2])).get("tlb_levels", [])
+assert [(l["name"], l["entries_min"], l["entries_max"]) for l in p] == \
+       [(l["name"], l["entries_min"], l["entries_max"]) for l in s], (p, s)' \
+	"$work/real.json" "$work/real-stat.json"; then ok; else fail "real probe levels carried"; fi
+
+# Bad input: exit 2, one line, before the run.
+usage_case "--tlb: no such file" stat --tlb "$work/absent.json"
+usage_case "--tlb: not a probe report" sweep --from "$work/none.json" --tlb "$work/none.json"
+echo 'not json' >"$work/bad.json"
+usage_case_o "--tlb: not JSON" stat --tlb "$work/bad.json"
+probe "$work/evil.json" '[{"name": "L2\u001b[31m", "entries_min": 1, "entries_max": 2,
+	"page_size": 4096}]'
+usage_case "--tlb: a name with a control character" stat --tlb "$work/evil.json"
+probe "$work/range.json" '[{"name": "L2 TLB", "entries_min": 9, "entries_max": 2,
+	"page_size": 4096}]'
+usage_case "--tlb: an empty entry range" stat --tlb "$work/range.json"
+usage_case "--tlb: a directory" sweep --region 1m..2m --tlb "$work"
+# The probe's longest level name is a level, not bad input.
+probe "$work/further.json" '[{"name": "further translation knee", "entries_min": 8192,
+	"entries_max": 16384, "page_size": 4096}]'
+run sweep --from "$work/none.json" --phase read_0 --tlb "$work/further.json" --format json
+expect_status 0 "--tlb: a further translation knee"
+expect_grep '"name": "further translation knee"' "$out" "its name kept whole"
+
+# --region auto: doubling from 256k to 4 x the largest reach (10 MiB), and
+# 0.75 x and 1.5 x each level's reach range, rounded to the block.
+run sweep --region auto --tlb "$work/p.json" -i 1 -p 1 --backing anon --pages base \
+	-o "$work/auto.json"
+expect_status 0 "sweep --region auto --tlb"
+expect_grep '^memtlb: sweep: --region auto: 12 points around the reaches of the probe' "$err" \
+	"--region auto says what it chose"
+if python3 -c 'import json, sys
+K = 1024
+got = [r["params"]["region"] for r in json.load(open(sys.argv[1]))["results"]]
+want = sorted({256 * K << i for i in range(8)} |
+              {round(0.75 * 56 * 4) * K, round(1.5 * 72 * 4) * K,
+               round(0.75 * 1536 * 4) * K, round(1.5 * 2560 * 4) * K})
+assert got == want, (got, want)' "$work/auto.json"; then ok; else fail "--region auto: points"; fi
+run sweep --region auto --tlb "$work/p.json" -b 64k -i 1 -p 1 --backing anon --pages base \
+	--format json
+if python3 -c 'import json, sys
+got = [r["params"]["region"] for r in json.load(open(sys.argv[1]))["results"]]
+assert all(g % 65536 == 0 for g in got) and len(got) == len(set(got)), got' "$out"
+then ok; else fail "--region auto: rounded to the block"; fi
+# Without any level (cpuid describes none here), refused with the hint.
+if "$MEMTLB" sysinfo 2>/dev/null | grep -q '^TLBs (cpuid) *not reported'; then
+	usage_case "--region auto without levels" sweep --region auto
+	expect_grep '^hint: memtlb probe -o p\.json; memtlb sweep --region auto --tlb p\.json' \
+		"$err" "the hint"
+fi
+usage_case "--region auto with --from" sweep --from "$work/none.json" --region auto
+finish
