@@ -83,7 +83,7 @@ static void compare_cpuid(FILE *f, const struct mt_probe_result *r, const struct
 	const char *pages = huge ? "2M" : "4K";
 	uint64_t page = huge ? HUGE_2M : 4096;
 	const struct mt_tlb *l1, *l2;
-	char a[32], b[32], src[MT_SAFE_MAX], type[MT_SAFE_MAX];
+	char a[32], b[32], src[MT_SAFE_MAX], type[MT_SAFE_MAX], second[MT_SAFE_MAX + 64] = "";
 
 	l1 = data_tlb(si, 1, pages);
 	l2 = data_tlb(si, 2, pages);
@@ -93,14 +93,15 @@ static void compare_cpuid(FILE *f, const struct mt_probe_result *r, const struct
 		return;
 	}
 	mt_size_format((uint64_t)l1->entries * page, a, sizeof(a));
-	fprintf(f, "%s: L1 dTLB %u entries (%s)", mt_cell_safe(src, sizeof(src), si->tlb_source),
-		l1->entries, a);
 	if (l2) {
 		mt_size_format((uint64_t)l2->entries * page, b, sizeof(b));
-		fprintf(f, ", L2 %s TLB %u entries (%s)",
-			mt_cell_safe(type, sizeof(type), l2->type), l2->entries, b);
+		snprintf(second, sizeof(second), ", L2 %s TLB %u entries (%s)",
+			 mt_cell_safe(type, sizeof(type), l2->type), l2->entries, b);
 	}
-	fprintf(f, " for %s pages\n", huge ? "2 MiB" : "4 KiB");
+	/* Wrapped: the source and an L2's type are the CPU's words, any length. */
+	mt_text_wrapf(f, 80, "%s: L1 dTLB %u entries (%s)%s for %s pages",
+		      mt_cell_safe(src, sizeof(src), si->tlb_source), l1->entries, a, second,
+		      huge ? "2 MiB" : "4 KiB");
 }
 
 int mt_report_print_probe(FILE *f, const struct mt_probe_result *r, const struct mt_sysinfo *si)
