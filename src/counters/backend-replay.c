@@ -296,6 +296,8 @@ static int replay_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid
 	}
 	for (size_t i = 0; i < n; i++) {
 		rb->map[i] = -1;
+		if (ev[i].rusage)	/* counters.c reads it */
+			continue;
 		for (size_t r = 0; r < rb->n_rec; r++)
 			if (!strcmp(rb->rec[r].name, ev[i].name))
 				rb->map[i] = (int)r;
@@ -316,7 +318,7 @@ static int replay_open(struct mt_backend *be, struct mt_event *ev, size_t n, pid
 	for (size_t i = 0; i < n; i++) {
 		unsigned int u = ev[i].group < n ? used[ev[i].group] : 0;
 
-		if (ev[i].err || ev[i].group >= n)
+		if (ev[i].err || ev[i].rusage || ev[i].group >= n)
 			continue;
 		rb->unscheduled[i] = (rb->pmu_free && u > rb->pmu_free) ||
 				     (rb->leader_unchecked && u > rb->pmu_counters);

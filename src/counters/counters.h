@@ -2,6 +2,7 @@
 #ifndef MEMTLB_COUNTERS_COUNTERS_H
 #define MEMTLB_COUNTERS_COUNTERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -45,5 +46,15 @@ int mt_counters_read(struct mt_counters *c, struct mt_counts *out);
 int mt_counters_try(struct mt_event *ev);
 
 const char *mt_counters_backend(const struct mt_counters *c);
+
+/*
+ * Count a page-fault software event (page-faults, minor-faults,
+ * major-faults) from the kernel's own per-task counters instead: read by
+ * getrusage(RUSAGE_SELF) with the group's reads, it covers this process and
+ * its threads, not its children, and costs nothing per fault, where perf's
+ * software event adds its own cost to every fault. Returns true if ev is
+ * such an event (ev->rusage set, ev->fstr and ev->meaning say so).
+ */
+bool mt_counters_use_rusage(struct mt_event *ev);
 
 #endif

@@ -17,6 +17,7 @@ struct mt_event {
 	struct perf_event_attr attr;
 	int err;			/* -errno of the open: 0 = counting */
 	bool user_only;			/* kernel counting refused by paranoia */
+	bool rusage;			/* counted by getrusage, not perf (counters.h) */
 	int role;			/* enum mt_role from an event set; 0: from attr */
 	unsigned int group;		/* group the backend put it in (0 = first) */
 	bool alone;			/* never scheduled with others: a group of its own */

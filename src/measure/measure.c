@@ -48,17 +48,19 @@ struct kstate {
 
 struct run {
 	struct mt_counters *counters;
+	const struct mt_event *ev;
 	struct mt_samples *samples;
 	struct mt_counts *before;
 	struct mt_counts *after;
 	unsigned int iter;
+	bool timed;		/* a timed iteration: the counters run per phase */
 	/*
-	 * Kernel-side evidence (rusage, vmstat) comes from one extra iteration
-	 * after the timed ones: reading it between timed phases measurably slowed
-	 * the next phase (bench/vs-test-with-mmap.sh), so there only the counters
-	 * are read.
+	 * Kernel-side evidence (rusage, vmstat, interrupts, the page scan) is
+	 * read in one iteration only: the last timed one where its phases are
+	 * long enough (evidence_fits), else one extra, untimed iteration.
 	 */
 	bool evidence;
+	const struct mt_phase_tasks *ts;	/* the workload's, per phase */
 	unsigned int n_vm;
 	char vm_names[VMSTAT_MAX][MT_EXTRA_NAME_MAX];
 	unsigned int n_irq;
@@ -198,24 +200,17 @@ static void phase_progress(struct run *r, unsigned int phase)
 	opts->progress(opts->progress_arg, &p);
 }
 
-/* Runs between the clock reads of two phases, never inside one. */
-static int boundary(void *arg, unsigned int phase, bool end)
+/* Nested windows: rusage inside vmstat inside interrupts. */
+static void evidence_start(struct run *r)
 {
-	struct run *r = arg;
-	int ret = 0;
+	irq_read(r, &r->k0);
+	vmstat_read(r, r->k0.v, false);
+	kstate_read(&r->k0);
+}
 
-	if (!end && !r->evidence && r->opts->progress)
-		phase_progress(r, phase);
-
-	if (r->evidence) {
-		/* Nested windows: rusage inside vmstat inside interrupts. */
-		if (!end) {
-			irq_read(r, &r->k0);
-			vmstat_read(r, r->k0.v, false);
-			kstate_read(&r->k0);
-			return 0;
-		}
-		kstate_read(&r->k1);
+static void evidence_end(struct run *r, unsigned int phase)
+{
+	kstate_read(&r->k1);
 		vmstat_read(r, r->k1.v, false);
 		irq_read(r, &r->k1);
 		for (unsigned int i = 0; i < r->n_irq; i++)
@@ -228,15 +223,27 @@ static int boundary(void *arg, unsigned int phase, bool end)
 		for (unsigned int i = 0; i < r->n_vm; i++)
 			if (r->k0.v[i] != VMSTAT_MISSING && r->k1.v[i] != VMSTAT_MISSING)
 				*kx(r, phase, X_VMSTAT + i) = (double)(r->k1.v[i] - r->k0.v[i]);
-		return 0;
+}
+
+/* getrusage in this process misses forked tasks' faults: theirs are added. */
+static uint64_t task_faults(const struct mt_event *ev, const struct mt_phase_tasks *ts)
+{
+	switch (ev->attr.config) {
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+		return (uint64_t)ts->minflt;
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+		return (uint64_t)ts->majflt;
+	default:
+		return (uint64_t)(ts->minflt + ts->majflt);
 	}
-	if (!r->counters)
-		return 0;
-	/* The counters run for the phase alone: the reads are not in its counts. */
-	if (!end) {
-		ret = mt_counters_read(r->counters, r->before);
-		return ret ? ret : mt_counters_enable(r->counters);
-	}
+}
+
+/* The counters run for the phase alone: the reads are not in its counts. */
+static int counters_end(struct run *r, unsigned int phase)
+{
+	const struct mt_event *ev = r->samples->n_events ? r->ev : NULL;
+	int ret;
+
 	ret = mt_counters_disable(r->counters);
 	if (!ret)
 		ret = mt_counters_read(r->counters, r->after);
@@ -248,8 +255,35 @@ static int boundary(void *arg, unsigned int phase, bool end)
 		d->val = r->after[e].val - r->before[e].val;
 		d->ena = r->after[e].ena - r->before[e].ena;
 		d->run = r->after[e].run - r->before[e].run;
+		if (ev[e].rusage && !ev[e].err)
+			d->val += task_faults(&ev[e], &r->ts[phase]);
 	}
 	return 0;
+}
+
+/* Runs between the clock reads of two phases, never inside one. */
+static int boundary(void *arg, unsigned int phase, bool end)
+{
+	struct run *r = arg;
+	int ret = 0;
+
+	if (!end) {
+		if (r->timed && r->opts->progress)
+			phase_progress(r, phase);
+		if (r->evidence)
+			evidence_start(r);
+		if (r->timed && r->counters) {
+			ret = mt_counters_read(r->counters, r->before);
+			if (!ret)
+				ret = mt_counters_enable(r->counters);
+		}
+		return ret;
+	}
+	if (r->timed && r->counters)
+		ret = counters_end(r, phase);
+	if (!ret && r->evidence)
+		evidence_end(r, phase);
+	return ret;
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -363,6 +397,7 @@ struct mt_measure_run {
 	uint64_t *start_ns;	/* [iter], warm-up included */
 	double *steal_ms;	/* [iter], warm-up included */
 	double *buf;
+	unsigned int evidence_iter;	/* as the result's: from 1; 0 none yet */
 };
 
 void mt_measure_run_destroy(struct mt_measure_run *m)
@@ -428,11 +463,23 @@ int mt_measure_run_create(struct mt_measure_run **out, const struct mt_config *c
 	}
 	for (size_t i = 0; i < n_kx; i++)
 		m->r.kx[i] = NAN;
+	/*
+	 * perf's software fault events cost on every fault (about 150 ns here,
+	 * 3-4% of write_0: bench/vs-test-with-mmap.sh); the kernel counts every
+	 * fault per task anyway. So a set's fault events are read by getrusage;
+	 * -e minor-faults asks for perf's own. A replay stands in for perf whole.
+	 */
+	for (size_t e = 0; e < n_ev && !cfg->events_given; e++)
+		if (!strcmp(mt_backend_name(), "perf"))
+			mt_counters_use_rusage(&ev[e]);
 	if (n_ev) {
 		ret = mt_counters_create(&m->r.counters, ev, n_ev, 0);
 		if (ret)
 			goto fail;
 	}
+	m->r.ev = ev;
+	m->r.ts = mt_workload_task_stats(m->w);
+
 	clock_gettime(CLOCK_MONOTONIC, &m->t0);
 	m->base = base ? *base : m->t0;
 	m->r.opts = opts;
@@ -451,20 +498,45 @@ unsigned int mt_measure_run_done(const struct mt_measure_run *m)
 	return m->r.iter > m->cfg.warmup ? m->r.iter - (unsigned int)m->cfg.warmup : 0;
 }
 
-/* One iteration, the evidence one included (evidence true). */
-static int iterate(struct mt_measure_run *m, bool evidence, struct mt_mismatch *bad)
+/*
+ * Whether this timed iteration can read the kernel's evidence too: the last
+ * of a fixed count, whose phases that touch the region lasted 1 ms or more
+ * in the iteration before (for the first, whose region has 2^20 blocks or
+ * more: a millisecond at 1 ns a block). A read of /proc/vmstat and
+ * /proc/interrupts between phases takes tens of microseconds, outside the
+ * clocks; beside a millisecond phase its trace in the caches is noise,
+ * where one more iteration of a 16 GiB region costs a minute.
+ */
+static bool evidence_fits(const struct mt_measure_run *m)
+{
+	const struct run *r = &m->r;
+
+	if (m->cfg.ci_target > 0 || r->iter + 1 != m->n_room)
+		return false;
+	if (!r->iter)
+		return mt_workload_blocks(m->w) >= (1u << 20);
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		if (r->ts[p].blocks && m->times[p] < 1000000)
+			return false;
+	return true;
+}
+
+/* One iteration: timed, or the extra one for the evidence alone. */
+static int iterate(struct mt_measure_run *m, bool timed, bool evidence,
+		   struct mt_mismatch *bad)
 {
 	const struct mt_measure_opts *opts = m->r.opts;
 	struct run *r = &m->r;
-	bool warm = !evidence && r->iter < m->cfg.warmup;
+	bool warm = timed && r->iter < m->cfg.warmup;
 	const struct mt_phase_tasks *ts;
 	struct mt_env_mark mark;
 	struct timespec t;
 	int ret;
 
+	r->timed = timed;
 	r->evidence = evidence;
 	mt_workload_set_evidence(m->w, evidence);
-	if (!evidence) {
+	if (timed) {
 		/* Between iterations, outside every timed phase: the clock and steal. */
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		m->start_ns[r->iter] = (uint64_t)((t.tv_sec - m->base.tv_sec) * 1000000000ll +
@@ -483,7 +555,7 @@ static int iterate(struct mt_measure_run *m, bool evidence, struct mt_mismatch *
 		snprintf(bad->why, sizeof(bad->why), "%s", mt_workload_failure(m->w));
 	if (ret)
 		return ret;
-	if (!evidence)
+	if (timed)
 		m->steal_ms[r->iter] = mt_env_steal_since(&mark);
 	ts = mt_workload_task_stats(m->w);
 	for (unsigned int p = 0; p < r->n_phases; p++) {
@@ -491,8 +563,9 @@ static int iterate(struct mt_measure_run *m, bool evidence, struct mt_mismatch *
 			/* Forked tasks count their own faults; add them in. */
 			*kx(r, p, X_MINFLT) += (double)ts[p].minflt;
 			*kx(r, p, X_MAJFLT) += (double)ts[p].majflt;
-			continue;
 		}
+		if (!timed)
+			continue;
 		*mt_samples_time(r->samples, p, r->iter) = m->times[p];
 		if (warm)
 			continue;
@@ -504,19 +577,28 @@ static int iterate(struct mt_measure_run *m, bool evidence, struct mt_mismatch *
 	return 0;
 }
 
+static bool warm_up(const struct mt_measure_run *m)
+{
+	return m->r.iter < m->cfg.warmup;
+}
+
 int mt_measure_run_step(struct mt_measure_run *m, struct mt_mismatch *bad)
 {
 	const struct mt_measure_opts *opts = m->r.opts;
+	bool evidence;
 	int ret;
 
 	if (m->r.iter >= m->n_room)
 		return -ENOSPC;
 	if (opts->stop && *opts->stop)
 		return -EINTR;
-	ret = iterate(m, false, bad);
+	evidence = !warm_up(m) && evidence_fits(m);
+	ret = iterate(m, true, evidence, bad);
 	if (ret)
 		return ret;
 	m->r.iter++;
+	if (evidence)
+		m->evidence_iter = mt_measure_run_done(m);
 	if (opts->progress && m->r.iter > m->cfg.warmup) {
 		struct mt_progress p = {
 			.kind = MT_PROGRESS_ITERATION, .iter = mt_measure_run_done(m),
@@ -632,6 +714,7 @@ static int add_iterations(struct mt_measure_run *m, const struct mt_samples *s,
 
 	res->stop = why;
 	res->warmup = w;
+	res->evidence_iter = m->evidence_iter;
 	res->n_iter_marks = n;
 	res->iter_start_ns = malloc((n ? n : 1) * sizeof(*res->iter_start_ns));
 	res->iter_steal_ms = malloc((n ? n : 1) * sizeof(*res->iter_steal_ms));
@@ -660,9 +743,9 @@ int mt_measure_run_finish(struct mt_measure_run *m, enum mt_stop why, struct mt_
 	*out = NULL;
 	if (!done)
 		return why == MT_STOP_INTERRUPTED ? -EINTR : -EINVAL;
-	/* The untimed evidence iteration, unless a signal asked to stop. */
-	if (why != MT_STOP_INTERRUPTED) {
-		ret = iterate(m, true, bad);
+	/* The extra evidence iteration, unless read or a signal asked to stop. */
+	if (why != MT_STOP_INTERRUPTED && !m->evidence_iter) {
+		ret = iterate(m, false, true, bad);
 		if (ret)
 			return ret;
 	}

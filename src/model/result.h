@@ -74,6 +74,7 @@ struct mt_result_event {
 	enum mt_role role;
 	int err;		/* errno of the failed open, 0 when it counted */
 	int user_only;		/* kernel counting was refused: user space only */
+	bool rusage;		/* counted by getrusage, not the report's backend */
 	int group;		/* counter group it was opened in; -1 when not opened */
 	char reason[64];	/* why it is not counted, for humans */
 	char meaning[128];	/* what it measures on this CPU (event sets), or "" */
@@ -146,6 +147,8 @@ struct mt_result {
 	/* How the iterations went: all empty (0, NULL) in older reports. */
 	enum mt_stop stop;
 	unsigned int warmup;		/* iterations run first, not summarised */
+	unsigned int evidence_iter;	/* the timed one (from 1) that read the kernel
+					   evidence too; 0: one extra, untimed */
 	uint64_t *iter_start_ns;	/* [iter]: CLOCK_MONOTONIC at its start, from the run's */
 	double *iter_steal_ms;		/* [iter]: steal of all CPUs in it; < 0 unreadable */
 	unsigned int n_iter_marks;	/* entries of the two above */

@@ -581,6 +581,8 @@ static void iterations_json(struct jb *b, json_t *res, const struct mt_result *r
 		put_str(b, res, "stop", mt_stop_name(r->stop));
 	if (r->warmup)
 		put_int(b, res, "warmup", (json_int_t)r->warmup);
+	if (r->evidence_iter)
+		put_int(b, res, "evidence_iteration", (json_int_t)r->evidence_iter);
 	if (!r->n_iter_marks)
 		return;
 	starts = array(b);
@@ -627,6 +629,8 @@ static json_t *result_json(struct jb *b, const struct mt_result *r)
 			: keep(b, json_integer(r->events[e].group)));
 		if (r->events[e].meaning[0])
 			put_str(b, je, "meaning", r->events[e].meaning);
+		if (r->events[e].rusage)
+			put_str(b, je, "source", "getrusage");
 		/* What the event stands for (faults, dTLB misses): the fits need it back. */
 		if (r->events[e].role > MT_ROLE_NONE && r->events[e].role < MT_ROLE_MAX)
 			put_str(b, je, "role", mt_role_name(r->events[e].role));
@@ -1329,6 +1333,8 @@ static int load_iterations(json_t *jr, struct mt_result *r)
 		r->stop = (enum mt_stop)mt_stop_parse(stop);
 	if (!get_u64(jr, "warmup", &w) && w <= 1000000)
 		r->warmup = (unsigned int)w;
+	if (!get_u64(jr, "evidence_iteration", &w) && w <= 1000000)
+		r->evidence_iter = (unsigned int)w;
 	if (n && n <= 1000000) {
 		json_t *steal = json_object_get(jr, "iteration_steal_ms");
 
@@ -1424,7 +1430,7 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 	}
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		json_t *je = json_array_get(events, e);
-		const char *name = json_string_value(json_object_get(je, "name"));
+		const char *name = json_string_value(json_object_get(je, "name")), *source;
 
 		if (!name || strlen(name) >= MT_EVENT_NAME_MAX) {
 			ret = bad(ld, "result: event %u: no valid name", e);
@@ -1433,6 +1439,8 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 		snprintf(r->events[e].name, sizeof(r->events[e].name), "%s", name);
 		r->events[e].user_only = json_is_true(json_object_get(je, "user_only"));
 		r->events[e].group = (int)get_long(je, "group", -1);
+		source = json_string_value(json_object_get(je, "source"));
+		r->events[e].rusage = source && !strcmp(source, "getrusage");
 		get_str(je, "meaning", r->events[e].meaning, sizeof(r->events[e].meaning));
 		role = json_string_value(json_object_get(je, "role"));
 		if (role && mt_role_parse(role) > MT_ROLE_NONE)

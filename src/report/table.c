@@ -242,6 +242,7 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 /* Kernel-side evidence and task rates: a second table, its columns where measured. */
 static int print_extras(FILE *f, const struct mt_result *r, int width)
 {
+	char from[64] = "one extra, untimed iteration";
 	unsigned int ncols = 1;
 	uint64_t show = 0;
 	struct mt_table *t;
@@ -290,10 +291,13 @@ static int print_extras(FILE *f, const struct mt_result *r, int width)
 	}
 	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
 	mt_table_destroy(t);
-	mt_text_wrapf(f, MT_PROSE_WIDTH(width), "kernel: rusage, vmstat and irq from one extra, untimed "
-	      "iteration (vmstat and irq are system-wide, rusage counts memtlb and its tasks; "
+	if (r->evidence_iter)
+		snprintf(from, sizeof(from), "timed iteration %u, read between its phases",
+			 r->evidence_iter);
+	mt_text_wrapf(f, MT_PROSE_WIDTH(width), "kernel: rusage, vmstat and irq from %s "
+	      "(vmstat and irq are system-wide, rusage counts memtlb and its tasks; "
 	      "counters that stayed 0 are in the JSON report); blocks/s: mean per timed "
-	      "iteration");
+	      "iteration", from);
 	return ret;
 }
 

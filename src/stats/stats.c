@@ -93,6 +93,7 @@ int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
 		r->events[e].role = mt_event_role(&ev[e]);
 		r->events[e].err = -ev[e].err;
 		r->events[e].user_only = ev[e].user_only;
+		r->events[e].rusage = ev[e].rusage;
 		r->events[e].group = ev[e].err ? -1 : (int)ev[e].group;
 		snprintf(r->events[e].meaning, sizeof(r->events[e].meaning), "%s", ev[e].meaning);
 	}

@@ -53,7 +53,7 @@ struct mt_mismatch {
 struct mt_phase_tasks {
 	uint64_t blocks;	/* blocks touched, all tasks together */
 	double rate_per_task;	/* mean over tasks of blocks / own time, per second */
-	long minflt;		/* getrusage deltas of forked tasks (process mode) */
+	long minflt;		/* getrusage deltas of forked tasks (process mode), every phase */
 	long majflt;
 };
 
@@ -80,9 +80,9 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
 			mt_boundary_fn hook, void *arg, struct mt_mismatch *bad);
 
 /*
- * The evidence iteration: the region's smaps after the first write pass and
- * getrusage around each forked task's phase. Off (the default) in timed
- * iterations, where nothing but the clock runs inside a phase.
+ * The iteration that takes the kernel's evidence: the region's smaps and
+ * page scan after the first write pass, between its phases, outside their
+ * clocks. Off by default.
  */
 void mt_workload_set_evidence(struct mt_workload *w, bool on);
 

@@ -99,8 +99,10 @@ run stat --region 64k -i 1 -p 1 --events faults -o "$work/r.json"
 expect_status 0 "stat --events faults"
 expect_grep '"event_set": "faults"' "$work/r.json" "report names the set"
 expect_grep 'page-faults' "$out" "set events in the table"
-expect_grep '"meaning": "all page faults"' "$work/r.json" "report carries what each event measures"
-expect_grep '^  page-faults: all page faults$' "$out" "table says what each event measures"
+expect_grep '"meaning": "all page faults, read from getrusage at phase boundaries"' "$work/r.json" \
+	"report carries what each event measures"
+expect_grep '^  page-faults: all page faults, read from getrusage at phase boundaries$' \
+	"$out" "table says what each event measures, and how a set's faults are read"
 run run --events faults -- /bin/true
 expect_status 0 "run --events faults"
 expect_grep 'event set faults' "$err" "run names the set"
