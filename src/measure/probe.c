@@ -2,10 +2,11 @@
 /*
  * The probe engine: translation cost by a paired design. Every size is
  * chased over one line per base page twice, on the same layout, once with
- * base pages and once with 2 MiB pages, the two interleaved repetition by
- * repetition; base - huge is the translation cost. Its steps are the TLB
- * levels, refined by bisection and kept only when a fresh measurement
- * shows them again.
+ * base pages and once with 2 MiB pages, and its lines once packed into few
+ * pages, the three interleaved repetition by repetition; base - huge is
+ * the translation cost (base - packed where the 2 MiB pages save no TLB
+ * entries). Its steps are the TLB levels, refined by bisection and kept
+ * only when a fresh measurement shows them again.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -146,11 +147,12 @@ static double turn_ns(void ***p, size_t n, uint64_t chunk)
 #define CHECK_REPS (2 * MT_PROBE_REPS)
 
 struct pair {
-	double base[CHECK_REPS], huge[CHECK_REPS], diff[CHECK_REPS];
-	double packed;
+	double base[CHECK_REPS], huge[CHECK_REPS], packed[CHECK_REPS];
+	double vs_huge[CHECK_REPS], vs_packed[CHECK_REPS];
+	double *diff;		/* the translation: one of the two above */
 };
 
-/* Both variants of n pages, ABAB by repetition, never at once. */
+/* The variants and the control of n pages, ABCABC by repetition, never at once. */
 static void measure_pair(struct probe *pr, size_t n, uint64_t seed, unsigned int reps,
 			 struct pair *out)
 {
@@ -158,16 +160,18 @@ static void measure_pair(struct probe *pr, size_t n, uint64_t seed, unsigned int
 	void **a, **b, **c;
 
 	mt_chase_link_pair(pr->base.at, pr->huge.at, n, pr->res->page, seed, pr->order, &a, &b);
+	c = mt_chase_link(pr->packed.at, n, LINE, seed, pr->order);
 	for (unsigned int r = 0; r < reps; r++) {
 		out->base[r] = turn_ns(&a, n, chunk);
 		out->huge[r] = turn_ns(&b, n, chunk);
-		out->diff[r] = out->base[r] - out->huge[r];
+		out->packed[r] = turn_ns(&c, n, chunk);
+		out->vs_huge[r] = out->base[r] - out->huge[r];
+		out->vs_packed[r] = out->base[r] - out->packed[r];
 	}
-	c = mt_chase_link(pr->packed.at, n, LINE, seed, pr->order);
-	out->packed = turn_ns(&c, n, chunk);
+	out->diff = pr->res->vs_packed ? out->vs_packed : out->vs_huge;
 	/* The chains are live: the loads cannot be dropped. */
 	if (!a || !b || !c)
-		out->packed = -1;
+		out->packed[0] = -1;
 }
 
 static void tell(const struct probe *pr, enum mt_probe_event kind,
@@ -199,6 +203,13 @@ static bool verified(struct probe *pr, size_t n)
 	return true;
 }
 
+/* The point's translation against the result's control. */
+static void use_control(const struct mt_probe_result *res, struct mt_probe_point *pt)
+{
+	pt->translation_ns = res->vs_packed ? pt->vs_packed_ns : pt->vs_huge_ns;
+	pt->ci95_ns = res->vs_packed ? pt->vs_packed_ci95_ns : pt->vs_huge_ci95_ns;
+}
+
 static struct mt_probe_point *find_point(struct mt_probe_result *res, uint64_t pages)
 {
 	for (size_t i = 0; i < res->n_points; i++)
@@ -226,8 +237,10 @@ static struct mt_probe_point *measure(struct probe *pr, size_t n, bool refined)
 	pt.refined = refined;
 	mt_ci_mean95(pa.base, MT_PROBE_REPS, &pt.base_ns, &pt.ci95_ns);
 	mt_ci_mean95(pa.huge, MT_PROBE_REPS, &pt.huge_ns, &pt.ci95_ns);
-	mt_ci_mean95(pa.diff, MT_PROBE_REPS, &pt.translation_ns, &pt.ci95_ns);
-	pt.packed_ns = pa.packed;
+	mt_ci_mean95(pa.packed, MT_PROBE_REPS, &pt.packed_ns, &pt.ci95_ns);
+	mt_ci_mean95(pa.vs_huge, MT_PROBE_REPS, &pt.vs_huge_ns, &pt.vs_huge_ci95_ns);
+	mt_ci_mean95(pa.vs_packed, MT_PROBE_REPS, &pt.vs_packed_ns, &pt.vs_packed_ci95_ns);
+	use_control(res, &pt);
 	for (i = res->n_points; i > 0 && res->points[i - 1].pages > n; i--)
 		res->points[i] = res->points[i - 1];
 	res->points[i] = pt;
@@ -437,9 +450,13 @@ static void check_huge(struct probe *pr)
 			continue;
 		if (mt_steps_rises(pt->packed_ns, 0.0, pt->huge_ns, 0.0, &pr->so)) {
 			res->huge_slow_at = pt->pages;
-			return;
+			break;
 		}
 	}
+	/* Its curve would show no TLB level: the packed control's shows them. */
+	res->vs_packed = res->huge_slow_at != 0;
+	for (size_t i = 0; i < res->n_points; i++)
+		use_control(res, &res->points[i]);
 }
 
 /* Steps on the grid, each bracketed, narrowed, then validated. */

@@ -40,9 +40,11 @@ struct mt_probe_point {
 	uint64_t bytes;		/* pages x the base page size */
 	double base_ns;		/* mean per access over reps, base pages */
 	double huge_ns;		/* the same, huge pages */
-	double translation_ns;	/* mean of the reps' base - huge */
+	double translation_ns;	/* mean of the reps' base - control (huge or packed) */
 	double ci95_ns;		/* its 95% interval's half-width (Student t) */
 	double packed_ns;	/* the data-cache control: the lines packed */
+	double vs_huge_ns, vs_huge_ci95_ns;	/* base - huge, each repetition */
+	double vs_packed_ns, vs_packed_ci95_ns;	/* base - packed, each repetition */
 	unsigned int reps;
 	bool refined;		/* measured to narrow a step, not on the grid */
 };
@@ -82,6 +84,12 @@ struct mt_probe_result {
 	 * entries act as base pages there. 0: not seen.
 	 */
 	uint64_t huge_slow_at;
+	/*
+	 * With huge_slow_at, the 2 MiB variant saves no TLB entries, so base -
+	 * huge is no translation cost: the packed control (the same lines in
+	 * few pages, TLB-light) is the curve's control instead.
+	 */
+	bool vs_packed;
 };
 
 /* What the probe tells its caller while it runs (the CLI shows it). */

@@ -54,7 +54,7 @@ static void describe(FILE *f, const struct mt_probe_result *r)
 	if (r->huge_slow_at)
 		fprintf(f, "note: from %llu pages the 2 MiB variant is slower than the packed\n"
 			"  control: its TLB entries act as base pages (a host backing guest\n"
-			"  memory with base pages?), and a level it misses too is not seen\n",
+			"  memory with base pages?), so the translation is base - packed\n",
 			(unsigned long long)r->huge_slow_at);
 	if (r->refused)
 		fprintf(f, "%u size%s refused, the mapping not as asked:\n  %s\n", r->refused,
@@ -109,9 +109,15 @@ int mt_report_print_probe(FILE *f, const struct mt_probe_result *r, const struct
 	char s[32];
 
 	mt_size_format(r->page, s, sizeof(s));
-	fprintf(f, "memtlb probe: translation cost = %s pages - 2 MiB %s pages, the same\n"
-		"chain (one line per %s, random order), %u repetitions interleaved\n\n", s,
-		r->kind == MT_PROBE_PAGES_HUGETLB ? "hugetlb" : "THP", s, r->reps);
+	if (r->vs_packed)
+		fprintf(f, "memtlb probe: translation cost = %s pages - the packed control (the\n"
+			"same lines in few pages: 2 MiB %s pages save no TLB entries here), the\n"
+			"same chain (one line per %s, random order), %u repetitions interleaved\n\n",
+			s, r->kind == MT_PROBE_PAGES_HUGETLB ? "hugetlb" : "THP", s, r->reps);
+	else
+		fprintf(f, "memtlb probe: translation cost = %s pages - 2 MiB %s pages, the same\n"
+			"chain (one line per %s, random order), %u repetitions interleaved\n\n", s,
+			r->kind == MT_PROBE_PAGES_HUGETLB ? "hugetlb" : "THP", s, r->reps);
 	fprintf(f, "%7s %10s %9s %9s %10s %7s %9s  %s\n", "pages", "size", "base ns",
 		"huge ns", "transl ns", "+-95%", "packed", "level");
 	for (size_t i = 0; i < r->n_points; i++) {
@@ -235,12 +241,13 @@ static json_t *levels_json(const struct mt_probe_result *r)
 
 static json_t *probe_json(const struct mt_probe_result *r, const struct mt_sysinfo *si)
 {
-	return json_pack("{s:{s:i,s:s,s:s},s:o,s:o,s:o,s:{s:o,s:o,s:i,s:o}}",
+	return json_pack("{s:{s:i,s:s,s:s},s:o,s:o,s:o,s:{s:o,s:o,s:i,s:o,s:s}}",
 			 "memtlb", "schema", MT_PROBE_SCHEMA, "version", MEMTLB_VERSION,
 			 "command", "probe", "system", system_json(si), "config", config_json(r),
 			 "mapping", mapping_json(r), "probe", "levels", levels_json(r),
 			 "points", points_json(r), "unvalidated", (int)r->unvalidated,
-			 "huge_slow_at", r->huge_slow_at ? u64_json(r->huge_slow_at) : json_null());
+			 "huge_slow_at", r->huge_slow_at ? u64_json(r->huge_slow_at) : json_null(),
+			 "control", r->vs_packed ? "packed" : "huge");
 }
 
 static int dump_json(FILE *f, void *root)
