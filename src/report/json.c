@@ -1981,6 +1981,12 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 		ret = bad(&ld, "not a memtlb report (no memtlb.schema)");
 		goto out;
 	}
+	/* A probe's report has no results: its levels feed the others' knees. */
+	if (!strcmp(json_string_value(json_object_get(meta, "command")) ?: "", "probe")) {
+		ret = bad(&ld, "a memtlb probe report: its levels are read by stat and "
+			  "sweep --tlb");
+		goto out;
+	}
 	if (json_integer_value(schema) < MT_REPORT_SCHEMA_MIN ||
 	    json_integer_value(schema) > MT_REPORT_SCHEMA) {
 		snprintf(msg, msg_len, "schema %lld, this memtlb reads schemas %d to %d",

@@ -70,6 +70,38 @@ expect_grep 'the region passes the L2 TLB reach, 6\.0 MiB\.\.10\.0 MiB \(1536\.\
 	"$work/joined" "levels kept in the report"
 run report "$work/kept.json"
 expect_status 0 "memtlb report of a report with tlb_levels"
+# ... which names the probe's levels in every format, and says where a
+# knee's level may come from.
+expect_grep 'L2 TLB +4k +1536\.\.2560 +6m\.\.10m +probe$' "$out" "report: the probe's level"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'as cpuid reports it or as memtlb probe measured it' "$work/joined" \
+	"report: the knees' note names both sources"
+run report "$work/kept.json" --format markdown
+expect_grep '^\| .*kept\.json \| L2 TLB \| 4k \| 1536\.\.2560 \| 6m\.\.10m \| probe \|$' "$out" \
+	"report markdown: the probe's level"
+# The plots: the probe's reach range a band between two dashed lines,
+# labelled with its source (a fake gnuplot keeps its input).
+cat >"$work/gp-keep" <<SH
+#!/bin/sh
+cat >>"$work/gp-input"
+echo '<svg xmlns="http://www.w3.org/2000/svg"></svg>'
+SH
+chmod +x "$work/gp-keep"
+export MEMTLB_GNUPLOT="$work/gp-keep"
+run report "$work/kept.json" --format html
+unset MEMTLB_GNUPLOT
+expect_status 0 "report html with tlb_levels"
+expect_grep '<td>L2 TLB</td><td>4k</td><td>1536\.\.2560</td>' "$out" "report html: the level"
+expect_grep "^set label 'L2 TLB 4k reach 6m\.\.10m \(probe\)' at 6291456, graph" \
+	"$work/gp-input" "plot: the probe's level labelled"
+expect_grep '^set object rect from 6291456, graph 0 to 10485760, graph 1 behind' \
+	"$work/gp-input" "plot: the probe's reach range as a band"
+expect_grep '^set arrow from 10485760, graph 0 to 10485760, graph 1 nohead dt 2' \
+	"$work/gp-input" "plot: the range's upper edge"
+# A probe report has no points to show: refused, and said so.
+usage_case "report of a probe report" report "$work/p.json"
+expect_grep 'a memtlb probe report: its levels are read by stat and sweep --tlb' "$err" \
+	"report of a probe report: why"
 
 # cpuid's L2 inside the probe's range: agree; outside: disagree.
 zen3='[{"level": 1, "type": "data", "pages": "4K", "entries": 64, "ways": 0},
