@@ -595,22 +595,56 @@ int mt_report_knee_points(const struct mt_report *rep, const char *phase,
 	return ret ? ret : (int)n;
 }
 
+/*
+ * The translation columns of the huge pages' point r: base - huge ns per
+ * block and its CI's half-width, and whether the pair was measured as
+ * asked ("ok") or refused; empty fields on any other point.
+ */
+static void csv_translation(FILE *f, const struct mt_translation *tr, int n,
+			    const struct mt_result *r)
+{
+	char num[2][40];
+
+	for (int i = 0; i < n; i++) {
+		if (tr[i].huge != r)
+			continue;
+		if (tr[i].refused) {
+			fputs(",,refused", f);
+			return;
+		}
+		mt_cell_csv_number(num[0], sizeof(num[0]), tr[i].translation_ns);
+		num[1][0] = '\0';
+		if (!isnan(tr[i].ci95_ns))
+			mt_cell_csv_number(num[1], sizeof(num[1]), tr[i].ci95_ns);
+		fprintf(f, "%s,%s,ok", num[0], num[1]);
+		return;
+	}
+	fputs(",,", f);
+}
+
 int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *phase,
 			      const struct mt_knee_opts *ko)
 {
+	struct mt_translation *tr;
 	unsigned int *series;
 	size_t n_series;
-	int ret = 0;
+	int ret = 0, n_tr;
 
 	if (!phase)
 		return -EINVAL;
 	series = calloc(rep->n_results ? rep->n_results : 1, sizeof(*series));
-	if (!series)
+	tr = calloc(rep->n_results + 1, sizeof(*tr));
+	if (!series || !tr) {
+		free(series);
+		free(tr);
 		return -ENOMEM;
+	}
 	n_series = mt_knee_series(rep->results, rep->n_results, series);
+	n_tr = mt_report_translation(rep, phase, tr, rep->n_results);
 	/* every unit in its header cell; cv and the knee's step are ratios */
 	fprintf(f, "series,params,region_bytes,phase,mean_ns,cv,ns_per_block,faults_per_block,"
-		   "misses_per_block,knee_step\n");
+		   "misses_per_block,knee_step,translation_ns_per_block,"
+		   "translation_ci95_ns_per_block,translation_status\n");
 	for (unsigned int s = 0; s < n_series; s++) {
 		char title[512], qt[2 * MT_SAFE_MAX + 3], qp[2 * MT_SAFE_MAX + 3];
 		struct curve c;
@@ -653,10 +687,13 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 				mt_cell_csv_number(num[0], sizeof(num[0]), kn->step);
 				fputs(num[0], f);
 			}
+			fputc(',', f);
+			csv_translation(f, tr, n_tr, r);
 			fputc('\n', f);
 		}
 		curve_free(&c);
 	}
 	free(series);
+	free(tr);
 	return ret;
 }
