@@ -17,7 +17,6 @@
 #include "model/size.h"
 #include "report/cells.h"
 #include "report/sweep.h"
-#include "report/table.h"
 #include "stats/ci.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
@@ -447,8 +446,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	struct mt_knee_opts def;
 	unsigned int *series;
 	size_t n_series;
-	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
-	char ph[MT_SAFE_MAX];
+	char cmd[MT_SAFE_MAX], ph[MT_SAFE_MAX];
 	int ret = 0, width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width);
 
 	/* A report without a read pass has no default phase: nothing to show. */
@@ -476,13 +474,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		      cfg->iterations == 1 ? "" : "s", cfg->passes, cfg->passes == 1 ? "" : "es",
 		      mt_backing_name(cfg->backing), rep->n_results,
 		      rep->n_results == 1 ? "" : "s");
-	mt_text_wrapf(f, prose, "kernel %s on %s, counters: %s%s",
-	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
-	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
-			   rep->system.machine),
-	      mt_cell_safe(be, sizeof(be), rep->backend),
-	      rep->user_only ? " (user space only)" : "");
-	mt_report_print_emulated(f, rep);
+	mt_report_print_system(f, rep, prose);
 	mt_report_print_tlb_agreement(f, rep, prose);
 	for (unsigned int s = 0; s < n_series; s++) {
 		char title[512];

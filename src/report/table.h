@@ -22,7 +22,4 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose);
  */
 int mt_report_print_csv(FILE *f, const struct mt_report *rep);
 
-/* Two lines when the report's CPU was or may have been emulated (sys/emulation). */
-void mt_report_print_emulated(FILE *f, const struct mt_report *rep);
-
 #endif
