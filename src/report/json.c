@@ -721,35 +721,28 @@ static void series_key(const struct mt_result *r, char *buf, size_t len)
 static void analysis_json(struct jb *b, json_t *root, const struct mt_report *rep)
 {
 	const char *phase = mt_report_default_phase(rep);
-	size_t n = rep->n_results, m;
+	size_t n = rep->n_results;
 	struct mt_fit_row rows[MT_FIT_MAX];
-	struct mt_knee_opts ko;
-	unsigned int *series = calloc(n ? n : 1, sizeof(*series));
-	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
-	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
+	struct mt_report_series c;
 	json_t *knees = array(b), *fits = array(b);
 	char key[512];
-	int nf;
+	int nf, ret;
 
-	if (!series || !idx || !x || !y) {
-		b->err = -ENOMEM;
+	ret = mt_report_series_begin(&c, rep, phase, NULL);
+	if (ret) {
+		b->err = ret;
 		goto out;
 	}
-	mt_knee_opts_init(&ko);
-	for (unsigned int s = 0, ns = (unsigned int)mt_knee_series(rep->results, n, series);
-	     phase && s < ns; s++) {
-		struct mt_knee k[MT_KNEE_MAX];
-		int nk;
+	while ((ret = mt_report_series_next(&c)) > 0) {
+		const struct mt_knee *k = c.knees;
+		const double *x = c.x;
 
-		if (mt_knee_curve(rep->results, n, series, s, phase, idx, x, y, &m) || m < 3)
-			continue;
-		nk = mt_knee_find(x, y, m, &ko, k, MT_KNEE_MAX);
-		series_key(rep->results[idx[0]], key, sizeof(key));
-		for (int i = 0; i < nk; i++) {
+		series_key(rep->results[c.idx[0]], key, sizeof(key));
+		for (int i = 0; i < c.n_knees; i++) {
 			json_t *o = object(b), *lv;
 			struct mt_reach r;
 			uint64_t page;
-			int found = mt_reach_knee(rep, rep->results[idx[k[i].after]],
+			int found = mt_reach_knee(rep, rep->results[c.idx[k[i].after]],
 						  (uint64_t)x[k[i].before], (uint64_t)x[k[i].after],
 						  &r, &page);
 
@@ -775,6 +768,8 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 			push(b, knees, o);
 		}
 	}
+	if (ret)
+		b->err = ret;
 	nf = mt_fit_results(rep->results, n, rows, MT_FIT_MAX);
 	if (nf < 0)
 		b->err = nf;
@@ -783,7 +778,7 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 		const struct mt_result *first = NULL;
 
 		for (size_t j = 0; j < n && !first; j++)
-			if (series[j] == rows[i].series)
+			if (c.ids[j] == rows[i].series)
 				first = rep->results[j];
 		series_key(first, key, sizeof(key));
 		put_str(b, o, "series", key);
@@ -799,10 +794,7 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 out:
 	put(b, root, "knees", knees);
 	put(b, root, "fits", fits);
-	free(series);
-	free(idx);
-	free(x);
-	free(y);
+	mt_report_series_end(&c);
 }
 
 /*
