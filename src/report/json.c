@@ -1841,6 +1841,41 @@ static int read_capped(const char *path, char **out, size_t *len)
 }
 
 /*
+ * A report file's JSON in *root: 0, -errno (a directory: -EISDIR), or
+ * -EINVAL with the reason in ld's msg (too large, not JSON).
+ */
+static int load_document(struct loader *ld, const char *path, json_t **root)
+{
+	json_error_t jerr;
+	struct stat st;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	*root = NULL;
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	/* A 4096-point sweep is a few tens of MiB: anything larger is not ours. */
+	if (S_ISREG(st.st_mode) && st.st_size > MT_REPORT_MAX_SIZE)
+		return bad(ld, "%lld bytes: larger than a report can be (%d MiB)",
+			   (long long)st.st_size, MT_REPORT_MAX_SIZE >> 20);
+	/* A pipe or a device has no size to check: read at most the cap, then refuse. */
+	ret = read_capped(path, &text, &len);
+	if (ret == -EFBIG)
+		return bad(ld, "more than %d MiB: larger than a report can be",
+			   MT_REPORT_MAX_SIZE >> 20);
+	if (ret)
+		return ret;
+	*root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!*root)
+		return bad(ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
+	return 0;
+}
+
+/*
  * A TLB level from a report (tlb_levels[], a probe's probe.levels[]): its
  * name printed later, so only letters, digits, spaces and ".-_" pass; the
  * page size a power of two from 4 KiB, 1 <= entries_min <= entries_max.
@@ -1894,28 +1929,14 @@ int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *
 {
 	struct loader ld = { msg, msg_len };
 	json_t *root, *meta, *schema, *probe;
-	json_error_t jerr;
-	struct stat st;
-	char *text = NULL, cmd[16];
-	size_t len = 0;
+	char cmd[16];
 	int ret;
 
 	msg[0] = '\0';
 	*n = 0;
-	if (stat(path, &st))
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	ret = read_capped(path, &text, &len);
-	if (ret == -EFBIG)
-		return bad(&ld, "more than %d MiB: larger than a report can be",
-			   MT_REPORT_MAX_SIZE >> 20);
+	ret = load_document(&ld, path, &root);
 	if (ret)
 		return ret;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!root)
-		return bad(&ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	probe = json_object_get(root, "probe");
@@ -1941,32 +1962,12 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	struct loader ld = { msg, msg_len };
 	struct mt_report *rep = NULL;
 	json_t *root, *meta, *results, *schema;
-	json_error_t jerr;
-	struct stat st;
-	char *text = NULL;
-	size_t len = 0;
 	int ret;
 
 	msg[0] = '\0';
-	if (stat(path, &st))
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	/* A 4096-point sweep is a few tens of MiB: anything larger is not ours. */
-	if (S_ISREG(st.st_mode) && st.st_size > MT_REPORT_MAX_SIZE)
-		return bad(&ld, "%lld bytes: larger than a report can be (%d MiB)",
-			   (long long)st.st_size, MT_REPORT_MAX_SIZE >> 20);
-	/* A pipe or a device has no size to check: read at most the cap, then refuse. */
-	ret = read_capped(path, &text, &len);
-	if (ret == -EFBIG)
-		return bad(&ld, "more than %d MiB: larger than a report can be",
-			   MT_REPORT_MAX_SIZE >> 20);
+	ret = load_document(&ld, path, &root);
 	if (ret)
 		return ret;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!root)
-		return bad(&ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	if (!json_is_object(root) || !json_is_object(meta) || !json_is_integer(schema)) {

@@ -156,6 +156,10 @@ probe "$work/range.json" '[{"name": "L2 TLB", "entries_min": 9, "entries_max": 2
 	"page_size": 4096}]'
 usage_case "--tlb: an empty entry range" stat --tlb "$work/range.json"
 usage_case "--tlb: a directory" sweep --region 1m..2m --tlb "$work"
+truncate -s 65m "$work/big.json"
+usage_case "--tlb: larger than a report can be" stat --tlb "$work/big.json"
+expect_grep 'larger than a report can be' "$err" "--tlb: the size refused"
+rm -f "$work/big.json"
 # The probe's longest level name is a level, not bad input.
 probe "$work/further.json" '[{"name": "further translation knee", "entries_min": 8192,
 	"entries_max": 16384, "page_size": 4096}]'
