@@ -11,6 +11,7 @@
 #include "model/report.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/flush.h"
 #include "report/table.h"
 
 /*
@@ -444,6 +445,8 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 
 	if (!strcmp(rep->command, "run"))
 		return print_run(f, rep, verbose, width);
+	if (rep->flush)
+		return mt_flush_print_table(f, rep, verbose);
 
 	mt_size_format(c->region, region, sizeof(region));
 	mt_size_format(c->block, block, sizeof(block));
