@@ -6,27 +6,7 @@
 # timing decides anything here.
 . "$(dirname "$0")/lib.sh"
 
-base=$MEMTLB_TEST_DATA/sweep-1m-64m.json
 M=1048576
-
-# make OUT STEP_AT TLB_JSON: ns/block 40 below STEP_AT, 120 from it.
-make() {
-	python3 - "$base" "$1" "$2" "$3" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-step_at, tlb = int(sys.argv[3]), json.loads(sys.argv[4])
-d["system"]["tlb"] = tlb
-for r in d["results"]:
-    blocks = r["params"]["blocks"]
-    for p in r["phases"]:
-        if p["name"] == "read_0":
-            t = blocks * (120.0 if r["params"]["region"] >= step_at else 40.0)
-            n = p["time_ns"]["n"]
-            p["time_ns"].update(mean=t, median=t, min=t, max=t, stddev=0.0, cv=0.0,
-                                samples=[t] * n)
-json.dump(d, open(sys.argv[2], "w"))
-PY
-}
 
 # probe OUT LEVELS_JSON: what memtlb probe --format json writes, cut down.
 probe() {
@@ -43,7 +23,7 @@ l2='[{"name": "L1 dTLB", "entries_min": 56, "entries_max": 72, "page_size": 4096
 probe "$work/p.json" "$l2"
 
 # No cpuid levels (this machine): the probe's L2 explains the 8m -> 16m knee.
-make "$work/none.json" $((16 * M)) '[]'
+make_sweep "$work/none.json" $((16 * M)) '[]'
 run sweep --from "$work/none.json" --phase read_0 --tlb "$work/p.json"
 expect_status 0 "sweep --from --tlb"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
@@ -106,13 +86,13 @@ expect_grep 'a memtlb probe report: its levels are read by stat and sweep --tlb'
 # cpuid's L2 inside the probe's range: agree; outside: disagree.
 zen3='[{"level": 1, "type": "data", "pages": "4K", "entries": 64, "ways": 0},
        {"level": 2, "type": "data", "pages": "4K", "entries": 2048, "ways": 8}]'
-make "$work/zen3.json" $((16 * M)) "$zen3"
+make_sweep "$work/zen3.json" $((16 * M)) "$zen3"
 run sweep --from "$work/zen3.json" --phase read_0 --tlb "$work/p.json"
 expect_status 0 "sweep --from --tlb, cpuid levels too"
 expect_grep '^L2 dTLB: cpuid 2048 entries, probe 1536\.\.2560: agree$' "$out" "agree"
 expect_grep '^L1 dTLB: cpuid 64 entries, probe 56\.\.72: agree$' "$out" "L1 agree"
 small='[{"level": 2, "type": "data", "pages": "4K", "entries": 1024, "ways": 8}]'
-make "$work/small.json" $((16 * M)) "$small"
+make_sweep "$work/small.json" $((16 * M)) "$small"
 run sweep --from "$work/small.json" --phase read_0 --tlb "$work/p.json"
 expect_grep '^L2 dTLB: cpuid 1024 entries, probe 1536\.\.2560: disagree$' "$out" "disagree"
 # cpuid's 1024 x 4 KiB (4 MiB) is not in 8m..16m: the probe's level explains it.
