@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -15,8 +14,6 @@
 #include "model/range.h"
 #include "model/report.h"
 #include "model/size.h"
-#include "report/flush.h"
-#include "report/json.h"
 
 enum {
 	OPT_OP = MT_OPT_FIRST_FREE,
@@ -163,32 +160,6 @@ static int check(struct flush_cmd *fc)
 	return mt_cli_report_size_check(&fc->cfg, n);
 }
 
-static int emit(const struct mt_report *rep, const struct mt_config *cfg)
-{
-	int ret;
-
-	if (rep->user_only)
-		mt_warn("counting user space only: kernel.perf_event_paranoid=%d forbids kernel "
-			"counting for this user", rep->system.perf_event_paranoid);
-	/* The file first: a reader that closes stdout early must not lose it. */
-	if (cfg->output) {
-		ret = mt_report_write(rep, cfg->output);
-		if (ret) {
-			mt_err("-o: %s: %s", cfg->output, strerror(-ret));
-			return MT_EXIT_FAILURE;
-		}
-		if (!strcmp(cfg->output, "-"))
-			return MT_EXIT_OK;
-	}
-	ret = cfg->format == MT_FORMAT_JSON ? mt_report_print_json(stdout, rep)
-					    : mt_flush_print_table(stdout, rep, cfg->verbose);
-	if (ret) {
-		mt_err("stdout: %s", strerror(-ret));
-		return MT_EXIT_FAILURE;
-	}
-	return MT_EXIT_OK;
-}
-
 static const char default_set[] = MT_FLUSH_DEFAULT_SET;
 
 static int cmd_flush(int argc, char *argv[])
@@ -249,7 +220,7 @@ static int cmd_flush(int argc, char *argv[])
 	}
 	for (size_t e = 0; e < n_ev; e++)
 		rep->user_only |= ev[e].user_only;
-	ret = emit(rep, &fc.cfg);
+	ret = mt_cli_report_emit(rep, &fc.cfg, stdout);
 out:
 	mt_report_destroy(rep);
 	free(fc.pages);

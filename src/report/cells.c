@@ -457,6 +457,28 @@ void mt_text_wrapf(FILE *f, int width, const char *fmt, ...)
 	free(s);
 }
 
+void mt_report_print_system(FILE *f, const struct mt_report *rep, int width)
+{
+	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], why[MT_SAFE_MAX];
+
+	mt_text_wrapf(f, width, "kernel %s on %s, counters: %s%s",
+		      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
+		      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
+				   rep->system.machine),
+		      mt_cell_safe(be, sizeof(be), rep->backend),
+		      rep->user_only ? " (user space only)" : "");
+	mt_cell_safe(why, sizeof(why), rep->system.emulation.evidence);
+	/* An emulated PMU counts what qemu's translator models, not a TLB. */
+	if (rep->system.emulation.emulated == 1) {
+		fprintf(f, "emulated CPU: %s\n", why);
+		fprintf(f, "these counts and times are qemu's, not hardware's: "
+			"no TLB conclusion\n");
+	} else if (rep->system.emulation.emulated < 0 && why[0]) {
+		fprintf(f, "CPU perhaps emulated: %s\n", why);
+		fprintf(f, "under TCG these counts and times are qemu's: no TLB conclusion\n");
+	}
+}
+
 int mt_text_wrap(FILE *f, const char *s, int width, int indent)
 {
 	int col = 0, lead = (int)strspn(s, " ");

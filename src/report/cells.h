@@ -157,6 +157,13 @@ void mt_text_wrapf(FILE *f, int width, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * Where rep was measured, under each command's title (stat, run, sweep):
+ * "kernel K on CPU, counters: B", wrapped at width, and two more lines when
+ * its CPU was or may have been emulated (sys/emulation).
+ */
+void mt_report_print_system(FILE *f, const struct mt_report *rep, int width);
+
+/*
  * Whether event e counted in no phase (not supported, or its group never
  * ran): the phase table names it in a note instead of a column of it.
  */

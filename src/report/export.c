@@ -17,6 +17,7 @@
 #include "model/size.h"
 #include "report/export.h"
 #include "report/json.h"
+#include "report/sweep.h"
 #include "stats/ci.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
@@ -177,36 +178,23 @@ static int walk_phase(const struct mt_report *rep, const struct mt_result *r,
 static int walk_knees(const struct mt_report *rep, emit_fn fn, void *arg)
 {
 	const char *phase = mt_report_default_phase(rep);
-	size_t n = rep->n_results, m, *idx = NULL;
-	unsigned int *series = NULL;
-	double *x = NULL, *y = NULL;
-	struct mt_knee_opts ko;
-	int ret = 0;
+	struct mt_report_series c;
+	int ret;
 
-	if (!phase || n < 3)
+	if (!phase || rep->n_results < 3)
 		return 0;
-	mt_knee_opts_init(&ko);
-	series = calloc(n, sizeof(*series));
-	idx = calloc(n, sizeof(*idx));
-	x = calloc(n, sizeof(*x));
-	y = calloc(n, sizeof(*y));
-	if (!series || !idx || !x || !y) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (unsigned int s = 0, ns = (unsigned int)mt_knee_series(rep->results, n, series);
-	     !ret && s < ns; s++) {
-		struct mt_knee k[MT_KNEE_MAX];
+	ret = mt_report_series_begin(&c, rep, phase, NULL);
+	while (!ret && (ret = mt_report_series_next(&c)) > 0) {
+		const struct mt_knee *k = c.knees;
+		const double *x = c.x;
 		char sk[KEY_MAX], num[16];
 		struct item it = { .rep = rep };
-		int nk;
+		int nk = c.n_knees;
 
-		if (mt_knee_curve(rep->results, n, series, s, phase, idx, x, y, &m) || m < 3)
+		ret = 0;
+		if (c.n < 3 || nk < 0)
 			continue;
-		nk = mt_knee_find(x, y, m, &ko, k, MT_KNEE_MAX);
-		if (nk < 0)
-			continue;
-		series_key(rep->results[idx[0]], sk, sizeof(sk));
+		series_key(rep->results[c.idx[0]], sk, sizeof(sk));
 		ret = emit_series(fn, arg, &it, sk, phase, "knees", NULL, NULL, nk, "");
 		for (int i = 0; !ret && i < nk; i++) {
 			snprintf(num, sizeof(num), "knee%d", i + 1);
@@ -222,11 +210,7 @@ static int walk_knees(const struct mt_report *rep, emit_fn fn, void *arg)
 						  k[i].step, "");
 		}
 	}
-out:
-	free(series);
-	free(idx);
-	free(x);
-	free(y);
+	mt_report_series_end(&c);
 	return ret;
 }
 

@@ -721,35 +721,28 @@ static void series_key(const struct mt_result *r, char *buf, size_t len)
 static void analysis_json(struct jb *b, json_t *root, const struct mt_report *rep)
 {
 	const char *phase = mt_report_default_phase(rep);
-	size_t n = rep->n_results, m;
+	size_t n = rep->n_results;
 	struct mt_fit_row rows[MT_FIT_MAX];
-	struct mt_knee_opts ko;
-	unsigned int *series = calloc(n ? n : 1, sizeof(*series));
-	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
-	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
+	struct mt_report_series c;
 	json_t *knees = array(b), *fits = array(b);
 	char key[512];
-	int nf;
+	int nf, ret;
 
-	if (!series || !idx || !x || !y) {
-		b->err = -ENOMEM;
+	ret = mt_report_series_begin(&c, rep, phase, NULL);
+	if (ret) {
+		b->err = ret;
 		goto out;
 	}
-	mt_knee_opts_init(&ko);
-	for (unsigned int s = 0, ns = (unsigned int)mt_knee_series(rep->results, n, series);
-	     phase && s < ns; s++) {
-		struct mt_knee k[MT_KNEE_MAX];
-		int nk;
+	while ((ret = mt_report_series_next(&c)) > 0) {
+		const struct mt_knee *k = c.knees;
+		const double *x = c.x;
 
-		if (mt_knee_curve(rep->results, n, series, s, phase, idx, x, y, &m) || m < 3)
-			continue;
-		nk = mt_knee_find(x, y, m, &ko, k, MT_KNEE_MAX);
-		series_key(rep->results[idx[0]], key, sizeof(key));
-		for (int i = 0; i < nk; i++) {
+		series_key(rep->results[c.idx[0]], key, sizeof(key));
+		for (int i = 0; i < c.n_knees; i++) {
 			json_t *o = object(b), *lv;
 			struct mt_reach r;
 			uint64_t page;
-			int found = mt_reach_knee(rep, rep->results[idx[k[i].after]],
+			int found = mt_reach_knee(rep, rep->results[c.idx[k[i].after]],
 						  (uint64_t)x[k[i].before], (uint64_t)x[k[i].after],
 						  &r, &page);
 
@@ -775,6 +768,8 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 			push(b, knees, o);
 		}
 	}
+	if (ret)
+		b->err = ret;
 	nf = mt_fit_results(rep->results, n, rows, MT_FIT_MAX);
 	if (nf < 0)
 		b->err = nf;
@@ -783,7 +778,7 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 		const struct mt_result *first = NULL;
 
 		for (size_t j = 0; j < n && !first; j++)
-			if (series[j] == rows[i].series)
+			if (c.ids[j] == rows[i].series)
 				first = rep->results[j];
 		series_key(first, key, sizeof(key));
 		put_str(b, o, "series", key);
@@ -799,10 +794,7 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 out:
 	put(b, root, "knees", knees);
 	put(b, root, "fits", fits);
-	free(series);
-	free(idx);
-	free(x);
-	free(y);
+	mt_report_series_end(&c);
 }
 
 /*
@@ -1849,6 +1841,41 @@ static int read_capped(const char *path, char **out, size_t *len)
 }
 
 /*
+ * A report file's JSON in *root: 0, -errno (a directory: -EISDIR), or
+ * -EINVAL with the reason in ld's msg (too large, not JSON).
+ */
+static int load_document(struct loader *ld, const char *path, json_t **root)
+{
+	json_error_t jerr;
+	struct stat st;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	*root = NULL;
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	/* A 4096-point sweep is a few tens of MiB: anything larger is not ours. */
+	if (S_ISREG(st.st_mode) && st.st_size > MT_REPORT_MAX_SIZE)
+		return bad(ld, "%lld bytes: larger than a report can be (%d MiB)",
+			   (long long)st.st_size, MT_REPORT_MAX_SIZE >> 20);
+	/* A pipe or a device has no size to check: read at most the cap, then refuse. */
+	ret = read_capped(path, &text, &len);
+	if (ret == -EFBIG)
+		return bad(ld, "more than %d MiB: larger than a report can be",
+			   MT_REPORT_MAX_SIZE >> 20);
+	if (ret)
+		return ret;
+	*root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!*root)
+		return bad(ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
+	return 0;
+}
+
+/*
  * A TLB level from a report (tlb_levels[], a probe's probe.levels[]): its
  * name printed later, so only letters, digits, spaces and ".-_" pass; the
  * page size a power of two from 4 KiB, 1 <= entries_min <= entries_max.
@@ -1902,28 +1929,14 @@ int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *
 {
 	struct loader ld = { msg, msg_len };
 	json_t *root, *meta, *schema, *probe;
-	json_error_t jerr;
-	struct stat st;
-	char *text = NULL, cmd[16];
-	size_t len = 0;
+	char cmd[16];
 	int ret;
 
 	msg[0] = '\0';
 	*n = 0;
-	if (stat(path, &st))
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	ret = read_capped(path, &text, &len);
-	if (ret == -EFBIG)
-		return bad(&ld, "more than %d MiB: larger than a report can be",
-			   MT_REPORT_MAX_SIZE >> 20);
+	ret = load_document(&ld, path, &root);
 	if (ret)
 		return ret;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!root)
-		return bad(&ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	probe = json_object_get(root, "probe");
@@ -1949,36 +1962,22 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	struct loader ld = { msg, msg_len };
 	struct mt_report *rep = NULL;
 	json_t *root, *meta, *results, *schema;
-	json_error_t jerr;
-	struct stat st;
-	char *text = NULL;
-	size_t len = 0;
 	int ret;
 
 	msg[0] = '\0';
-	if (stat(path, &st))
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	/* A 4096-point sweep is a few tens of MiB: anything larger is not ours. */
-	if (S_ISREG(st.st_mode) && st.st_size > MT_REPORT_MAX_SIZE)
-		return bad(&ld, "%lld bytes: larger than a report can be (%d MiB)",
-			   (long long)st.st_size, MT_REPORT_MAX_SIZE >> 20);
-	/* A pipe or a device has no size to check: read at most the cap, then refuse. */
-	ret = read_capped(path, &text, &len);
-	if (ret == -EFBIG)
-		return bad(&ld, "more than %d MiB: larger than a report can be",
-			   MT_REPORT_MAX_SIZE >> 20);
+	ret = load_document(&ld, path, &root);
 	if (ret)
 		return ret;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!root)
-		return bad(&ld, "not JSON (line %d: %s)", jerr.line, jerr.text);
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	if (!json_is_object(root) || !json_is_object(meta) || !json_is_integer(schema)) {
 		ret = bad(&ld, "not a memtlb report (no memtlb.schema)");
+		goto out;
+	}
+	/* A probe's report has no results: its levels feed the others' knees. */
+	if (!strcmp(json_string_value(json_object_get(meta, "command")) ?: "", "probe")) {
+		ret = bad(&ld, "a memtlb probe report: its levels are read by stat and "
+			  "sweep --tlb");
 		goto out;
 	}
 	if (json_integer_value(schema) < MT_REPORT_SCHEMA_MIN ||

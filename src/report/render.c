@@ -387,31 +387,48 @@ static void plot_phases(FILE *script, FILE *data, const struct mt_report *const 
 }
 
 /*
- * Each TLB level's reach that cpuid reports (the first input's CPU) as a
- * labelled vertical line, where it falls within the data: where a knee is
- * expected.
+ * Each TLB level's reach where it falls within the data, labelled with its
+ * source: where a knee is expected. The levels are those the knees' lines
+ * name (mt_reach_levels: cpuid's, then the probe's of --tlb). A probe level
+ * is a range of entries, so its reach is a band between two dashed lines.
  */
 static void plot_reach(FILE *script, const struct mt_report *rep, double xmin, double xmax)
 {
-	struct mt_reach lv[MT_REACH_MAX];
-	size_t n = mt_reach_from_sysinfo(&rep->system, lv, MT_REACH_MAX);
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX);
 
 	for (size_t i = 0; i < n; i++) {
-		double x = (double)mt_reach_max(&lv[i]);
-		char pg[32], reach[32], *label;
+		double lo = (double)mt_reach_min(&lv[i]), hi = (double)mt_reach_max(&lv[i]);
+		char pg[32], a[32], b[32], *label;
+		int len;
 
-		if (x < xmin || x > xmax)
+		if (hi < xmin || lo > xmax)
 			continue;
 		mt_size_format_short(lv[i].page_size, pg, sizeof(pg));
-		mt_size_format_short(mt_reach_max(&lv[i]), reach, sizeof(reach));
-		if (asprintf(&label, "%s %s reach %s", lv[i].name, pg, reach) < 0)
+		mt_size_format_short(mt_reach_min(&lv[i]), a, sizeof(a));
+		mt_size_format_short(mt_reach_max(&lv[i]), b, sizeof(b));
+		if (lo == hi)
+			len = asprintf(&label, "%s %s reach %s (%s)", lv[i].name, pg, b,
+				       lv[i].source);
+		else
+			len = asprintf(&label, "%s %s reach %s..%s (%s)", lv[i].name, pg, a, b,
+				       lv[i].source);
+		if (len < 0)
 			return;
-		fprintf(script, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead dt 2 "
-			"lc rgb '#777777'\nset label ", x, x);
+		/* a range is drawn where it meets the data, as a line is */
+		lo = lo < xmin ? xmin : lo;
+		hi = hi > xmax ? xmax : hi;
+		if (lo < hi)
+			fprintf(script, "set object rect from %.17g, graph 0 to %.17g, graph 1 "
+				"behind fc rgb '#eeeeee' fs solid noborder\n", lo, hi);
+		for (int e = 0; e < (lo < hi ? 2 : 1); e++)
+			fprintf(script, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead "
+				"dt 2 lc rgb '#777777'\n", e ? hi : lo, e ? hi : lo);
+		fputs("set label ", script);
 		gp_str(script, label);
 		free(label);
 		fprintf(script, " at %.17g, graph 0.97 rotate by 90 right offset -0.7,0 "
-			"font ',8' textcolor rgb '#555555'\n", x);
+			"font ',8' textcolor rgb '#555555'\n", lo);
 	}
 }
 
@@ -617,8 +634,61 @@ static int knees_section(FILE *f, enum mt_render_format fmt, const struct mt_rep
 	}
 	if (!ret) {
 		note(f, fmt, "A knee: the cost per block steps up over the trend before it; its");
-		note(f, fmt, "line names the TLB level (cpuid) whose reach lies between the two.");
+		note(f, fmt, "line names the TLB level whose reach lies between the two, as cpuid");
+		note(f, fmt, "reports it or as memtlb probe measured it (--tlb, a range).");
 	}
+	return ret;
+}
+
+/*
+ * The TLB levels the knees are explained by, each input's: cpuid's and the
+ * probe's (--tlb), whose entries are the range the measured step lies in.
+ */
+static int levels_section(FILE *f, enum mt_render_format fmt,
+			  const struct mt_report *const *reps, const char *const *files,
+			  unsigned int n)
+{
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	struct mt_table *t;
+	int ret = mt_table_create(&t, 6);
+
+	if (ret)
+		return ret;
+	t->gap = 2;
+	mt_table_add(t, "input");
+	mt_table_add(t, "level");
+	mt_table_add(t, "pages");
+	mt_table_add(t, "entries");
+	mt_table_add(t, "reach");
+	mt_table_add(t, "source");
+	for (unsigned int i = 0; i < n; i++) {
+		size_t nl = mt_reach_levels(reps[i], lv, 2 * MT_REACH_MAX);
+
+		for (size_t l = 0; l < nl; l++) {
+			char pg[32], a[32], b[32];
+
+			mt_size_format_short(lv[l].page_size, pg, sizeof(pg));
+			mt_size_format_short(mt_reach_min(&lv[l]), a, sizeof(a));
+			mt_size_format_short(mt_reach_max(&lv[l]), b, sizeof(b));
+			mt_table_add(t, "%s", files[i]);
+			mt_table_add(t, "%s", lv[l].name);
+			mt_table_add(t, "%s", pg);
+			if (lv[l].entries_min == lv[l].entries_max) {
+				mt_table_add(t, "%llu", (unsigned long long)lv[l].entries_max);
+				mt_table_add(t, "%s", b);
+			} else {
+				mt_table_add(t, "%llu..%llu", (unsigned long long)lv[l].entries_min,
+					     (unsigned long long)lv[l].entries_max);
+				mt_table_add(t, "%s..%s", a, b);
+			}
+			mt_table_add(t, "%s", lv[l].source);
+		}
+	}
+	if (mt_table_rows(t) > 1) {
+		heading(f, fmt, 1, "TLB levels");
+		ret = t->err ? t->err : tbl_print(f, t, fmt);
+	}
+	mt_table_destroy(t);
 	return ret;
 }
 
@@ -718,6 +788,7 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		heading(f, fmt, 1, "Per-block cost against region size");
 		ret = sweep_table(f, fmt, reps, files, n);
 		ret = ret ? ret : knees_section(f, fmt, reps, files, n);
+		ret = ret ? ret : levels_section(f, fmt, reps, files, n);
 	}
 	if (n > 1 && !ret)
 		ret = compare_section(f, fmt, reps, files, n);

@@ -17,7 +17,6 @@
 #include "model/size.h"
 #include "report/cells.h"
 #include "report/sweep.h"
-#include "report/table.h"
 #include "stats/ci.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
@@ -49,43 +48,61 @@ static void series_title(char *buf, size_t len, const struct mt_result *r)
 	mt_cell_safe(buf, len, raw);
 }
 
-struct curve {
-	size_t n;
-	size_t *idx;
-	double *x, *y;
-	struct mt_knee knees[MT_KNEE_MAX];
-	int n_knees;		/* < 0: not computed (-EINVAL: repeated regions) */
-};
-
-static void curve_free(struct curve *c)
+int mt_report_series_begin(struct mt_report_series *it, const struct mt_report *rep,
+			   const char *phase, const struct mt_knee_opts *ko)
 {
-	free(c->idx);
-	free(c->x);
-	free(c->y);
-}
+	size_t n = rep->n_results ? rep->n_results : 1;
 
-/* A series' curve: 0, -ENOENT (no point has the phase), -ENOMEM; freed on error. */
-static int curve_get(const struct mt_report *rep, const unsigned int *series, unsigned int s,
-		     const char *phase, const struct mt_knee_opts *ko, struct curve *c)
-{
-	size_t n = rep->n_results;
-	int ret = -ENOMEM;
-
-	memset(c, 0, sizeof(*c));
-	c->idx = calloc(n, sizeof(*c->idx));
-	c->x = calloc(n, sizeof(*c->x));
-	c->y = calloc(n, sizeof(*c->y));
-	if (c->idx && c->x && c->y)
-		ret = mt_knee_curve(rep->results, n, series, s, phase, c->idx, c->x, c->y, &c->n);
-	if (ret) {
-		curve_free(c);
-		return ret;
+	memset(it, 0, sizeof(*it));
+	it->rep = rep;
+	it->phase = phase;
+	if (ko)
+		it->ko = *ko;
+	else
+		mt_knee_opts_init(&it->ko);
+	it->ids = calloc(n, sizeof(*it->ids));
+	it->idx = calloc(n, sizeof(*it->idx));
+	it->x = calloc(n, sizeof(*it->x));
+	it->y = calloc(n, sizeof(*it->y));
+	if (!it->ids || !it->idx || !it->x || !it->y) {
+		mt_report_series_end(it);
+		return -ENOMEM;
 	}
-	c->n_knees = c->n < 3 ? 0 : mt_knee_find(c->x, c->y, c->n, ko, c->knees, MT_KNEE_MAX);
+	it->n_series = mt_knee_series(rep->results, rep->n_results, it->ids);
 	return 0;
 }
 
-static const struct mt_knee *knee_at(const struct curve *c, size_t k)
+int mt_report_series_next(struct mt_report_series *it)
+{
+	while (it->phase && it->next < it->n_series) {
+		int ret = mt_knee_curve(it->rep->results, it->rep->n_results, it->ids, it->next,
+					it->phase, it->idx, it->x, it->y, &it->n);
+
+		it->s = it->next++;
+		if (ret == -ENOENT)
+			continue;
+		if (ret)
+			return ret;
+		it->n_knees = it->n < 3 ? 0 : mt_knee_find(it->x, it->y, it->n, &it->ko,
+							   it->knees, MT_KNEE_MAX);
+		return 1;
+	}
+	return 0;
+}
+
+void mt_report_series_end(struct mt_report_series *it)
+{
+	free(it->ids);
+	free(it->idx);
+	free(it->x);
+	free(it->y);
+	/* a failed begin ends it already: a second end frees nothing */
+	it->ids = NULL;
+	it->idx = NULL;
+	it->x = it->y = NULL;
+}
+
+static const struct mt_knee *knee_at(const struct mt_report_series *c, size_t k)
 {
 	for (int i = 0; i < c->n_knees; i++)
 		if (c->knees[i].after == k)
@@ -99,7 +116,7 @@ static const struct mt_knee *knee_at(const struct curve *c, size_t k)
  * or that no level known here explains it.
  */
 static void explain_knee(char *buf, size_t len, const struct mt_report *rep,
-			 const struct curve *c, const struct mt_knee *k)
+			 const struct mt_report_series *c, const struct mt_knee *k)
 {
 	struct mt_reach lv;
 	uint64_t page;
@@ -289,14 +306,12 @@ void mt_report_print_tlb_agreement(FILE *f, const struct mt_report *rep, int wid
 }
 
 /* Time on counts over the series' points: the cost of one fault, one miss. */
-static void print_fits(FILE *f, const struct mt_report *rep, const unsigned int *series,
-		       unsigned int s, int width)
+static void print_fits(FILE *f, const struct mt_report *rep, unsigned int s, int width)
 {
 	struct mt_fit_row rows[MT_FIT_MAX];
 	int n = mt_fit_results(rep->results, rep->n_results, rows, MT_FIT_MAX);
 	char x[MT_SAFE_MAX], icpt[32];
 
-	(void)series;
 	for (int i = 0; i < n; i++) {
 		double ab = rows[i].fit.intercept < 0 ? -rows[i].fit.intercept : rows[i].fit.intercept;
 		double scale;
@@ -312,8 +327,8 @@ static void print_fits(FILE *f, const struct mt_report *rep, const unsigned int 
 	}
 }
 
-static void print_knees(FILE *f, const struct mt_report *rep, const struct curve *c,
-			const struct mt_knee_opts *ko, int width)
+static void print_knees(FILE *f, const struct mt_report *rep, const struct mt_report_series *c,
+			int width)
 {
 	char a[32], b[32], why[256];
 	size_t at = 0;
@@ -344,7 +359,7 @@ static void print_knees(FILE *f, const struct mt_report *rep, const struct curve
 	mt_size_format_short((uint64_t)c->x[at], a, sizeof(a));
 	mt_size_format_short((uint64_t)c->x[at + 1], b, sizeof(b));
 	mt_text_wrapf(f, width, "knee: none (largest one-step rise x%.2f, %s -> %s; a knee is x%.1f "
-	      "over the trend)", worst, a, b, ko->ratio);
+	      "over the trend)", worst, a, b, c->ko.ratio);
 }
 
 /* A note once per report: misses per block needs dTLB events the machine lacks. */
@@ -379,7 +394,7 @@ static void per_block(struct mt_table *t, const struct mt_phase_stat *ps, enum m
 
 /* One series' rows: region, ns/block beside it, mean in the column's unit, ... */
 static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
-			const struct curve *c, int width)
+			const struct mt_report_series *c, int width)
 {
 	bool faults = false, misses = false;
 	unsigned int ncols = 5;
@@ -444,25 +459,16 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 			  const struct mt_knee_opts *ko, bool wide)
 {
 	const struct mt_config *cfg = &rep->config;
-	struct mt_knee_opts def;
-	unsigned int *series;
-	size_t n_series;
-	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
-	char ph[MT_SAFE_MAX];
+	struct mt_report_series c;
+	char cmd[MT_SAFE_MAX], ph[MT_SAFE_MAX];
 	int ret = 0, width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width);
 
 	/* A report without a read pass has no default phase: nothing to show. */
 	if (!phase)
 		return -EINVAL;
-	if (!ko) {
-		mt_knee_opts_init(&def);
-		ko = &def;
-	}
-
-	series = calloc(rep->n_results ? rep->n_results : 1, sizeof(*series));
-	if (!series)
-		return -ENOMEM;
-	n_series = mt_knee_series(rep->results, rep->n_results, series);
+	ret = mt_report_series_begin(&c, rep, phase, ko);
+	if (ret)
+		return ret;
 	/* What --vary changes is in each series' title, not in this header. */
 	if (varied(rep, "iterations") || varied(rep, "passes") || varied(rep, "backing"))
 		mt_text_wrapf(f, prose, "memtlb %s: %s per region, %zu point%s",
@@ -476,42 +482,25 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		      cfg->iterations == 1 ? "" : "s", cfg->passes, cfg->passes == 1 ? "" : "es",
 		      mt_backing_name(cfg->backing), rep->n_results,
 		      rep->n_results == 1 ? "" : "s");
-	mt_text_wrapf(f, prose, "kernel %s on %s, counters: %s%s",
-	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
-	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
-			   rep->system.machine),
-	      mt_cell_safe(be, sizeof(be), rep->backend),
-	      rep->user_only ? " (user space only)" : "");
-	mt_report_print_emulated(f, rep);
+	mt_report_print_system(f, rep, prose);
 	mt_report_print_tlb_agreement(f, rep, prose);
-	for (unsigned int s = 0; s < n_series; s++) {
+	while ((ret = mt_report_series_next(&c)) > 0) {
 		char title[512];
-		struct curve c;
 
-		ret = curve_get(rep, series, s, phase, ko, &c);
-		if (ret == -ENOENT) {	/* no point of this series has the phase */
-			ret = 0;
-			continue;
-		}
-		if (ret)
-			break;
 		series_title(title, sizeof(title), rep->results[c.idx[0]]);
 		fputc('\n', f);
 		mt_text_wrap(f, title, prose, 2);
 		ret = series_table(f, rep, phase, &c, wide ? 0 : width);
-		if (!ret) {
-			print_knees(f, rep, &c, ko, prose);
-			print_fits(f, rep, series, s, prose);
-		}
-		curve_free(&c);
 		if (ret)
 			break;
+		print_knees(f, rep, &c, prose);
+		print_fits(f, rep, c.s, prose);
 	}
+	mt_report_series_end(&c);
 	if (!ret)
 		ret = print_translation(f, rep, phase, wide ? 0 : width, prose);
 	if (!ret)
 		print_missing(f, rep, prose);
-	free(series);
 	if (!ret && ferror(f))
 		ret = -EIO;
 	return ret;
@@ -520,39 +509,22 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 int mt_report_print_knees(FILE *f, const struct mt_report *rep, const char *phase,
 			  const struct mt_knee_opts *ko, int width)
 {
-	struct mt_knee_opts def;
-	unsigned int *series;
-	size_t n_series;
-	int ret = 0;
+	struct mt_report_series c;
+	int ret;
 
 	if (!phase)
 		return -EINVAL;
-	if (!ko) {
-		mt_knee_opts_init(&def);
-		ko = &def;
-	}
-	series = calloc(rep->n_results ? rep->n_results : 1, sizeof(*series));
-	if (!series)
-		return -ENOMEM;
-	n_series = mt_knee_series(rep->results, rep->n_results, series);
-	for (unsigned int s = 0; s < n_series; s++) {
+	ret = mt_report_series_begin(&c, rep, phase, ko);
+	while (!ret && (ret = mt_report_series_next(&c)) > 0) {
 		char title[512];
-		struct curve c;
 
-		ret = curve_get(rep, series, s, phase, ko, &c);
-		if (ret == -ENOENT) {
-			ret = 0;
-			continue;
-		}
-		if (ret)
-			break;
 		series_title(title, sizeof(title), rep->results[c.idx[0]]);
 		mt_text_wrap(f, title, width, 2);
-		print_knees(f, rep, &c, ko, width);
-		print_fits(f, rep, series, s, width);
-		curve_free(&c);
+		print_knees(f, rep, &c, width);
+		print_fits(f, rep, c.s, width);
+		ret = 0;
 	}
-	free(series);
+	mt_report_series_end(&c);
 	if (!ret && ferror(f))
 		ret = -EIO;
 	return ret;
@@ -561,67 +533,76 @@ int mt_report_print_knees(FILE *f, const struct mt_report *rep, const char *phas
 int mt_report_knee_points(const struct mt_report *rep, const char *phase,
 			  const struct mt_knee_opts *ko, double *x, double *y, size_t max)
 {
-	struct mt_knee_opts def;
-	unsigned int *series;
-	size_t n_series, n = 0;
-	int ret = 0;
+	struct mt_report_series c;
+	size_t n = 0;
+	int ret;
 
 	if (!phase)
 		return -EINVAL;
-	if (!ko) {
-		mt_knee_opts_init(&def);
-		ko = &def;
-	}
-	series = calloc(rep->n_results ? rep->n_results : 1, sizeof(*series));
-	if (!series)
-		return -ENOMEM;
-	n_series = mt_knee_series(rep->results, rep->n_results, series);
-	for (unsigned int s = 0; s < n_series && !ret; s++) {
-		struct curve c;
-
-		ret = curve_get(rep, series, s, phase, ko, &c);
-		if (ret == -ENOENT) {
-			ret = 0;
-			continue;
-		}
-		for (int i = 0; !ret && i < c.n_knees && n < max; i++, n++) {
+	ret = mt_report_series_begin(&c, rep, phase, ko);
+	while (!ret && (ret = mt_report_series_next(&c)) > 0) {
+		for (int i = 0; i < c.n_knees && n < max; i++, n++) {
 			x[n] = c.x[c.knees[i].after];
 			y[n] = c.y[c.knees[i].after];
 		}
-		if (!ret)
-			curve_free(&c);
+		ret = 0;
 	}
-	free(series);
+	mt_report_series_end(&c);
 	return ret ? ret : (int)n;
+}
+
+/*
+ * The translation columns of the huge pages' point r: base - huge ns per
+ * block and its CI's half-width, and whether the pair was measured as
+ * asked ("ok") or refused; empty fields on any other point.
+ */
+static void csv_translation(FILE *f, const struct mt_translation *tr, int n,
+			    const struct mt_result *r)
+{
+	char num[2][40];
+
+	for (int i = 0; i < n; i++) {
+		if (tr[i].huge != r)
+			continue;
+		if (tr[i].refused) {
+			fputs(",,refused", f);
+			return;
+		}
+		mt_cell_csv_number(num[0], sizeof(num[0]), tr[i].translation_ns);
+		num[1][0] = '\0';
+		if (!isnan(tr[i].ci95_ns))
+			mt_cell_csv_number(num[1], sizeof(num[1]), tr[i].ci95_ns);
+		fprintf(f, "%s,%s,ok", num[0], num[1]);
+		return;
+	}
+	fputs(",,", f);
 }
 
 int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *phase,
 			      const struct mt_knee_opts *ko)
 {
-	unsigned int *series;
-	size_t n_series;
-	int ret = 0;
+	struct mt_report_series c;
+	struct mt_translation *tr;
+	int ret, n_tr;
 
 	if (!phase)
 		return -EINVAL;
-	series = calloc(rep->n_results ? rep->n_results : 1, sizeof(*series));
-	if (!series)
+	tr = calloc(rep->n_results + 1, sizeof(*tr));
+	if (!tr)
 		return -ENOMEM;
-	n_series = mt_knee_series(rep->results, rep->n_results, series);
+	ret = mt_report_series_begin(&c, rep, phase, ko);
+	if (ret) {
+		free(tr);
+		return ret;
+	}
+	n_tr = mt_report_translation(rep, phase, tr, rep->n_results);
 	/* every unit in its header cell; cv and the knee's step are ratios */
 	fprintf(f, "series,params,region_bytes,phase,mean_ns,cv,ns_per_block,faults_per_block,"
-		   "misses_per_block,knee_step\n");
-	for (unsigned int s = 0; s < n_series; s++) {
+		   "misses_per_block,knee_step,translation_ns_per_block,"
+		   "translation_ci95_ns_per_block,translation_status\n");
+	while ((ret = mt_report_series_next(&c)) > 0) {
 		char title[512], qt[2 * MT_SAFE_MAX + 3], qp[2 * MT_SAFE_MAX + 3];
-		struct curve c;
 
-		ret = curve_get(rep, series, s, phase, ko, &c);
-		if (ret == -ENOENT) {	/* no point of this series has the phase */
-			ret = 0;
-			continue;
-		}
-		if (ret)
-			break;
 		series_title(title, sizeof(title), rep->results[c.idx[0]]);
 		for (size_t k = 0; k < c.n; k++) {
 			const struct mt_result *r = rep->results[c.idx[k]];
@@ -633,7 +614,7 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 			mt_cell_csv_number(num[0], sizeof(num[0]), ps->time_ns.mean);
 			mt_cell_csv_number(num[1], sizeof(num[1]), ps->time_ns.cv);
 			mt_cell_csv_number(num[2], sizeof(num[2]), c.y[k]);
-			fprintf(f, "%u,%s,%llu,%s,%s,%s,%s,", s,
+			fprintf(f, "%u,%s,%llu,%s,%s,%s,%s,", c.s,
 				mt_cell_csv(qt, sizeof(qt), title, true),
 				(unsigned long long)r->region,
 				mt_cell_csv(qp, sizeof(qp), phase, false), num[0], num[1], num[2]);
@@ -653,10 +634,12 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 				mt_cell_csv_number(num[0], sizeof(num[0]), kn->step);
 				fputs(num[0], f);
 			}
+			fputc(',', f);
+			csv_translation(f, tr, n_tr, r);
 			fputc('\n', f);
 		}
-		curve_free(&c);
 	}
-	free(series);
+	mt_report_series_end(&c);
+	free(tr);
 	return ret;
 }

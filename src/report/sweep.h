@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "model/report.h"
+#include "stats/knee.h"
 
 /*
  * Sweeps (report/sweep.c): seed 000's table, one row per region of each
@@ -69,5 +70,35 @@ int mt_report_print_knees(FILE *f, const struct mt_report *rep, const char *phas
  */
 int mt_report_knee_points(const struct mt_report *rep, const char *phase,
 			  const struct mt_knee_opts *ko, double *x, double *y, size_t max);
+
+/*
+ * A report's series (results alike but for the region) one after another,
+ * each as the curve of one phase: its points by region and the knees found
+ * on it. A series no point of which has the phase is passed over.
+ */
+struct mt_report_series {
+	unsigned int s;		/* the series: ids[i] == s for its results */
+	size_t n;		/* points on the curve */
+	size_t *idx;		/* their results' indices, by region */
+	double *x, *y;		/* region, ns per block */
+	struct mt_knee knees[MT_KNEE_MAX];
+	int n_knees;		/* < 0: not computed (-EINVAL: a region twice, a zero cost) */
+	unsigned int *ids;	/* each result's series (mt_knee_series) */
+	size_t n_series;
+	const struct mt_report *rep;
+	const char *phase;	/* NULL: no curve at all */
+	struct mt_knee_opts ko;
+	unsigned int next;
+};
+
+/*
+ * 0 or -ENOMEM; NULL ko: the defaults, NULL phase: no curve. End it with
+ * mt_report_series_end, after a failed begin too.
+ */
+int mt_report_series_begin(struct mt_report_series *it, const struct mt_report *rep,
+			   const char *phase, const struct mt_knee_opts *ko);
+/* 1 with the next series' curve in *it, 0 when none is left, -ENOMEM. */
+int mt_report_series_next(struct mt_report_series *it);
+void mt_report_series_end(struct mt_report_series *it);
 
 #endif

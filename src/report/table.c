@@ -11,6 +11,7 @@
 #include "model/report.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/flush.h"
 #include "report/table.h"
 
 /*
@@ -124,21 +125,6 @@ static void run_row(struct mt_table *t, const char *what, const struct mt_summar
  * of the mean (what perf prints as "+- x%") in its own labelled column.
  * Events that did not count are named in a note (rows of them with verbose).
  */
-void mt_report_print_emulated(FILE *f, const struct mt_report *rep)
-{
-	char why[MT_SAFE_MAX];
-
-	mt_cell_safe(why, sizeof(why), rep->system.emulation.evidence);
-	/* An emulated PMU counts what qemu's translator models, not a TLB. */
-	if (rep->system.emulation.emulated == 1) {
-		fprintf(f, "emulated CPU: %s\n", why);
-		fprintf(f, "these counts and times are qemu's, not hardware's: no TLB conclusion\n");
-	} else if (rep->system.emulation.emulated < 0 && why[0]) {
-		fprintf(f, "CPU perhaps emulated: %s\n", why);
-		fprintf(f, "under TCG these counts and times are qemu's: no TLB conclusion\n");
-	}
-}
-
 static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int width)
 {
 	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
@@ -147,10 +133,8 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	bool multiplexed = false, derived = false;
 	double scale;
 	const char *unit;
+	char cmd[MT_SAFE_MAX], set[MT_SAFE_MAX];
 	int ret, prose = MT_PROSE_WIDTH(width);
-
-	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], cmd[MT_SAFE_MAX];
-	char set[MT_SAFE_MAX];
 
 	mt_text_wrapf(f, prose, "memtlb run: %s: %u run%s%s%s",
 	      mt_cell_safe(cmd, sizeof(cmd), rep->command_line), rep->runs,
@@ -159,13 +143,7 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	/* a line of its own: a long command line cannot wrap it away */
 	if (rep->exit_status)
 		fprintf(f, "FAILED: exit status %d; stopped after it\n", rep->exit_status);
-	mt_text_wrapf(f, prose, "kernel %s on %s, counters: %s%s",
-	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
-	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
-			   rep->system.machine),
-	      mt_cell_safe(be, sizeof(be), rep->backend),
-	      rep->user_only ? " (user space only)" : "");
-	mt_report_print_emulated(f, rep);
+	mt_report_print_system(f, rep, prose);
 	fputc('\n', f);
 	if (!r || !r->n_phases)
 		return ferror(f) ? -EIO : 0;
@@ -459,7 +437,7 @@ static void print_between(FILE *f, const struct mt_result *r, int width)
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
-	char region[32], block[32], kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX];
+	char region[32], block[32];
 	char cmd[MT_SAFE_MAX], line[512];
 	int ret = 0, width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width);
 	unsigned long iters;
@@ -467,6 +445,8 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 
 	if (!strcmp(rep->command, "run"))
 		return print_run(f, rep, verbose, width);
+	if (rep->flush)
+		return mt_flush_print_table(f, rep, verbose);
 
 	mt_size_format(c->region, region, sizeof(region));
 	mt_size_format(c->block, block, sizeof(block));
@@ -499,13 +479,7 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 			 mt_task_region_name(c->task_region),
 			 c->task_region == MT_TASK_REGION_PRIVATE ? "s" : "");
 	mt_text_wrap(f, line, prose, 2);
-	mt_text_wrapf(f, prose, "kernel %s on %s, counters: %s%s",
-	      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
-	      mt_cell_safe(cpu, sizeof(cpu), rep->system.cpu[0] ? rep->system.cpu :
-			   rep->system.machine),
-	      mt_cell_safe(be, sizeof(be), rep->backend),
-	      rep->user_only ? " (user space only)" : "");
-	mt_report_print_emulated(f, rep);
+	mt_report_print_system(f, rep, prose);
 	for (size_t i = 0; i < rep->n_results; i++) {
 		print_mapping(f, rep->results[i], prose);
 		print_pressure(f, rep, rep->results[i], prose);

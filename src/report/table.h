@@ -10,8 +10,9 @@
 /*
  * The seed's table: phase, ns/block, mean (its unit), cv (%), a column per
  * event that counted, derived (the phase table of report/cells.h, as memtlb
- * report shows it too); for memtlb run, a row per event. Within the width
- * of f (mt_report_width: stacked tables when the columns do not fit), every
+ * report shows it too); for memtlb run, a row per event; for memtlb flush,
+ * its tables (mt_flush_print_table). Within the width of f
+ * (mt_report_width: stacked tables when the columns do not fit), every
  * column and one table when verbose (--wide). 0, -ENOMEM or -EIO (the
  * stream failed).
  */
@@ -21,8 +22,5 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose);
  * status; integers as integers, the rest in the digits that read back.
  */
 int mt_report_print_csv(FILE *f, const struct mt_report *rep);
-
-/* Two lines when the report's CPU was or may have been emulated (sys/emulation). */
-void mt_report_print_emulated(FILE *f, const struct mt_report *rep);
 
 #endif

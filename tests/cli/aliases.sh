@@ -59,7 +59,7 @@ expect_grep "^hint: -r is the region, as in test_with_mmap; perf's repeat is -i 
 # sweep: the same options.
 run sweep --region 64k..128k -i 2 -p 1 -e minor-faults -x';'
 expect_status 0 "sweep -x;"
-expect_grep '^[a-z_]+(;[a-z_]+)+$' "$out" "sweep -x; header"
+expect_grep '^[a-z_][a-z0-9_]*(;[a-z_][a-z0-9_]*)+$' "$out" "sweep -x; header"
 if grep -q ',' "$out"; then fail "sweep -x; left a comma"; else ok; fi
 run sweep --region 64k..128k --repeat 2 -p 1 -e minor-faults -e major-faults -j
 expect_status 0 "sweep -j --repeat -e -e"

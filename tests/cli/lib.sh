@@ -69,6 +69,34 @@ usage_case_o() {
 	else ok; fi
 }
 
+# make_sweep OUT STEP_AT TLB_JSON: a synthetic sweep from a real report
+# (tests/data/sweep-1m-64m.json) with a known curve: read_0 40 ns/block
+# below region STEP_AT, 120 from it; write_0 850 ns per minor fault (one a
+# block) + 20 us; the system's cpuid TLBs set to TLB_JSON.
+make_sweep() {
+	python3 - "$MEMTLB_TEST_DATA/sweep-1m-64m.json" "$1" "$2" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+step_at, tlb = int(sys.argv[3]), json.loads(sys.argv[4])
+d["system"]["tlb"] = tlb
+for r in d["results"]:
+    blocks = r["params"]["blocks"]
+    for p in r["phases"]:
+        t = None
+        if p["name"] == "read_0":
+            t = blocks * (120.0 if r["params"]["region"] >= step_at else 40.0)
+        elif p["name"] == "write_0":
+            t = 850.0 * blocks + 20000.0
+            p["counters"]["minor-faults"].update(mean=float(blocks), median=float(blocks),
+                                                 min=float(blocks), max=float(blocks))
+        if t is not None:
+            n = p["time_ns"]["n"]
+            p["time_ns"].update(mean=t, median=t, min=t, max=t, stddev=0.0, cv=0.0,
+                                samples=[t] * n)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+
 finish() {
 	echo "$checks checks passed, $failures failed"
 	[ "$failures" -eq 0 ]

@@ -7,41 +7,13 @@
 # slope that was put in. No timing decides anything here.
 . "$(dirname "$0")/lib.sh"
 
-base=$MEMTLB_TEST_DATA/sweep-1m-64m.json
-
-# make OUT STEP_AT TLB_JSON: ns/block 40 below STEP_AT, 120 from it; write_0
-# time = 850 ns per minor fault + 20 us.
-make() {
-	python3 - "$base" "$1" "$2" "$3" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-step_at, tlb = int(sys.argv[3]), json.loads(sys.argv[4])
-d["system"]["tlb"] = tlb
-for r in d["results"]:
-    blocks = r["params"]["blocks"]
-    for p in r["phases"]:
-        t = None
-        if p["name"] == "read_0":
-            t = blocks * (120.0 if r["params"]["region"] >= step_at else 40.0)
-        elif p["name"] == "write_0":
-            t = 850.0 * blocks + 20000.0
-            p["counters"]["minor-faults"].update(mean=float(blocks), median=float(blocks),
-                                                 min=float(blocks), max=float(blocks))
-        if t is not None:
-            n = p["time_ns"]["n"]
-            p["time_ns"].update(mean=t, median=t, min=t, max=t, stddev=0.0, cv=0.0,
-                                samples=[t] * n)
-json.dump(d, open(sys.argv[2], "w"))
-PY
-}
-
 zen3='[{"level": 1, "type": "data", "pages": "4K", "entries": 64, "ways": 0},
        {"level": 2, "type": "data", "pages": "4K", "entries": 2048, "ways": 8},
        {"level": 2, "type": "instruction", "pages": "4K", "entries": 512, "ways": 4}]'
 M=1048576
 
 # A step 8m -> 16m with an 8 MiB L2 reach: explained by the L2 dTLB.
-make "$work/l2.json" $((16 * M)) "$zen3"
+make_sweep "$work/l2.json" $((16 * M)) "$zen3"
 run sweep --from "$work/l2.json" --phase read_0
 expect_status 0 "sweep --from, L2 step"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
@@ -61,14 +33,14 @@ assert abs(f["slope_ns"] - 850) < 1e-6 and f["n"] == 7 and f["r2"] > 0.999999, f
 then ok; else fail "JSON knees and fits"; fi
 
 # The same step with no TLB sizes from cpuid: said, not guessed.
-make "$work/none.json" $((16 * M)) '[]'
+make_sweep "$work/none.json" $((16 * M)) '[]'
 run sweep --from "$work/none.json" --phase read_0
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
 expect_grep 'knee: 8m -> 16m, ns/block x3\.0; the CPU reports no TLB sizes' "$work/joined" \
 	"no cpuid levels: no explanation made up"
 
 # A step no level explains: 2m -> 4m with L1 256 KiB and L2 8 MiB.
-make "$work/other.json" $((4 * M)) "$zen3"
+make_sweep "$work/other.json" $((4 * M)) "$zen3"
 run sweep --from "$work/other.json" --phase read_0
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
 expect_grep 'knee: 2m -> 4m, ns/block x3\.0; no TLB level of 4\.0 KiB pages that cpuid reports has its reach here' \

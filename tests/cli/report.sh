@@ -211,7 +211,7 @@ n=$(grep -c "^set label 'knee' at 16777216, 120 point" "$work/gp-input")
 if [ "$n" -eq 1 ]; then ok; else fail "plots: $n knee marks at 16m on the read curve, expected 1"; fi
 expect_grep "^set arrow from 8388608, graph 0 to 8388608, graph 1 nohead" "$work/gp-input" \
 	"plots: the L2 dTLB reach as a vertical line"
-expect_grep "^set label 'L2 dTLB 4k reach 8m' at 8388608, graph" "$work/gp-input" \
+expect_grep "^set label 'L2 dTLB 4k reach 8m \(cpuid\)' at 8388608, graph" "$work/gp-input" \
 	"plots: the reach labelled"
 if grep -q "^set arrow from 262144," "$work/gp-input"; then
 	fail "plots: the L1 reach (256k) drawn outside the data (1m..64m)"; else ok; fi

@@ -6,27 +6,7 @@
 # timing decides anything here.
 . "$(dirname "$0")/lib.sh"
 
-base=$MEMTLB_TEST_DATA/sweep-1m-64m.json
 M=1048576
-
-# make OUT STEP_AT TLB_JSON: ns/block 40 below STEP_AT, 120 from it.
-make() {
-	python3 - "$base" "$1" "$2" "$3" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-step_at, tlb = int(sys.argv[3]), json.loads(sys.argv[4])
-d["system"]["tlb"] = tlb
-for r in d["results"]:
-    blocks = r["params"]["blocks"]
-    for p in r["phases"]:
-        if p["name"] == "read_0":
-            t = blocks * (120.0 if r["params"]["region"] >= step_at else 40.0)
-            n = p["time_ns"]["n"]
-            p["time_ns"].update(mean=t, median=t, min=t, max=t, stddev=0.0, cv=0.0,
-                                samples=[t] * n)
-json.dump(d, open(sys.argv[2], "w"))
-PY
-}
 
 # probe OUT LEVELS_JSON: what memtlb probe --format json writes, cut down.
 probe() {
@@ -43,7 +23,7 @@ l2='[{"name": "L1 dTLB", "entries_min": 56, "entries_max": 72, "page_size": 4096
 probe "$work/p.json" "$l2"
 
 # No cpuid levels (this machine): the probe's L2 explains the 8m -> 16m knee.
-make "$work/none.json" $((16 * M)) '[]'
+make_sweep "$work/none.json" $((16 * M)) '[]'
 run sweep --from "$work/none.json" --phase read_0 --tlb "$work/p.json"
 expect_status 0 "sweep --from --tlb"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
@@ -70,17 +50,49 @@ expect_grep 'the region passes the L2 TLB reach, 6\.0 MiB\.\.10\.0 MiB \(1536\.\
 	"$work/joined" "levels kept in the report"
 run report "$work/kept.json"
 expect_status 0 "memtlb report of a report with tlb_levels"
+# ... which names the probe's levels in every format, and says where a
+# knee's level may come from.
+expect_grep 'L2 TLB +4k +1536\.\.2560 +6m\.\.10m +probe$' "$out" "report: the probe's level"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'as cpuid reports it or as memtlb probe measured it' "$work/joined" \
+	"report: the knees' note names both sources"
+run report "$work/kept.json" --format markdown
+expect_grep '^\| .*kept\.json \| L2 TLB \| 4k \| 1536\.\.2560 \| 6m\.\.10m \| probe \|$' "$out" \
+	"report markdown: the probe's level"
+# The plots: the probe's reach range a band between two dashed lines,
+# labelled with its source (a fake gnuplot keeps its input).
+cat >"$work/gp-keep" <<SH
+#!/bin/sh
+cat >>"$work/gp-input"
+echo '<svg xmlns="http://www.w3.org/2000/svg"></svg>'
+SH
+chmod +x "$work/gp-keep"
+export MEMTLB_GNUPLOT="$work/gp-keep"
+run report "$work/kept.json" --format html
+unset MEMTLB_GNUPLOT
+expect_status 0 "report html with tlb_levels"
+expect_grep '<td>L2 TLB</td><td>4k</td><td>1536\.\.2560</td>' "$out" "report html: the level"
+expect_grep "^set label 'L2 TLB 4k reach 6m\.\.10m \(probe\)' at 6291456, graph" \
+	"$work/gp-input" "plot: the probe's level labelled"
+expect_grep '^set object rect from 6291456, graph 0 to 10485760, graph 1 behind' \
+	"$work/gp-input" "plot: the probe's reach range as a band"
+expect_grep '^set arrow from 10485760, graph 0 to 10485760, graph 1 nohead dt 2' \
+	"$work/gp-input" "plot: the range's upper edge"
+# A probe report has no points to show: refused, and said so.
+usage_case "report of a probe report" report "$work/p.json"
+expect_grep 'a memtlb probe report: its levels are read by stat and sweep --tlb' "$err" \
+	"report of a probe report: why"
 
 # cpuid's L2 inside the probe's range: agree; outside: disagree.
 zen3='[{"level": 1, "type": "data", "pages": "4K", "entries": 64, "ways": 0},
        {"level": 2, "type": "data", "pages": "4K", "entries": 2048, "ways": 8}]'
-make "$work/zen3.json" $((16 * M)) "$zen3"
+make_sweep "$work/zen3.json" $((16 * M)) "$zen3"
 run sweep --from "$work/zen3.json" --phase read_0 --tlb "$work/p.json"
 expect_status 0 "sweep --from --tlb, cpuid levels too"
 expect_grep '^L2 dTLB: cpuid 2048 entries, probe 1536\.\.2560: agree$' "$out" "agree"
 expect_grep '^L1 dTLB: cpuid 64 entries, probe 56\.\.72: agree$' "$out" "L1 agree"
 small='[{"level": 2, "type": "data", "pages": "4K", "entries": 1024, "ways": 8}]'
-make "$work/small.json" $((16 * M)) "$small"
+make_sweep "$work/small.json" $((16 * M)) "$small"
 run sweep --from "$work/small.json" --phase read_0 --tlb "$work/p.json"
 expect_grep '^L2 dTLB: cpuid 1024 entries, probe 1536\.\.2560: disagree$' "$out" "disagree"
 # cpuid's 1024 x 4 KiB (4 MiB) is not in 8m..16m: the probe's level explains it.
@@ -124,6 +136,10 @@ probe "$work/range.json" '[{"name": "L2 TLB", "entries_min": 9, "entries_max": 2
 	"page_size": 4096}]'
 usage_case "--tlb: an empty entry range" stat --tlb "$work/range.json"
 usage_case "--tlb: a directory" sweep --region 1m..2m --tlb "$work"
+truncate -s 65m "$work/big.json"
+usage_case "--tlb: larger than a report can be" stat --tlb "$work/big.json"
+expect_grep 'larger than a report can be' "$err" "--tlb: the size refused"
+rm -f "$work/big.json"
 # The probe's longest level name is a level, not bad input.
 probe "$work/further.json" '[{"name": "further translation knee", "entries_min": 8192,
 	"entries_max": 16384, "page_size": 4096}]'

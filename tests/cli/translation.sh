@@ -73,6 +73,27 @@ assert "translation_ns" not in r and "ci95_ns" not in r, r
 assert r["refused"] == "the thp point was not as requested: got base pages for 16384 KiB", r' "$out"
 then ok; else fail "JSON translation[]"; fi
 
+# The CSV: the translation on the huge pages' row, units in the header,
+# every record as wide as the header (RFC 4180).
+run sweep --from "$work/tr.json" --phase read_0 --format csv
+expect_status 0 "sweep --from --format csv"
+if python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+head = open(sys.argv[1]).readline().rstrip("\n").split(",")
+assert head[-3:] == ["translation_ns_per_block", "translation_ci95_ns_per_block",
+                     "translation_status"], head
+assert all(None not in r and len(r) == len(head) for r in rows), rows
+thp = {int(r["region_bytes"]): r for r in rows if r["params"].endswith("pages=thp")}
+base = [r for r in rows if r["params"].endswith("pages=base")]
+assert len(thp) == 7 and len(base) == 7, rows
+a = thp[1 << 20]
+assert a["translation_status"] == "ok" and float(a["translation_ns_per_block"]) == 40, a
+assert abs(float(a["translation_ci95_ns_per_block"]) - 2.306004135 * 10 ** 0.5) < 1e-5, a
+r = thp[16 << 20]
+assert r["translation_status"] == "refused" and r["translation_ns_per_block"] == "", r
+assert all(b["translation_status"] == b["translation_ns_per_block"] == "" for b in base)' \
+	"$out"; then ok; else fail "CSV: the translation columns"; fi
+
 # The verdict comes from the report file: printed escaped, never raw.
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
