@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # memtlb stat against seed 000's test_with_mmap on the same region, block and
-# iterations, alternating, and each write_k/read_k phase's ratio of means
-# memtlb / test_with_mmap. They should agree within 3%: memtlb must not slow
-# the loop it measures. A benchmark, not a test: run it on a quiet machine.
+# iterations, alternating, and each write_k/read_k phase's ratio memtlb /
+# test_with_mmap (each side's median over the rounds of its mean time). They
+# should agree within 2%: memtlb must not slow the loop it measures. write_0
+# is the fault row (memtlb's default events count the faults). A benchmark,
+# not a test: run it on a quiet machine.
 #
 #   bench/vs-test-with-mmap.sh [REGION [ITERATIONS [ROUNDS]]]   (default 1g 10 5)
 #
@@ -54,11 +56,12 @@ for r in range(1, rounds + 1):
             ours.setdefault(row["phase"], []).append(float(row["mean"]) / 1000.0)
 print(f"{'phase':8} {'test_with_mmap (us)':>20} {'memtlb (us)':>12} {'ratio':>7}")
 worst = 0.0
+# medians over the rounds: a noisy VM's bursts stay in one round
 for ph in seed:
-    s, m = statistics.mean(seed[ph]), statistics.mean(ours[ph])
+    s, m = statistics.median(seed[ph]), statistics.median(ours[ph])
     worst = max(worst, abs(m / s - 1))
     print(f"{ph:8} {s:20.2f} {m:12.2f} {m / s:7.3f}")
-steady = [statistics.mean(ours[p]) / statistics.mean(seed[p])
+steady = [statistics.median(ours[p]) / statistics.median(seed[p])
           for p in seed if p not in ("write_0", "read_0")]
 print(f"largest difference {100 * worst:.1f}%; geometric mean of the steady passes "
       f"(write_1..read_4): {statistics.geometric_mean(steady):.3f}")
