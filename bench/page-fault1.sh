@@ -4,12 +4,12 @@
 # program: N tasks, each mmaps 128 MiB of private anonymous memory, writes
 # one byte per page, munmaps, again), alternating, at 1 and 2 tasks, as
 # processes and as threads. Both on will-it-scale's own measure: pages per
-# second summed over the tasks, here pages / (mmap + write_0 + munmap) of
-# memtlb's one-pass stat, per task, summed. Prints the ratio memtlb /
-# will-it-scale (median of the rounds) with the fault count taken two ways:
-# the default event set (faults from getrusage at the phase boundaries) and
-# -e minor-faults (perf's software event, which fires on every fault). A
-# benchmark, not a test: run it on a quiet machine.
+# second summed over the tasks, here all tasks' pages / (mmap + write_0 +
+# munmap) of memtlb's one-pass stat, whose phases end with the last task.
+# Prints the ratio memtlb / will-it-scale (median of the rounds) with the
+# fault count taken two ways: the default event set (faults from getrusage
+# at the phase boundaries) and -e minor-faults (perf's software event, which
+# fires on every fault). A benchmark, not a test: run it on a quiet machine.
 #
 #   bench/page-fault1.sh [ROUNDS [TASKS...]]   (default 5 1 2)
 #
@@ -71,8 +71,9 @@ def wis(path):
 def memtlb(path, n):
     res = json.load(open(path))["results"][0]
     t = {p["name"]: p["time_ns"]["mean"] for p in res["phases"]}
-    pages = res["params"]["blocks"]	# per task: each has its own 128 MiB
-    return n * pages * 1e9 / (t["mmap"] + t["write_0"] + t["munmap"])
+    # all tasks' pages (each has its own 128 MiB), in the time of the slowest
+    pages = res["params"]["blocks"]
+    return pages * 1e9 / (t["mmap"] + t["write_0"] + t["munmap"])
 
 print(f"{'tasks':>5} {'mode':>8} {'will-it-scale':>14} {'default set':>13} {'ratio':>6}"
       f" {'-e minor-faults':>15} {'ratio':>6}")

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # memtlb run -r 10 -- true against perf stat -r 10 -- true, alternating:
-# wall time of the whole command (date +%s%N around it) and its maximum RSS
-# (GNU time's %M), per round, then the median and mean of each and the
-# ratio memtlb / perf. Two configurations: each tool's default events, and
+# wall time of the whole command (date +%s%N around it, the command alone)
+# and, in a second run of it, its maximum RSS (GNU time's %M, whose own
+# fork and wait would add to both walls), per round, then the median and
+# mean of each and the ratio memtlb / perf. Two configurations: each tool's default events, and
 # the same two software events for both. A benchmark, not a test: the
 # machine should be quiet; say how quiet it was with the figures.
 #
@@ -28,13 +29,15 @@ trap 'rm -rf "$work"' EXIT INT TERM
 
 now() { date +%s%N; }
 
-# one NAME CMD...: one timed run, appends "wall_ns max_rss_kb" to $work/NAME
+# one NAME CMD...: one timed run and one under GNU time, appends
+# "wall_ns max_rss_kb" to $work/NAME
 one() {
 	name=$1
 	shift
 	t0=$(now)
-	"$gnutime" -f %M -o "$work/rss" "$@" >/dev/null 2>&1
+	"$@" >/dev/null 2>&1
 	t1=$(now)
+	"$gnutime" -f %M -o "$work/rss" "$@" >/dev/null 2>&1
 	echo "$((t1 - t0)) $(tail -n 1 "$work/rss")" >>"$work/$name"
 }
 

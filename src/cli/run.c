@@ -328,12 +328,6 @@ static int cmd_run(int argc, char *argv[])
 		ret = 128 + oc.signal;
 		goto out;
 	}
-	if (ret == -ECHILD) {
-		/* A signal (^C to the group) ended it: its status, as a command's. */
-		mt_err("run: %s: ended before it could exec (status %d)", what, oc.status);
-		ret = oc.status > 128 ? oc.status : MT_EXIT_FAILURE;
-		goto out;
-	}
 	if (ret)
 		goto fail;
 	rep->runs = oc.runs;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* memtlb run's measurement: counters on a forked command, enabled by exec. */
+/* memtlb run's measurement: counters inherited by the command, enabled by its exec. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <poll.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/pidfd.h>
 #include <sys/wait.h>
@@ -105,23 +106,57 @@ static int exec_path(char *const argv[])
 	return denied ? EACCES : ENOENT;
 }
 
-/* The child: wait for the go byte (counters open), then exec; never returns. */
-static void child(char *const argv[], int go, int report)
+/*
+ * The child of a run, on the parent's memory until it execs (vfork's way,
+ * posix_spawn's: no page tables copied): memtlb's handlers and mask are
+ * not the command's. Never returns; exec's errno goes up the report pipe.
+ */
+struct spawn {
+	char *const *argv;
+	sigset_t mask;		/* the parent's, all blocked around the clone */
+	int report;		/* the pipe's write end, closed by the exec */
+};
+
+static int spawn_child(void *arg)
 {
-	char c;
+	static const int reset[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	const struct spawn *sp = arg;
 	int e;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	/* EOF instead of the byte: the parent gave up, do not run the command. */
-	if (read(go, &c, 1) != 1)
-		_exit(127);
-	e = exec_path(argv);
-	if (write(report, &e, sizeof(e)) < 0)
+	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
+		signal(reset[i], SIG_DFL);
+	sigprocmask(SIG_SETMASK, &sp->mask, NULL);
+	e = exec_path(sp->argv);
+	if (write(sp->report, &e, sizeof(e)) < 0)
 		_exit(127);
 	_exit(127);
+}
+
+/* Room for exec_path's PATH_MAX buffer and libc's calls below it. */
+static char spawn_stack[64 * 1024] __attribute__((aligned(16)));
+
+/*
+ * Start the command; returns its pid, or -errno. The parent goes on once
+ * the child has exec'd or given up (CLONE_VFORK). Signals stay blocked
+ * until then, so memtlb's handlers never run on the child's side.
+ */
+static pid_t spawn(char *const argv[], int report)
+{
+	struct spawn sp = { .argv = argv, .report = report };
+	sigset_t all;
+	pid_t pid;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &sp.mask);
+	fflush(NULL);
+	pid = clone(spawn_child, spawn_stack + sizeof(spawn_stack),
+		    CLONE_VM | CLONE_VFORK | SIGCHLD, &sp);
+	if (pid < 0)
+		pid = -errno;
+	else
+		child_pid = pid;
+	sigprocmask(SIG_SETMASK, &sp.mask, NULL);
+	return pid;
 }
 
 static int status_code(int st)
@@ -256,16 +291,21 @@ static int wait_end(int pidfd, pid_t pid, bool child, const struct tasks *c,
 	return ret;
 }
 
-/* One run: ev is this run's copy (fresh err/user_only). */
-static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64_t *time_ns,
-		    struct mt_counts *delta, int *status, int *exec_errno,
-		    const struct mt_run_opts *o)
+/*
+ * One run. c, opened once on memtlb (NULL without events), is inherited by
+ * the child and started by its exec (attr.enable_on_exec): the child's
+ * counts join memtlb's events when it exits, and memtlb's own copies never
+ * count. So a run opens nothing: the counts of run k are the totals after
+ * it less those before.
+ */
+static int run_once(char *const argv[], struct mt_counters *c, const struct mt_event *ev,
+		    size_t n_ev, uint64_t *time_ns, struct mt_counts *delta, int *status,
+		    int *exec_errno, const struct mt_run_opts *o)
 {
 	int pidfd = -1;
-	struct mt_counters *c = NULL;
 	struct mt_counts *before = NULL;
-	int go[2] = { -1, -1 }, rep[2] = { -1, -1 };
-	void (*old_int)(int), (*old_quit)(int), (*old_pipe)(int);
+	int rep[2] = { -1, -1 };
+	void (*old_int)(int), (*old_quit)(int);
 	uint64_t t0, t1;
 	ssize_t got;
 	pid_t pid;
@@ -275,54 +315,33 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 	before = calloc(2 * (n_ev + 1), sizeof(*before));
 	if (!before)
 		return -ENOMEM;
-	if (pipe2(go, O_CLOEXEC) || pipe2(rep, O_CLOEXEC)) {
+	if (pipe2(rep, O_CLOEXEC)) {
 		ret = -errno;
 		goto out;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
+	if (c)
+		ret = mt_counters_read(c, before);
+	if (ret)
 		goto out;
-	}
-	if (pid == 0)
-		child(argv, go[0], rep[1]);
-	child_pid = pid;
-	/* A signal between the fork and the line above: the command gets it now. */
-	if (got_sig)
-		kill(pid, got_sig);
-	close(go[0]);
-	close(rep[1]);
-	go[0] = rep[1] = -1;
 	/* ^C reaches the command; memtlb waits for it and reports. */
 	old_int = signal(SIGINT, SIG_IGN);
 	old_quit = signal(SIGQUIT, SIG_IGN);
-	if (n_ev) {
-		ret = mt_counters_create(&c, ev, n_ev, pid);
-		if (!ret)
-			ret = mt_counters_read(c, before);
-	}
-	if (ret) {
-		close(go[1]);	/* EOF: the child exits without exec */
-		go[1] = -1;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		child_pid = 0;
+	t0 = now_ns();
+	pid = spawn(argv, rep[1]);
+	close(rep[1]);
+	rep[1] = -1;
+	if (pid < 0) {
+		ret = pid;
 		goto restore;
 	}
-	t0 = now_ns();
-	/* A child killed before its go byte is an outcome, not memtlb's SIGPIPE. */
-	old_pipe = signal(SIGPIPE, SIG_IGN);
-	if (write(go[1], "g", 1) != 1)
-		ret = -errno;
-	signal(SIGPIPE, old_pipe);
-	close(go[1]);
-	go[1] = -1;
+	/* A signal before child_pid was set: the command gets it now. */
+	if (got_sig)
+		kill(pid, got_sig);
 	/* The report pipe closes on a successful exec (CLOEXEC). */
 	do
 		got = read(rep[0], &e, sizeof(e));
 	while (got < 0 && errno == EINTR);
-	if (!ret && got == 0 && o && o->interval_ms) {
+	if (got == 0 && o && o->interval_ms) {
 		/* -I: the command runs; its counts every interval until it ends */
 		struct tasks t = { .c = &c, .n = c ? 1 : 0, .tmp = before + n_ev + 1 };
 
@@ -338,18 +357,13 @@ static int run_once(char *const argv[], struct mt_event *ev, size_t n_ev, uint64
 	}
 	t1 = now_ns();
 	child_pid = 0;
-	if (ret == -EPIPE) {
-		*status = status_code(st);
-		ret = -ECHILD;
-		goto restore;
-	}
 	if (got == (ssize_t)sizeof(e)) {
 		*exec_errno = e;
 		goto restore;
 	}
 	*status = status_code(st);
 	*time_ns = t1 - t0;
-	if (c) {
+	if (c && !ret) {
 		ret = mt_counters_read(c, delta);
 		for (size_t i = 0; !ret && i < n_ev; i++) {
 			delta[i].val -= before[i].val;
@@ -363,13 +377,9 @@ restore:
 out:
 	if (pidfd >= 0)
 		close(pidfd);
-	mt_counters_destroy(c);
-	for (int i = 0; i < 2; i++) {
-		if (go[i] >= 0)
-			close(go[i]);
+	for (int i = 0; i < 2; i++)
 		if (rep[i] >= 0)
 			close(rep[i]);
-	}
 	free(before);
 	return ret;
 }
@@ -509,13 +519,29 @@ out:
 	return ret;
 }
 
+/* The events as the counters open them: fresh err and user_only. */
+static void fresh_events(struct mt_event *used, const struct mt_event *ev, size_t n_ev,
+			 bool attach)
+{
+	memcpy(used, ev, n_ev * sizeof(*ev));
+	for (size_t i = 0; i < n_ev; i++) {
+		/*
+		 * Counting starts at exec: not memtlb's spawn and wait. The
+		 * groups open stopped; exec starts their leaders.
+		 */
+		used[i].attr.enable_on_exec = !attach;
+		used[i].attr.inherit = 1;
+	}
+}
+
 int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_event *ev,
 		   size_t n_ev, int hw_counters, const struct mt_run_opts *opts,
 		   struct mt_result **out, struct mt_run_outcome *oc, struct mt_event *used)
 {
 	bool attach = opts && opts->attach > 0;
 	struct mt_samples *s = NULL;
-	struct mt_counts *counts;
+	struct mt_counters *c = NULL;
+	struct mt_counts *counts = NULL;
 	struct sigaction sa = { .sa_handler = on_signal }, old_term, old_hup, old_int;
 	struct sigaction sa_int = { .sa_handler = on_attach_int };
 	uint64_t *times;
@@ -539,17 +565,15 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 		ret = -ENOMEM;
 		goto out;
 	}
+	fresh_events(used, ev, n_ev, attach);
+	if (!attach && n_ev) {
+		ret = mt_counters_create(&c, used, n_ev, 0);
+		if (ret)
+			goto out;
+	}
 	for (unsigned int r = 0; r < repeats && !got_sig; r++) {
-		memcpy(used, ev, n_ev * sizeof(*ev));
-		for (size_t i = 0; i < n_ev; i++) {
-			/*
-			 * Counting starts at exec: not memtlb's fork and wait. The
-			 * groups open stopped; exec starts their leaders.
-			 */
-			used[i].attr.enable_on_exec = !attach;
-			used[i].attr.inherit = 1;
-		}
 		if (attach) {
+			fresh_events(used, ev, n_ev, attach);
 			ret = attach_once(opts, used, n_ev, &times[r],
 					  &counts[(size_t)r * (n_ev + 1)]);
 			/* a task's events have time enabled only while it runs */
@@ -559,8 +583,9 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 					oc->idle = false;
 		}
 		else
-			ret = run_once(argv, used, n_ev, &times[r], &counts[(size_t)r * (n_ev + 1)],
-				       &oc->status, &oc->exec_errno, opts);
+			ret = run_once(argv, c, used, n_ev, &times[r],
+				       &counts[(size_t)r * (n_ev + 1)], &oc->status,
+				       &oc->exec_errno, opts);
 		if (ret || oc->exec_errno)
 			goto out;
 		oc->runs++;
@@ -597,6 +622,7 @@ out:
 	if (attach)
 		sigaction(SIGINT, &old_int, NULL);
 	mt_samples_destroy(s);
+	mt_counters_destroy(c);
 	free(times);
 	free(counts);
 	return ret;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * LD_PRELOAD for tests: every perf_event_open waits until the file named by
- * MEMTLB_TEST_HOLD exists, so a test can act at a moment it chooses (kill
- * memtlb run's child between its fork and its go byte). libperf opens
- * through libc's syscall(), which this wraps.
+ * MEMTLB_TEST_HOLD exists, so a test can look at memtlb at a moment it
+ * chooses (memtlb run: no child before its counters are open). libperf
+ * opens through libc's syscall(), which this wraps.
  */
 #include <dlfcn.h>
 #include <stdarg.h>
