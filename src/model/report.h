@@ -12,7 +12,7 @@
 #include "model/result.h"
 #include "sys/sysinfo.h"
 
-#define MT_REPORT_SCHEMA 2
+#define MT_REPORT_SCHEMA 3
 /* Schema 1 is a subset of 2 (2 named every key that 1 wrote): still read. */
 #define MT_REPORT_SCHEMA_MIN 1
 #define MT_REPORT_MAX_SIZE (64 << 20)

@@ -25,7 +25,7 @@ int mt_report_print_probe_csv(FILE *f, const struct mt_probe_result *r);
  * mapping, points, levels. To path atomically (sys/file.h), or to stdout
  * for "-". 0 or -errno.
  */
-#define MT_PROBE_SCHEMA 2
+#define MT_PROBE_SCHEMA 3
 int mt_report_write_probe(const struct mt_probe_result *r, const struct mt_sysinfo *si,
 			  const char *path);
 

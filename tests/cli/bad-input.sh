@@ -21,7 +21,7 @@ open(f"{d}/nested.json", "w").write("[" * 100000 + "]" * 100000)
 open(f"{d}/nested-obj.json", "w").write('{"a":' * 50000 + "1" + "}" * 50000)
 def variant(name, f):
     r = json.loads(json.dumps(good)); f(r); json.dump(r, open(f"{d}/{name}.json", "w"))
-variant("schema2", lambda r: r["memtlb"].update(schema=3))
+variant("schema2", lambda r: r["memtlb"].update(schema=4))
 variant("schema-string", lambda r: r["memtlb"].update(schema="1"))
 variant("no-memtlb", lambda r: r.pop("memtlb"))
 variant("no-results", lambda r: r.pop("results"))

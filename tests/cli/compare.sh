@@ -164,7 +164,7 @@ if command -v python3 >/dev/null; then
 r=[r for r in d["rows"] if r["phase"]=="write_0" and r["metric"]=="time_us"][0]["inputs"][1]
 assert r["significant"] and not r["changed"] and not r["regression"], r
 assert d["noise_pct"] == 1 and d["test"] == "welch"
-assert d["memtlb"]["schema"] == 2 and d["command"] == "compare"' "$out"; then ok; else
+assert d["memtlb"]["schema"] == 3 and d["command"] == "compare"' "$out"; then ok; else
 		fail "+0.5%: significant, not changed, in the JSON"; fi
 fi
 run compare "$D/tight.json" "$D/half-pct.json"
@@ -255,7 +255,7 @@ expect_status 0 "-o"
 expect_grep 'write_0\.time_us$' "$out" "-o: the table on stdout"
 if command -v python3 >/dev/null; then
 	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
-assert d["memtlb"]["schema"] == 2 and d["worst_regression_pct"] == 100.0' "$work/cmp.json"
+assert d["memtlb"]["schema"] == 3 and d["worst_regression_pct"] == 100.0' "$work/cmp.json"
 	then ok; else fail "-o: the JSON"; fi
 fi
 if ls "$work"/.cmp.json* "$work"/*.tmp* 2>/dev/null | grep -q .; then fail "-o: temp file left"
@@ -297,7 +297,7 @@ fi
 # Errors: exit 2, one line.
 run compare "$D/base.json" "$D/schema2.json"
 expect_status 2 "other schema"
-expect_grep '^memtlb: .*schema2\.json: schema 3, this memtlb reads schemas 1 to 2$' "$err" \
+expect_grep '^memtlb: .*schema2\.json: schema 4, this memtlb reads schemas 1 to 3$' "$err" \
 	"schema message"
 run compare "$D/base.json"
 expect_status 2 "one input"

@@ -78,12 +78,12 @@ PY
 if [ $? -eq 0 ]; then ok; else
 	fail "keys written but not named in memtlb-json(5):"; sed 's/^/  /' "$work/missing" >&2; fi
 
-# The schema: 2 in what memtlb writes now (a probe has its own), and
-# reports of schema 1 (every fixture under tests/data) still load.
+# The schema: 3 in what memtlb writes now (a probe has its own), and
+# reports of schemas 1 and 2 (every fixture under tests/data is 1) still load.
 for f in stat sweep flush run replay compare; do
 	if python3 -c 'import json, sys
-assert json.load(open(sys.argv[1]))["memtlb"]["schema"] == 2' "$work/$f.json"; then ok; else
-		fail "$f: memtlb.schema is not 2"; fi
+assert json.load(open(sys.argv[1]))["memtlb"]["schema"] == 3' "$work/$f.json"; then ok; else
+		fail "$f: memtlb.schema is not 3"; fi
 done
 run report "$MEMTLB_TEST_DATA/compare/base.json" "$MEMTLB_TEST_DATA/sweep-1m-64m.json"
 expect_status 0 "schema 1 reports load"

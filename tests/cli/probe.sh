@@ -32,7 +32,7 @@ probe_json() {
 	if python3 - "$1" "$3" <<'PY' 2>"$work/py.err"; then ok; else
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["memtlb"]["command"] == "probe" and d["memtlb"]["schema"] == 2, d["memtlb"]
+assert d["memtlb"]["command"] == "probe" and d["memtlb"]["schema"] == 3, d["memtlb"]
 assert isinstance(d["memtlb"]["version"], str)
 assert isinstance(d["system"], dict) and "kernel" in d["system"] and "tlb" in d["system"]
 c = d["config"]

@@ -451,7 +451,7 @@ static void test_bad_files(void **state)
 		{ "", -EINVAL },
 		{ "{\"memtlb\": {\"schema\": 1}, \"results\": [", -EINVAL },
 		{ "[1, 2, 3]", -EINVAL },
-		{ "{\"memtlb\": {\"schema\": 3}, \"results\": []}", -EPROTO },
+		{ "{\"memtlb\": {\"schema\": 4}, \"results\": []}", -EPROTO },
 		{ "{\"memtlb\": {\"schema\": 0}, \"results\": []}", -EPROTO },
 		{ "{\"memtlb\": {\"schema\": \"1\"}, \"results\": []}", -EINVAL },
 		{ "{\"memtlb\": {\"schema\": 1}, \"results\": {}}", -EINVAL },
