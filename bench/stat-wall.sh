@@ -4,7 +4,9 @@
 # (seed 000), alternating: wall time of each process from start to exit, so
 # everything memtlb adds (set-up, counters, evidence, the report) is in it.
 # Prints per round and the ratio of the medians, memtlb / test_with_mmap.
-# A benchmark, not a test: run it on a quiet machine.
+# MEMTLB_OLD=path/to/memtlb adds a third column, alternating too, and its
+# ratio: a change measured before and after under the same noise. A
+# benchmark, not a test: run it on a quiet machine.
 #
 #   bench/stat-wall.sh [REGION [ITERATIONS [ROUNDS]]]   (default 1g 5 5)
 set -eu
@@ -29,19 +31,33 @@ sed -n '/^\[-- Attachment #2: test_with_mmap.c --\]/,/^\[-- Attachment #3/p' "$s
 gcc -O2 -Wall -o "$work/test_with_mmap" "$work/test_with_mmap.c" -lrt -lm
 
 now() { date +%s%N; }
+old=${MEMTLB_OLD:-}
+# stat_wall MEMTLB: one whole stat, its wall time in us on stdout
+stat_wall() {
+	t0=$(now)
+	"$1" stat --region "$region" --block "$block" -i "$iters" -o "$work/r.json" \
+		>/dev/null 2>&1
+	echo $(( ($(now) - t0) / 1000 ))
+}
+
 echo "region $region, block $block, $iters iterations, $rounds rounds (alternating)"
-echo "round  test_with_mmap (s)  memtlb stat (s)"
+echo "round  test_with_mmap (s)  memtlb stat (s)${old:+  old memtlb (s)}"
 for r in $(seq "$rounds"); do
 	t0=$(now)
 	"$work/test_with_mmap" -i "$iters" -b "$block" -r "$region" >/dev/null
 	t1=$(now)
-	"$memtlb" stat --region "$region" --block "$block" -i "$iters" -o "$work/r.json" \
-		>/dev/null 2>&1
-	t2=$(now)
-	echo "$r $(( (t1 - t0) / 1000 )) $(( (t2 - t1) / 1000 ))" >>"$work/times"
-	awk -v r="$r" '$1 == r { printf "%5d %19.3f %16.3f\n", $1, $2 / 1e6, $3 / 1e6 }' "$work/times"
+	b=$(stat_wall "$memtlb")
+	c=${old:+$(stat_wall "$old")}
+	echo "$r $(( (t1 - t0) / 1000 )) $b ${c:-0}" >>"$work/times"
+	awk -v r="$r" -v o="$old" '$1 == r { printf "%5d %19.3f %16.3f", $1, $2 / 1e6, $3 / 1e6
+		if (o != "") printf " %15.3f", $4 / 1e6
+		printf "\n" }' "$work/times"
 done
-sort -n -k2 "$work/times" | awk '{ a[NR] = $2 } END { print a[int((NR + 1) / 2)] }' >"$work/ma"
-sort -n -k3 "$work/times" | awk '{ a[NR] = $3 } END { print a[int((NR + 1) / 2)] }' >"$work/mb"
-awk -v a="$(cat "$work/ma")" -v b="$(cat "$work/mb")" \
-	'BEGIN { printf "median wall: test_with_mmap %.3f s, memtlb %.3f s, ratio %.3f\n", a / 1e6, b / 1e6, b / a }'
+# median COLUMN: of the rounds
+median() {
+	sort -n -k"$1" "$work/times" | awk -v c="$1" '{ a[NR] = $c } END { print a[int((NR + 1) / 2)] }'
+}
+awk -v a="$(median 2)" -v b="$(median 3)" -v c="$(median 4)" -v o="$old" 'BEGIN {
+	printf "median wall: test_with_mmap %.3f s, memtlb %.3f s, ratio %.3f\n", a / 1e6, b / 1e6, b / a
+	if (o != "")
+		printf "old memtlb %.3f s, ratio %.3f\n", c / 1e6, c / a }'
