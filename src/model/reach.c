@@ -88,18 +88,19 @@ uint64_t mt_reach_pt_bytes(uint64_t region, uint64_t page)
 
 void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len)
 {
-	char page[24];
 	double x = (double)region / (double)mt_reach_max(r);
-
-	mt_size_format(r->page_size, page, sizeof(page));
 	/* cpuid's levels are the default: only a measured one says its source */
 	bool probe = !strcmp(r->source, "probe");
+	char page[24], times[32];
 
+	mt_size_format(r->page_size, page, sizeof(page));
+	/* 0.25, 2.5, 102, 2731: never an exponent (%g's 2.73e+03) */
+	snprintf(times, sizeof(times), x < 100 ? "%.3g" : "%.0f", x);
 	if (r->entries_min == r->entries_max)
-		snprintf(buf, len, "%.3g x %s reach (%llu x %s%s)", x, r->name,
+		snprintf(buf, len, "%s x %s reach (%llu x %s%s)", times, r->name,
 			 (unsigned long long)r->entries_max, page, probe ? ", probe" : "");
 	else
-		snprintf(buf, len, "%.3g x %s reach (%llu..%llu x %s%s)", x, r->name,
+		snprintf(buf, len, "%s x %s reach (%llu..%llu x %s%s)", times, r->name,
 			 (unsigned long long)r->entries_min, (unsigned long long)r->entries_max,
 			 page, probe ? ", probe" : "");
 }
