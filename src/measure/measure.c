@@ -464,13 +464,14 @@ int mt_measure_run_create(struct mt_measure_run **out, const struct mt_config *c
 	for (size_t i = 0; i < n_kx; i++)
 		m->r.kx[i] = NAN;
 	/*
-	 * perf's software fault events cost on every fault (about 150 ns here,
-	 * 3-4% of write_0: bench/vs-test-with-mmap.sh); the kernel counts every
-	 * fault per task anyway. So a set's fault events are read by getrusage;
-	 * -e minor-faults asks for perf's own. A replay stands in for perf whole.
+	 * perf's software fault events cost on every fault (3-4% of write_0
+	 * where it was measured: bench/vs-test-with-mmap.sh); the kernel counts
+	 * every fault per task anyway. So a set's fault events are read by
+	 * getrusage; -e minor-faults asks for perf's own. A replay stands in for
+	 * perf whole.
 	 */
-	for (size_t e = 0; e < n_ev && !cfg->events_given; e++)
-		if (!strcmp(mt_backend_name(), "perf"))
+	if (!cfg->events_given && !strcmp(mt_backend_name(), "perf"))
+		for (size_t e = 0; e < n_ev; e++)
 			mt_counters_use_rusage(&ev[e]);
 	if (n_ev) {
 		ret = mt_counters_create(&m->r.counters, ev, n_ev, 0);
@@ -479,7 +480,6 @@ int mt_measure_run_create(struct mt_measure_run **out, const struct mt_config *c
 	}
 	m->r.ev = ev;
 	m->r.ts = mt_workload_task_stats(m->w);
-
 	clock_gettime(CLOCK_MONOTONIC, &m->t0);
 	m->base = base ? *base : m->t0;
 	m->r.opts = opts;
@@ -503,9 +503,9 @@ unsigned int mt_measure_run_done(const struct mt_measure_run *m)
  * of a fixed count, whose phases that touch the region lasted 1 ms or more
  * in the iteration before (for the first, whose region has 2^20 blocks or
  * more: a millisecond at 1 ns a block). A read of /proc/vmstat and
- * /proc/interrupts between phases takes tens of microseconds, outside the
- * clocks; beside a millisecond phase its trace in the caches is noise,
- * where one more iteration of a 16 GiB region costs a minute.
+ * /proc/interrupts between phases takes about 100 us, outside the clocks;
+ * beside a millisecond phase its trace in the caches is noise, where one
+ * more iteration of a 16 GiB region costs a minute.
  */
 static bool evidence_fits(const struct mt_measure_run *m)
 {
