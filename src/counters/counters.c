@@ -162,7 +162,6 @@ bool mt_counters_use_rusage(struct mt_event *ev)
 		[PERF_COUNT_SW_PAGE_FAULTS_MIN] = "minflt",
 		[PERF_COUNT_SW_PAGE_FAULTS_MAJ] = "majflt",
 	};
-
 	size_t len;
 
 	if (!is_fault_event(ev))

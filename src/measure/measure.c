@@ -472,7 +472,8 @@ int mt_measure_run_create(struct mt_measure_run **out, const struct mt_config *c
 	 */
 	if (!cfg->events_given && !strcmp(mt_backend_name(), "perf"))
 		for (size_t e = 0; e < n_ev; e++)
-			mt_counters_use_rusage(&ev[e]);
+			if (mt_counters_use_rusage(&ev[e]))
+				mt_workload_set_task_faults(m->w, true);
 	if (n_ev) {
 		ret = mt_counters_create(&m->r.counters, ev, n_ev, 0);
 		if (ret)

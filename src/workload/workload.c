@@ -64,6 +64,7 @@ struct ctl {
 	struct barrier bar;
 	enum op op;
 	bool evidence;		/* the iteration that reads the kernel's evidence */
+	bool task_faults;	/* forked tasks take getrusage around every phase */
 	unsigned int pass;
 	uint64_t expected;
 	struct task task[];
@@ -104,6 +105,11 @@ static uint64_t now_ns(void)
 void mt_workload_set_evidence(struct mt_workload *w, bool on)
 {
 	w->ctl->evidence = on;
+}
+
+void mt_workload_set_task_faults(struct mt_workload *w, bool on)
+{
+	w->ctl->task_faults = on;
 }
 
 /* splitmix64: small, seedable, good enough to order pages. */
@@ -630,6 +636,7 @@ static void task_loop(struct mt_workload *w, struct task *t)
 {
 	bool proc = w->cfg.task_mode == MT_TASK_PROCESS;
 	struct rusage r0, r1;
+	bool rusage;
 
 	/* Before the ready barrier: what the phases will touch (see above),
 	 * and the clock's code once. */
@@ -647,13 +654,14 @@ static void task_loop(struct mt_workload *w, struct task *t)
 		if (op == OP_EXIT)
 			break;
 		/* A process's faults are its own: the coordinator's counts lack them. */
-		if (proc)
+		rusage = proc && (w->ctl->evidence || w->ctl->task_faults);
+		if (rusage)
 			getrusage(RUSAGE_SELF, &r0);
 		t->t0 = now_ns();
 		run_op(w, t, op, w->ctl->pass, w->ctl->expected);
 		t->t1 = now_ns();
 		t->minflt = t->majflt = 0;
-		if (proc) {
+		if (rusage) {
 			getrusage(RUSAGE_SELF, &r1);
 			t->minflt = r1.ru_minflt - r0.ru_minflt;
 			t->majflt = r1.ru_majflt - r0.ru_majflt;

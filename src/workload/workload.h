@@ -53,7 +53,7 @@ struct mt_mismatch {
 struct mt_phase_tasks {
 	uint64_t blocks;	/* blocks touched, all tasks together */
 	double rate_per_task;	/* mean over tasks of blocks / own time, per second */
-	long minflt;		/* getrusage deltas of forked tasks (process mode), every phase */
+	long minflt;		/* getrusage deltas of forked tasks (process mode) */
 	long majflt;
 };
 
@@ -85,6 +85,14 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
  * clocks. Off by default.
  */
 void mt_workload_set_evidence(struct mt_workload *w, bool on);
+
+/*
+ * Forked --task-mode process tasks take getrusage around every phase (two
+ * syscalls each, outside their own clock reads but inside the phase's),
+ * for fault counts that getrusage in this process cannot see. Off by
+ * default: then only the evidence iteration takes them.
+ */
+void mt_workload_set_task_faults(struct mt_workload *w, bool on);
 
 /* Per phase, what the tasks (or, without tasks, this thread) did in the last iteration. */
 const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w);
