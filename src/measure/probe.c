@@ -273,10 +273,18 @@ size_t mt_probe_steps(const struct mt_probe_result *r, struct mt_step *out, size
 	return ns;
 }
 
-/* A step of the grid, narrowed: where its rise starts, its middle, its top. */
+/*
+ * A step of the grid, narrowed from both ends: where its rise starts (the
+ * level still holds every page) and where it reaches half height (half the
+ * translations miss). On a sharp step the two meet; on a ramp, where a
+ * set-associative level fills set by set, or another SMT thread or the
+ * host takes entries, the level's entries lie between them: the range says
+ * so rather than a half height that overestimates it.
+ */
 struct cand {
-	uint64_t start;		/* pages: the plateau's last size below the step */
-	uint64_t lo, hi;	/* entries_min, entries_max */
+	uint64_t start;		/* pages: the plateau's last size on the grid */
+	uint64_t first, rise;	/* the last size on the plateau, the first over it */
+	uint64_t lo, hi;	/* the last size under the half height, the first at it */
 	uint64_t top;		/* the rise's top (a ramp's end) */
 	double from, to;	/* the plateau below (median), the one above (lowest) */
 	bool confirmed;
@@ -288,15 +296,12 @@ static double min3(double a, double b, double c)
 }
 
 /*
- * Bracket a step on the grid (the only points yet) by its half height:
- * from the plateau below to the plateau above (the lowest of the top and
- * the two sizes after it, none past the next step: another task's burst
- * adds to the larger sizes' base turns, and the walks' cost keeps growing
- * past the step), the last size under
- * the middle and the first at or over it. The middle, not the first size
- * that rises: a set-associative TLB misses in a few sets first, and on a
- * loaded guest the host's own entries take some; half the translations
- * missing is where the level's entries end.
+ * Bracket a step on the grid (the only points yet): its start, between the
+ * plateau's last size and the first above it, and its half height, from
+ * the plateau below to the plateau above (the lowest of the top and the
+ * two sizes after it, none past the next step: another task's burst adds
+ * to the larger sizes' base turns, and the walks' cost keeps growing past
+ * the step), the last size under the middle and the first at or over it.
  */
 static void bracket(const struct mt_probe_result *res, const struct mt_step *st, size_t k,
 		    size_t ns, struct cand *c)
@@ -308,7 +313,8 @@ static void bracket(const struct mt_probe_result *res, const struct mt_step *st,
 		y2 = res->points[t + 1].translation_ns;
 	if (t + 2 <= end)
 		y3 = res->points[t + 2].translation_ns;
-	c->start = res->points[st[k].before].pages;
+	c->start = c->first = res->points[st[k].before].pages;
+	c->rise = res->points[st[k].after].pages;
 	c->top = res->points[t].pages;
 	c->from = st[k].from;
 	c->to = min3(y1, y2, y3);
@@ -321,28 +327,50 @@ static void bracket(const struct mt_probe_result *res, const struct mt_step *st,
 }
 
 /*
- * Narrow the bracket to an eighth of its lower end (or one page): the
- * middle size is measured and kept as the range's top when it is at or
- * over the half height. The steps themselves come from the grid alone:
- * the sizes measured inside a ramp never cut it into levels.
+ * Bisect [*lo, *hi] to an eighth of its lower end (or one page): the middle
+ * size is measured and becomes the top when above(it) holds. The steps
+ * themselves come from the grid alone: the sizes measured inside a ramp
+ * never cut it into levels.
  */
-static void refine(struct probe *pr, struct cand *c)
+static void bisect(struct probe *pr, const struct cand *c, uint64_t *lo, uint64_t *hi,
+		   bool (*above)(const struct probe *, const struct cand *,
+				 const struct mt_probe_point *))
 {
-	double half = (c->from + c->to) / 2;
-
-	if (!c->confirmed)
-		return;		/* at the largest size: never a level */
-	while (c->hi - c->lo > 1 && c->hi - c->lo > c->lo / 8) {
-		uint64_t mid = (c->lo + c->hi) / 2;
+	while (*hi - *lo > 1 && *hi - *lo > *lo / 8) {
+		uint64_t mid = (*lo + *hi) / 2;
 		const struct mt_probe_point *m = measure(pr, (size_t)mid, true);
 
 		if (!m)
 			break;
-		if (m->translation_ns >= half)
-			c->hi = mid;
+		if (above(pr, c, m))
+			*hi = mid;
 		else
-			c->lo = mid;
+			*lo = mid;
 	}
+}
+
+/* Off the plateau: by the step ratio, its interval clear of the plateau. */
+static bool risen(const struct probe *pr, const struct cand *c, const struct mt_probe_point *m)
+{
+	return mt_steps_rises(c->from, 0.0, m->translation_ns, m->ci95_ns, &pr->so);
+}
+
+static bool at_half(const struct probe *pr, const struct cand *c,
+		    const struct mt_probe_point *m)
+{
+	(void)pr;
+	return m->translation_ns >= (c->from + c->to) / 2;
+}
+
+static void refine(struct probe *pr, struct cand *c)
+{
+	if (!c->confirmed)
+		return;		/* at the largest size: never a level */
+	bisect(pr, c, &c->first, &c->rise, risen);
+	bisect(pr, c, &c->lo, &c->hi, at_half);
+	/* a noisy middle may put the start above the half height's bracket */
+	if (c->first > c->lo)
+		c->first = c->lo;
 }
 
 static bool named(const struct mt_probe_result *res, const char *name)
@@ -422,10 +450,10 @@ static void validate(struct probe *pr, const struct cand *c)
 	}
 	lv = &res->levels[res->n_levels];
 	lv->name = level_name(res, c->to - c->from);
-	lv->entries_min = c->lo;
+	lv->entries_min = c->first;
 	lv->entries_max = c->hi;
 	lv->page_size = res->page;
-	lv->reach_bytes = c->lo * res->page;
+	lv->reach_bytes = c->first * res->page;
 	lv->from_ns = c->from;
 	lv->to_ns = c->to;
 	lv->confidence = 1.0 - w.p;

@@ -51,8 +51,8 @@ struct mt_probe_point {
 
 struct mt_probe_level {
 	const char *name;	/* "L1 dTLB", "L2 TLB", "further translation knee" */
-	uint64_t entries_min;	/* the last size below the step's half height, pages */
-	uint64_t entries_max;	/* the first at or over it */
+	uint64_t entries_min;	/* the last size before the step starts, pages */
+	uint64_t entries_max;	/* the first at or over the step's half height */
 	uint64_t page_size;	/* the pages the entries hold */
 	uint64_t reach_bytes;	/* entries_min x page_size */
 	double from_ns;		/* translation cost: the plateau below */

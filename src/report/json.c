@@ -759,7 +759,7 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 				put_str(b, lv, "name", r.name);
 				put_int(b, lv, "entries_min", (json_int_t)r.entries_min);
 				put_int(b, lv, "entries_max", (json_int_t)r.entries_max);
-				put_int(b, lv, "reach_bytes", (json_int_t)mt_reach_max(&r));
+				put_int(b, lv, "reach_bytes", (json_int_t)mt_reach_min(&r));
 				put_str(b, lv, "source", r.source);
 				put(b, o, "level", lv);
 			} else {
@@ -861,7 +861,7 @@ static json_t *levels_json(struct jb *b, const struct mt_report *rep)
 		put_int(b, o, "entries_min", (json_int_t)r->entries_min);
 		put_int(b, o, "entries_max", (json_int_t)r->entries_max);
 		put_int(b, o, "page_size", (json_int_t)r->page_size);
-		put_int(b, o, "reach_bytes", (json_int_t)mt_reach_max(r));
+		put_int(b, o, "reach_bytes", (json_int_t)mt_reach_min(r));
 		put_str(b, o, "source", r->source);
 		push(b, a, o);
 	}

@@ -32,7 +32,8 @@ static const struct mt_probe_level *level_after(const struct mt_probe_result *r,
 
 static void describe(FILE *f, const struct mt_probe_result *r)
 {
-	char s[32], ps[32];
+	char s[32], hs[32], ps[32], line[160];
+	int n;
 
 	if (!r->n_levels)
 		fprintf(f, "levels: none found up to %llu pages\n",
@@ -41,10 +42,14 @@ static void describe(FILE *f, const struct mt_probe_result *r)
 		const struct mt_probe_level *lv = &r->levels[i];
 
 		mt_size_format(lv->reach_bytes, s, sizeof(s));
+		mt_size_format(lv->entries_max * lv->page_size, hs, sizeof(hs));
 		mt_size_format(lv->page_size, ps, sizeof(ps));
-		fprintf(f, "%s: %llu..%llu entries x %s, reach %s\n", lv->name,
-			(unsigned long long)lv->entries_min, (unsigned long long)lv->entries_max,
-			ps, s);
+		n = snprintf(line, sizeof(line), "%s: %llu..%llu entries x %s", lv->name,
+			     (unsigned long long)lv->entries_min,
+			     (unsigned long long)lv->entries_max, ps);
+		/* a long name and a wide range: the reach on a line of its own */
+		fprintf(f, "%s,%sreach %s..%s\n", line,
+			n + (int)(strlen(s) + strlen(hs)) + 10 > 80 ? "\n  " : " ", s, hs);
 		fprintf(f, "  translation %+.2f -> %+.2f ns per access, confidence %.3f\n",
 			lv->from_ns, lv->to_ns, lv->confidence);
 	}

@@ -68,6 +68,7 @@ static size_t merge(struct mt_step *st, size_t k)
 size_t mt_steps_find(const double *y, const double *ci, size_t n, const struct mt_step_opts *o,
 		     struct mt_step *out, size_t max)
 {
+	struct mt_step_opts cont = { .ratio = 1.0, .min_rise = o->min_rise };
 	bool spike[MAXN];
 	size_t s = 0, k = 0, ramp_end = 0;
 
@@ -76,8 +77,15 @@ size_t mt_steps_find(const double *y, const double *ci, size_t n, const struct m
 	memset(spike, 0, sizeof(spike));
 	for (size_t j = 1; j < n; j++) {
 		double cp, p = plateau(y, spike, s, j, &cp, ci);
+		/*
+		 * A ramp goes on while each point rises over the one before, by
+		 * min_rise with the intervals apart: a TLB whose misses grow
+		 * as 1 - entries / size rises by less than the ratio per point.
+		 */
+		bool more = k && ramp_end == j - 1 &&
+			    mt_steps_rises(y[j - 1], ci[j - 1], y[j], ci[j], &cont);
 
-		if (!mt_steps_rises(p, cp, y[j], ci[j], o))
+		if (!more && !mt_steps_rises(p, cp, y[j], ci[j], o))
 			continue;
 		if (j + 1 < n && y[j + 1] < (p + y[j]) / 2) {
 			spike[j] = true;

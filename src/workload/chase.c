@@ -19,7 +19,7 @@ static uint64_t next_rand(uint64_t *s)
 	return *s * 0x2545F4914F6CDD1Dull;
 }
 
-/* splitmix64: each slot's line from (seed, j), with no table to keep. */
+/* splitmix64: a value from (seed, j), with no table to keep. */
 static uint64_t mix(uint64_t x)
 {
 	x += 0x9e3779b97f4a7c15ull;
@@ -28,11 +28,18 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/*
+ * Slot j's line in its page: each run of as many slots as a page has lines
+ * takes every line once, rotated at random. The L1 data cache is indexed by
+ * the line's place in the page, so it is loaded evenly, as the packed
+ * control's consecutive lines load it: a random line per page would fill
+ * some sets early and show a data-cache step in base - packed.
+ */
 static char *slot(char *base, size_t j, size_t stride, uint64_t seed)
 {
 	size_t lines = stride / LINE;
 
-	return base + j * stride + (lines > 1 ? mix(seed ^ j) % lines * LINE : 0);
+	return base + j * stride + (lines > 1 ? (j + mix(seed ^ (j / lines))) % lines * LINE : 0);
 }
 
 static void shuffle(size_t n, uint64_t seed, size_t *order)

@@ -40,7 +40,7 @@ d = json.load(open(sys.argv[1]))
 lv = d["tlb_levels"]
 assert [l["name"] for l in lv] == ["L1 dTLB", "L2 TLB"], lv
 assert lv[1] == {"name": "L2 TLB", "entries_min": 1536, "entries_max": 2560,
-                 "page_size": 4096, "reach_bytes": 2560 * 4096, "source": "probe"}, lv[1]
+                 "page_size": 4096, "reach_bytes": 1536 * 4096, "source": "probe"}, lv[1]
 k, = [k for k in d["knees"] if k["phase"] == "read_4" or True][:1]
 ' "$out"; then ok; else fail "JSON tlb_levels[]"; fi
 # ... so sweep --from of that report explains the knee without --tlb.

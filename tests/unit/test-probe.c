@@ -56,6 +56,19 @@ static void pair_same_chain(void **state)
 	}
 	/* The lines within pages vary (cache sets), not all at offset 0. */
 	assert_true(moved > N / 2);
+	/*
+	 * Every 64 consecutive pages take each of a page's 64 lines once: the
+	 * L1 data cache's sets (the line's place in its page) load evenly.
+	 */
+	for (size_t g = 0; g + 64 <= N; g += 64) {
+		bool line[64] = { false };
+
+		for (size_t i = 0; i < N; i++)
+			if (oa[i] / PAGE >= g && oa[i] / PAGE < g + 64)
+				line[oa[i] % PAGE / 64] = true;
+		for (size_t l = 0; l < 64; l++)
+			assert_true(line[l]);
+	}
 	/* mt_chase_link with the same seed draws the same chain again. */
 	pa = mt_chase_link(a, N, PAGE, 42, order);
 	walk(a, pa, N, ob);
@@ -130,11 +143,28 @@ static void ramp_is_one_step(void **state)
 	assert_true(st[0].to == 2.0);
 }
 
+/*
+ * A level whose misses grow as 1 - entries / size rises by less than the
+ * ratio from one size to the next: one step while each point rises over
+ * the one before, its top where the rise stops.
+ */
+static void slow_ramp_is_one_step(void **state)
+{
+	double y[] = { 0.0, 0.0, 0.0, 1.0, 1.5, 2.1, 2.8, 3.4, 3.5, 3.45, 3.5 };
+	struct mt_step st[MT_STEPS_MAX];
+
+	(void)state;
+	assert_int_equal(find(y, 11, st), 1);
+	assert_int_equal(st[0].before, 2);
+	assert_int_equal(st[0].top, 7);
+	assert_true(st[0].to == 3.4);
+}
+
 /* A ramp that pauses on a plateau of one or two points is still one step. */
 static void paused_ramp_is_one_step(void **state)
 {
 	double y[] = { 0.0, 0.0, 0.0, 2.1, 3.0, 9.7, 9.5, 9.6, 9.7 };
-	double y2[] = { 0.0, 0.0, 0.0, 2.1, 3.0, 3.1, 9.7, 9.5, 9.6, 9.7 };
+	double y2[] = { 0.0, 0.0, 0.0, 2.1, 2.2, 2.1, 9.7, 9.5, 9.6, 9.7 };
 	double y3[] = { 0.0, 0.0, 0.0, 2.1, 2.0, 2.1, 2.0, 9.7, 9.5, 9.6 };
 	struct mt_step st[MT_STEPS_MAX];
 
@@ -190,6 +220,7 @@ int main(void)
 		cmocka_unit_test(two_steps),
 		cmocka_unit_test(spike_is_no_step),
 		cmocka_unit_test(ramp_is_one_step),
+		cmocka_unit_test(slow_ramp_is_one_step),
 		cmocka_unit_test(paused_ramp_is_one_step),
 		cmocka_unit_test(noise_is_no_step),
 		cmocka_unit_test(ci95),
