@@ -233,6 +233,21 @@ int mt_report_translation(const struct mt_report *rep, const char *phase,
 	return (int)n;
 }
 
+/* Two regions or more measured, and 0 within every one's interval. */
+static bool none_apart(const struct mt_translation *tr, int n)
+{
+	int measured = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (tr[i].refused)
+			continue;
+		if (isnan(tr[i].ci95_ns) || fabs(tr[i].translation_ns) > tr[i].ci95_ns)
+			return false;
+		measured++;
+	}
+	return measured >= 2;
+}
+
 /*
  * The translation series under the series tables: per region, the base
  * and huge pages' ns per block and their difference, what the huge pages
@@ -291,6 +306,12 @@ static int print_translation(FILE *f, const struct mt_report *rep, const char *p
 	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
 	if (!ret)
 		ret = mt_table_print_notes_fit(f, t, prose);
+	if (!ret && none_apart(tr, n))
+		mt_text_wrapf(f, prose, "note: no region's base - huge is apart from 0: the "
+			      "TLBs hold every region either way, the huge pages save no TLB "
+			      "entries here (a host that backs guest memory with base pages), "
+			      "or the noise hides the difference; -i narrows the intervals, and "
+			      "memtlb probe says whether huge pages save entries here");
 	mt_table_destroy(t);
 	free(tr);
 	return ret;

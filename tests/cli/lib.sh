@@ -50,6 +50,11 @@ expect_grep() {	# PATTERN FILE WHAT
 		fail "$3: /$1/ not found"; sed 's/^/  /' "$2" >&2; fi
 }
 
+expect_no_grep() {	# PATTERN FILE WHAT
+	if grep -Eq -- "$1" "$2"; then
+		fail "$3: /$1/ found"; sed 's/^/  /' "$2" >&2; else ok; fi
+}
+
 # usage_case WHAT ARGS...: bad input: exit 2 and one error line, nothing on stdout
 usage_case() {
 	what=$1

@@ -10,18 +10,20 @@
 
 base=$MEMTLB_TEST_DATA/sweep-1m-64m.json
 
-# make OUT REFUSE_AT: every point twice, pages=base (read_0 100 ns/block)
-# and pages=thp (60 ns/block), both with a stddev of 5 ns/block over 5
-# iterations; the thp point at region REFUSE_AT (0: none) not as requested.
+# make OUT REFUSE_AT [THP_NS]: every point twice, pages=base (read_0 100
+# ns/block) and pages=thp (THP_NS, 60 ns/block by default), both with a
+# stddev of 5 ns/block over 5 iterations; the thp point at region REFUSE_AT
+# (0: none) not as requested.
 make() {
-	python3 - "$base" "$1" "$2" <<'PY'
+	python3 - "$base" "$1" "$2" "${3:-60}" <<'PY'
 import copy, json, math, sys
 d = json.load(open(sys.argv[1]))
 refuse = int(sys.argv[3])
+thp_ns = float(sys.argv[4])
 z = [k / math.sqrt(2.5) for k in (-2, -1, 0, 1, 2)]
 out = []
 for r in d["results"]:
-    for pages, per in (("base", 100.0), ("thp", 60.0)):
+    for pages, per in (("base", 100.0), ("thp", thp_ns)):
         c = copy.deepcopy(r)
         c["params"]["pages"] = pages
         blocks = c["params"]["blocks"]
@@ -56,6 +58,16 @@ expect_grep '^16m +thp +100\.000 +60\.000 +refused +-$' "$out" "16m refused in t
 expect_grep '^16m: refused, the thp point was not as requested: got base pages for 16384 KiB$' "$out" \
 	"the refusal's reason"
 awk 'length > 80 { bad = 1 } END { exit bad }' "$out" && ok || fail "80 columns"
+expect_no_grep "^note: no region's base - huge" "$out" "no note where huge pages save time"
+
+# Huge pages that save nothing (a host backing guest memory with base
+# pages): every difference within its interval, and a note says what that
+# can mean.
+make "$work/same.json" 0 100
+run sweep --from "$work/same.json" --phase read_0
+expect_status 0 "sweep --from, base and thp alike"
+expect_grep "^note: no region's base - huge is apart from 0" "$out" "the note where none is apart"
+awk 'length > 80 { bad = 1 } END { exit bad }' "$out" && ok || fail "80 columns, the note"
 
 run sweep --from "$work/tr.json" --phase read_0 --format json
 expect_status 0 "sweep --from --format json"
