@@ -3,6 +3,7 @@
  * Cells: how one number is shown, the same in every table; and the phase
  * table as rows of those cells, which memtlb stat and memtlb report print.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -479,6 +480,29 @@ void mt_report_print_system(FILE *f, const struct mt_report *rep, int width)
 	}
 }
 
+/*
+ * The word at s, n bytes, with the unit after it when it is a number:
+ * "30.0 MiB" and "2.5 ms" are not broken between the two.
+ */
+static int word_len(const char *s, int n)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "ns", "us", "ms" };
+	size_t i = 0;
+
+	while (n && isdigit((unsigned char)s[n - 1]) && s[n] == ' ') {
+		const char *u = s + n + 1;
+
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strncmp(u, units[i], strlen(units[i])) &&
+			    !isalnum((unsigned char)u[strlen(units[i])]))
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			break;
+		n += 1 + (int)strcspn(u, " ");	/* "7.5 MiB..30.0", then " MiB" */
+	}
+	return n;
+}
+
 int mt_text_wrap(FILE *f, const char *s, int width, int indent)
 {
 	int col = 0, lead = (int)strspn(s, " ");
@@ -491,7 +515,7 @@ int mt_text_wrap(FILE *f, const char *s, int width, int indent)
 	col = lead;
 	s += lead;
 	while (*s) {
-		int n = (int)strcspn(s, " ");
+		int n = word_len(s, (int)strcspn(s, " "));
 
 		/* a word longer than the line is not cut: it keeps a name whole */
 		if (col > lead && col + 1 + n > width) {

@@ -165,6 +165,17 @@ static void fit(const struct level *l, struct trend *t)
 		*t = lin;
 }
 
+/* The same trend times s. */
+static void rescale(struct trend *t, double s)
+{
+	if (t->affine) {
+		t->a *= s;
+		t->b *= s;
+	} else {
+		t->a += log(s);
+	}
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double p = *(const double *)a, q = *(const double *)b;
@@ -189,7 +200,7 @@ int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_kne
 		 struct mt_knee *out, size_t max)
 {
 	struct mt_knee_opts def;
-	size_t start = 0, found = 0;
+	size_t start = 0, found = 0, prev_from = 0, prev_to = 0;
 	unsigned int on_level = 1;
 	struct level l = { .x = x, .y = y };
 	double *lg;
@@ -222,12 +233,30 @@ int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_kne
 	l.use = use;
 	use[0] = true;
 	for (size_t i = 0; i + 1 < n; i++) {
+		/*
+		 * The first level needs min_base points to be one; the point
+		 * above a knee is a level of its own, so a second rise right
+		 * after it (a data cache, then a TLB) is a knee too.
+		 */
+		unsigned int need = found ? 1 : (o->min_base < 2 ? 2 : o->min_base);
 		struct trend t;
 		double over;
 
-		l.from = start;
-		l.to = i;
-		fit(&l, &t);
+		if (found && on_level == 1) {
+			/*
+			 * One point has no trend of its own: the level below's,
+			 * through it, so a cost that grows with the region is
+			 * no knee at each point after a step.
+			 */
+			l.from = prev_from;
+			l.to = prev_to;
+			fit(&l, &t);
+			rescale(&t, y[i] / predict(&t, x[i]));
+		} else {
+			l.from = start;
+			l.to = i;
+			fit(&l, &t);
+		}
 		over = y[i + 1] / predict(&t, x[i + 1]);
 		/*
 		 * A jump either way (ratio above the trend, or below it) that
@@ -246,7 +275,7 @@ int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_kne
 				continue;
 			}
 		}
-		if (on_level < (o->min_base < 2 ? 2 : o->min_base) || over < o->ratio) {
+		if (on_level < need || over < o->ratio) {
 			use[i + 1] = true;
 			on_level++;
 			continue;
@@ -263,6 +292,8 @@ int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_kne
 			out[found].confirmed = i + 2 < n;
 		}
 		found++;
+		prev_from = start;
+		prev_to = i;
 		start = i + 1;
 		use[i + 1] = true;
 		on_level = 1;

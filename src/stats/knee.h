@@ -17,7 +17,7 @@
 
 struct mt_knee_opts {
 	double ratio;		/* rise over the trend that makes a knee, > 1 */
-	unsigned int min_base;	/* points on a level before a knee can end it, >= 2 */
+	unsigned int min_base;	/* points on the first level before a knee ends it, >= 2 */
 	unsigned int confirm;	/* later points whose median must stay up */
 };
 

@@ -272,6 +272,52 @@ static void test_ramp_any_spacing(void **state)
 	}
 }
 
+/*
+ * A sweep of this guest (read_4, 1m..64m, --knee-ratio 1.5): a rise at 4m,
+ * a larger one at 8m where the L2 TLB's reach ends. The point above a knee
+ * is a level of its own: the second rise is a knee too.
+ */
+static void test_knee_after_knee(void **state)
+{
+	const double y[] = { 0.80, 0.74, 1.23, 3.54, 4.74, 4.99, 5.24 };
+	struct mt_knee_opts o;
+	struct mt_knee k[4];
+	double x[7];
+
+	(void)state;
+	for (int i = 0; i < 7; i++)
+		x[i] = M * (double)(1u << i);
+	mt_knee_opts_init(&o);
+	o.ratio = 1.5;
+	assert_int_equal(mt_knee_find(x, y, 7, &o, k, 4), 2);
+	assert_int_equal(k[0].before, 1);
+	assert_int_equal(k[0].after, 2);
+	assert_int_equal(k[1].before, 2);
+	assert_int_equal(k[1].after, 3);
+	assert_true(k[1].confirmed);
+}
+
+/*
+ * After a knee the one point above it takes the trend of the level below:
+ * a cost that keeps growing with the region (1 + region / 1g, x3 from the
+ * middle) makes no knee at each point after the step, even at ratio 1.5.
+ */
+static void test_trend_after_knee(void **state)
+{
+	static double x[64], y[64];
+	struct mt_knee_opts o;
+	struct mt_knee k[4];
+	size_t n = grid(x, 64, 16 * M, 64 * G, 0, 2), s = n / 2;
+
+	(void)state;
+	mt_knee_opts_init(&o);
+	o.ratio = 1.5;
+	for (size_t i = 0; i < n; i++)
+		y[i] = (1 + x[i] / G) * (i < s ? 1 : 3);
+	assert_int_equal(mt_knee_find(x, y, n, &o, k, 4), 1);
+	assert_int_equal(k[0].after, s);
+}
+
 static void test_bad_input(void **state)
 {
 	const double x[] = { 1, 2, 2 }, y[] = { 1, 1, 1 }, yz[] = { 1, 0, 1 };
@@ -439,6 +485,8 @@ int main(void)
 		cmocka_unit_test(test_noisy),
 		cmocka_unit_test(test_low_outlier),
 		cmocka_unit_test(test_ramp_any_spacing),
+		cmocka_unit_test(test_knee_after_knee),
+		cmocka_unit_test(test_trend_after_knee),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_results_curve),
 		cmocka_unit_test(test_results_curve_from_time),

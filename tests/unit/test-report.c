@@ -697,6 +697,27 @@ static void test_output_check(void **state)
 	unlink(path);
 }
 
+/* Prose wraps at spaces, never between a number and its unit. */
+static void test_wrap_keeps_units(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(mt_text_wrap(f, "elapsed time was 2.5 ms in all", 20, 2), 0);
+	fclose(f);
+	assert_string_equal(text, "elapsed time was\n  2.5 ms in all\n");
+	free(text);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(mt_text_wrap(f, "a reach of 7.5 MiB..30.0 MiB", 24, 2), 0);
+	fclose(f);
+	assert_string_equal(text, "a reach of\n  7.5 MiB..30.0 MiB\n");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -704,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_phase_table),
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_safe_and_csv),
+		cmocka_unit_test(test_wrap_keeps_units),
 		cmocka_unit_test(test_write_failure_leaves_nothing),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_atomic_writer),
