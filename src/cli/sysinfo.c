@@ -11,6 +11,7 @@
 #include "counters/counters.h"
 #include "measure/measure.h"
 #include "model/report.h"
+#include "model/size.h"
 #include "cli/sysinfo.h"
 #include "report/json.h"
 #include "sys/env.h"
@@ -226,6 +227,19 @@ static void print_text(const struct mt_sysinfo *si)
 		else
 			snprintf(ways, sizeof(ways), "fully assoc.");
 		printf("%-30s %u entries, %s (%s)\n", what, t->entries, ways, si->tlb_source);
+	}
+	if (!si->n_caches)
+		printf("%-30s not described by sysfs\n", "caches");
+	for (unsigned int i = 0; i < si->n_caches; i++) {
+		const struct mt_cache *c = &si->caches[i];
+		char what[40], size[32];
+
+		snprintf(what, sizeof(what), "cache L%u %s", c->level, c->type);
+		mt_size_format(c->size, size, sizeof(size));
+		if (c->ways)
+			printf("%-30s %s, %u-way (sysfs)\n", what, size, c->ways);
+		else
+			printf("%-30s %s (sysfs)\n", what, size);
 	}
 	print_env(&si->env);
 }

@@ -86,6 +86,43 @@ uint64_t mt_reach_pt_bytes(uint64_t region, uint64_t page)
 	return total;
 }
 
+static void cache_name(const struct mt_cache *c, char *buf, size_t len)
+{
+	char sz[32];
+
+	mt_size_format(c->size, sz, sizeof(sz));
+	snprintf(buf, len, "L%u%s (%s)", c->level, strcmp(c->type, "data") ? "" : "d", sz);
+}
+
+void mt_reach_pt_caches(const struct mt_sysinfo *si, uint64_t bytes, char *buf, size_t len)
+{
+	const struct mt_cache *in = NULL, *over = NULL;
+	char a[48], b[48];
+
+	/* the walker reads entries through the data side: no instruction cache */
+	for (unsigned int i = 0; i < si->n_caches; i++) {
+		const struct mt_cache *c = &si->caches[i];
+
+		if (!strcmp(c->type, "instruction"))
+			continue;
+		if (c->size >= bytes && (!in || c->size < in->size))
+			in = c;
+		if (c->size < bytes && (!over || c->size > over->size))
+			over = c;
+	}
+	buf[0] = '\0';
+	if (over)
+		cache_name(over, a, sizeof(a));
+	if (in)
+		cache_name(in, b, sizeof(b));
+	if (over && in)
+		snprintf(buf, len, "over %s, within %s", a, b);
+	else if (in)
+		snprintf(buf, len, "within %s", b);
+	else if (over)
+		snprintf(buf, len, "over %s, the largest cache", a);
+}
+
 void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len)
 {
 	double x = (double)region / (double)mt_reach_max(r);

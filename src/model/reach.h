@@ -62,6 +62,13 @@ int mt_reach_explain(const struct mt_reach *lv, size_t n, uint64_t page, uint64_
 uint64_t mt_reach_pt_bytes(uint64_t region, uint64_t page);
 
 /*
+ * Where bytes of page tables stand against si's data and unified caches,
+ * into buf: "over L2 (1.0 MiB), within L3 (32.0 MiB)", "within L1d (48.0
+ * KiB)", "over L3 (32.0 MiB), the largest cache"; "" where none is known.
+ */
+void mt_reach_pt_caches(const struct mt_sysinfo *si, uint64_t bytes, char *buf, size_t len);
+
+/*
  * The page size a measured region was translated with: huge_page when
  * more than half of it was mapped by huge pages (the proof of mapping's
  * page scan), else base_page.

@@ -480,25 +480,35 @@ void mt_report_print_system(FILE *f, const struct mt_report *rep, int width)
 	}
 }
 
+/* Whether u starts with a unit, a whole word ("MiB", "MiB,", not "Bytes"). */
+static bool unit_at(const char *u)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "ns", "us", "ms" };
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strncmp(u, units[i], strlen(units[i])) &&
+		    !isalnum((unsigned char)u[strlen(units[i])]))
+			return true;
+	return false;
+}
+
 /*
- * The word at s, n bytes, with the unit after it when it is a number:
- * "30.0 MiB" and "2.5 ms" are not broken between the two.
+ * The word at s, n bytes, with what must stay on its line: the unit after
+ * a number ("30.0 MiB", "2.5 ms"), both sides of an " = " ("region =
+ * 42.7") and of a product ("128 x 4.0 KiB").
  */
 static int word_len(const char *s, int n)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "ns", "us", "ms" };
-	size_t i = 0;
-
-	while (n && isdigit((unsigned char)s[n - 1]) && s[n] == ' ') {
+	while (n && s[n] == ' ') {
 		const char *u = s + n + 1;
 
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (!strncmp(u, units[i], strlen(units[i])) &&
-			    !isalnum((unsigned char)u[strlen(units[i])]))
-				break;
-		if (i == sizeof(units) / sizeof(units[0]))
+		if ((u[0] == '=' || (u[0] == 'x' && isdigit((unsigned char)s[n - 1]))) &&
+		    u[1] == ' ' && u[2] && u[2] != ' ')
+			n += 3 + (int)strcspn(u + 2, " ");	/* "a = b", "128 x 4.0" */
+		else if (isdigit((unsigned char)s[n - 1]) && unit_at(u))
+			n += 1 + (int)strcspn(u, " ");	/* "7.5 MiB..30.0", then " MiB" */
+		else
 			break;
-		n += 1 + (int)strcspn(u, " ");	/* "7.5 MiB..30.0", then " MiB" */
 	}
 	return n;
 }

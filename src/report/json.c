@@ -300,7 +300,8 @@ static void env_json(struct jb *b, json_t *o, const struct mt_env *e)
 
 static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 {
-	json_t *o = object(b), *pools = object(b), *tlbs = array(b), *thp, *tun;
+	json_t *o = object(b), *pools = object(b), *tlbs = array(b), *caches = array(b), *thp,
+	       *tun;
 
 	for (unsigned int i = 0; i < si->n_hugepools; i++) {
 		json_t *pool = object(b);
@@ -321,6 +322,16 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 		put_int(b, jt, "entries", (json_int_t)t->entries);
 		put_int(b, jt, "ways", (json_int_t)t->ways);
 		push(b, tlbs, jt);
+	}
+	for (unsigned int i = 0; i < si->n_caches; i++) {
+		const struct mt_cache *c = &si->caches[i];
+		json_t *jc = object(b);
+
+		put_int(b, jc, "level", (json_int_t)c->level);
+		put_str(b, jc, "type", c->type);
+		put_int(b, jc, "size_bytes", (json_int_t)c->size);
+		put_int(b, jc, "ways", (json_int_t)c->ways);
+		push(b, caches, jc);
 	}
 	put_str(b, o, "kernel", si->kernel);
 	put_str(b, o, "kernel_version", si->kernel_version);
@@ -365,6 +376,7 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 					    : keep(b, json_integer(si->numa_nodes)));
 	put(b, o, "tlb", tlbs);
 	put_str(b, o, "tlb_source", si->tlb_source);
+	put(b, o, "caches", caches);
 	put(b, o, "hw_counters", si->hw_counters < 0 ? json_null()
 					     : json_boolean(si->hw_counters));
 	env_json(b, o, &si->env);
@@ -1556,6 +1568,30 @@ static void load_env(json_t *js, struct mt_env *e)
 	}
 }
 
+/* The caches a report records; one whose level, type or size is odd is left out. */
+static void load_caches(json_t *a, struct mt_sysinfo *si)
+{
+	for (size_t i = 0; json_is_array(a) && i < json_array_size(a) &&
+			   si->n_caches < MT_CACHE_MAX; i++) {
+		json_t *o = json_array_get(a, i);
+		struct mt_cache *c = &si->caches[si->n_caches];
+		const char *type = json_string_value(json_object_get(o, "type"));
+		long level = get_long(o, "level", 0), ways = get_long(o, "ways", 0);
+		uint64_t size;
+
+		if (!type || (strcmp(type, "data") && strcmp(type, "instruction") &&
+			      strcmp(type, "unified")) || level < 1 || level > 4 ||
+		    get_u64(o, "size_bytes", &size) || !size || size > (1ull << 40))
+			continue;
+		memset(c, 0, sizeof(*c));
+		c->level = (unsigned int)level;
+		snprintf(c->type, sizeof(c->type), "%s", type);
+		c->size = size;
+		c->ways = ways > 0 && ways < 1024 ? (unsigned int)ways : 0;
+		si->n_caches++;
+	}
+}
+
 static void load_system(json_t *js, struct mt_sysinfo *si)
 {
 	json_t *v, *tun, *thp, *tlbs, *pools;
@@ -1629,6 +1665,7 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 		tl->ways = (unsigned int)get_long(t, "ways", 0);
 		si->n_tlbs++;
 	}
+	load_caches(json_object_get(js, "caches"), si);
 	load_env(js, &si->env);
 }
 

@@ -203,11 +203,30 @@ static int notes_print(FILE *f, const struct mt_table *t, enum mt_render_format 
 	return ferror(f) ? -EIO : 0;
 }
 
+/* "L1d 48k, L1i 32k, L2 1m, L3 32m", or "unknown". */
+static const char *cache_list(const struct mt_sysinfo *si, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	snprintf(buf, len, "unknown");
+	for (unsigned int i = 0; i < si->n_caches && k < len; i++) {
+		const struct mt_cache *c = &si->caches[i];
+		char sz[32];
+
+		mt_size_format_short(c->size, sz, sizeof(sz));
+		k += (size_t)snprintf(buf + k, len - k, "%sL%u%s %s", k ? ", " : "", c->level,
+				      !strcmp(c->type, "data") ? "d" :
+				      !strcmp(c->type, "instruction") ? "i" : "", sz);
+	}
+	return buf;
+}
+
 /* Rows of facts, a column per input. */
 static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
 		 const char *const *files, unsigned int n, bool system)
 {
 	struct mt_table *t;
+	char cl[160];
 	int ret = mt_table_create(&t, n + 1);
 
 	if (ret)
@@ -239,6 +258,7 @@ static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *con
 		/* qemu TCG (sys/emulation): no TLB conclusion from its counts */
 		ROW("CPU emulated", "%s", si->emulation.emulated < 0 ? "unknown"
 					  : si->emulation.emulated ? "yes: no TLB conclusion" : "no");
+		ROW("caches (CPU 0)", "%s", cache_list(si, cl, sizeof(cl)));
 		ROW("page size", "%ld", si->page_size);
 		ROW("THP enabled", "%s", si->thp_enabled);
 		ROW("THP defrag", "%s", si->thp_defrag);

@@ -333,11 +333,14 @@ static void print_pressure(FILE *f, const struct mt_report *rep, const struct mt
 	uint64_t page = mt_reach_page(&r->map, base, huge);
 	struct mt_reach lv[2 * MT_REACH_MAX];
 	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX), k = 0;
-	char line[1024], pt[32], pg[32];
+	uint64_t pt_bytes = mt_reach_pt_bytes(r->region, page);
+	char line[1024], pt[32], pg[32], caches[128];
 
-	mt_size_format(mt_reach_pt_bytes(r->region, page), pt, sizeof(pt));
+	mt_size_format(pt_bytes, pt, sizeof(pt));
 	mt_size_format(page, pg, sizeof(pg));
-	k = (size_t)snprintf(line, sizeof(line), "pressure: page tables %s for %s pages", pt, pg);
+	mt_reach_pt_caches(&rep->system, pt_bytes, caches, sizeof(caches));
+	k = (size_t)snprintf(line, sizeof(line), "pressure: page tables %s for %s pages%s%s", pt,
+			     pg, caches[0] ? ", " : "", caches);
 	for (size_t i = 0; i < n && k < sizeof(line); i++) {
 		char p[160];
 

@@ -501,6 +501,45 @@ int mt_sysinfo_tlb_intel(struct mt_sysinfo *si, const unsigned int r[4])
 	return 0;
 }
 
+/*
+ * CPU 0's caches from sysfs (also under MEMTLB_SYSROOT): level, type, size
+ * ("48K", "32768K") and ways. A cache with any of the first three missing
+ * or odd is left out; the rest are kept in the kernel's order.
+ */
+static void read_caches(struct mt_sysinfo *si)
+{
+	for (unsigned int i = 0; i < 16 && si->n_caches < MT_CACHE_MAX; i++) {
+		struct mt_cache *c = &si->caches[si->n_caches];
+		char path[96], type[32], size[32], *end;
+		unsigned long long v;
+		long level, ways;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%u/level", i);
+		level = read_long(path, -1);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%u/type", i);
+		if (level < 1 || level > 4 || mt_sys_read_line(path, type, sizeof(type)))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%u/size", i);
+		if (mt_sys_read_line(path, size, sizeof(size)))
+			continue;
+		v = strtoull(size, &end, 10);
+		if (end == size || !v || v > (1ull << 30) ||
+		    (*end && strcmp(end, "K") && strcmp(end, "M")))
+			continue;
+		if (!strcmp(type, "Data") || !strcmp(type, "Instruction") || !strcmp(type, "Unified"))
+			snprintf(c->type, sizeof(c->type), "%c%.10s", type[0] - 'A' + 'a', type + 1);
+		else
+			continue;
+		c->level = (unsigned int)level;
+		c->size = v << (*end == 'M' ? 20 : *end == 'K' ? 10 : 0);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu0/cache/index%u/ways_of_associativity", i);
+		ways = read_long(path, 0);
+		c->ways = ways > 0 && ways < 1024 ? (unsigned int)ways : 0;
+		si->n_caches++;
+	}
+}
+
 static void read_tlbs(struct mt_sysinfo *si)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -599,6 +638,7 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 	if (!mt_sys_read_line("/sys/devices/system/node/online", line, sizeof(line)))
 		si->numa_nodes = mt_sys_list_count(line);
 	read_tlbs(si);
+	read_caches(si);
 	mt_env_read(&si->env);
 	/* KVM's paravirtual flush; no hypervisor leaf read is bare metal or another: no. */
 	si->pv_tlb_flush = mt_env_kvm_feature(&si->env, "pv_tlb_flush");

@@ -20,6 +20,16 @@ struct mt_tlb {
 	unsigned int ways;	/* 0: fully associative */
 };
 
+/* One cache of CPU 0, as the kernel describes it (sysfs cpu0/cache/index*). */
+#define MT_CACHE_MAX 8
+
+struct mt_cache {
+	unsigned int level;	/* 1, 2, 3 */
+	char type[12];		/* "data", "instruction", "unified" */
+	uint64_t size;		/* bytes */
+	unsigned int ways;	/* 0: unknown */
+};
+
 struct mt_hugepool {
 	uint64_t size_kb;
 	long total;
@@ -88,6 +98,8 @@ struct mt_sysinfo {
 	unsigned int n_tlbs;
 	struct mt_tlb tlbs[MT_TLB_MAX];
 	char tlb_source[24];	/* "cpuid 0x80000005/6", "cpuid 0x18", "" */
+	unsigned int n_caches;
+	struct mt_cache caches[MT_CACHE_MAX];
 	struct mt_env env;	/* comparability: hypervisor, cpufreq, SMT, ... */
 	struct mt_emulation emulation;	/* qemu TCG or not (sys/emulation) */
 };

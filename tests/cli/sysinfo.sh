@@ -32,6 +32,8 @@ check "$j" 's["hugepages"]["2048kB"] == {"total": 512, "free": 500}' "2M pool"
 check "$j" 's["hugepages"]["1048576kB"] == {"total": 4, "free": 4}' "1G pool"
 check "$j" 's["numa_nodes"] == 2' "NUMA nodes"
 check "$j" 's["tlb"] == [] and s["tlb_source"] == ""' "no cpuid TLBs for a fixture"
+# sysfs's caches of CPU 0; index4 (type Weird) and index5 (level 0) left out
+check "$j" 's["caches"] == [{"level": 1, "type": "data", "size_bytes": 49152, "ways": 12}, {"level": 1, "type": "instruction", "size_bytes": 32768, "ways": 8}, {"level": 2, "type": "unified", "size_bytes": 1310720, "ways": 20}, {"level": 3, "type": "unified", "size_bytes": 50331648, "ways": 12}]' "caches"
 
 MEMTLB_SYSROOT=$data/sysroot-nopmu run sysinfo --json
 expect_status 0 "sysinfo --json, no-PMU fixture"
@@ -44,12 +46,16 @@ check "$j" 's["tunables"]["perf_event_paranoid"] == 2' "paranoid"
 check "$j" 's["tunables"]["fault_around_bytes"] is None' "fault_around_bytes unreadable is null"
 check "$j" 's["thp_enabled"] == "madvise" and s["thp_shmem_enabled"] == "never"' "THP"
 check "$j" 's["numa_nodes"] == 1' "one node"
+check "$j" 's["caches"] == []' "no caches in sysfs: an empty array"
 
 MEMTLB_SYSROOT=$data/sysroot-nopmu run sysinfo
 expect_status 0 "sysinfo text"
 expect_grep '^kernel PMU driver +no' "$out" "says no PMU driver"
 expect_grep '^fault_around_bytes +unreadable' "$out" "says unreadable"
 expect_grep '^hypervisor +yes' "$out" "says hypervisor"
+expect_grep '^caches +not described by sysfs$' "$out" "says no caches"
+MEMTLB_SYSROOT=$data/sysroot-pmu run sysinfo
+expect_grep '^cache L2 unified +1\.2 MiB, 20-way \(sysfs\)$' "$out" "the L2 cache"
 
 # A report embeds the same object.
 MEMTLB_SYSROOT=$data/sysroot-pmu run stat --region 64k -i 1 -p 1 -e minor-faults -o "$work/r.json"
@@ -58,8 +64,28 @@ python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); json.dump(r["sys
 # ... but for run, what happened over the measurement (sysinfo has none).
 check "$work/sys.json" "{k: v for k, v in s.items() if k != 'run'} == json.load(open('$work/pmu.json'))" "report's system equals sysinfo --json"
 check "$work/sys.json" 's["run"]["steal_ms"] is None and s["run"]["migrations"] is None' "fixture without /proc/stat, sched: run's steal and migrations null"
+# The page tables of 64 KiB (16 entries and one per table above) against
+# the fixture's caches, and the same from the report read back.
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'pressure: page tables 136 B for 4\.0 KiB pages, within L1d \(48\.0 KiB\);' \
+	"$work/joined" "pressure: page tables against the caches"
 check "$work/sys.json" 'all(isinstance(s["run"][k], int) and s["run"][k] >= 0 for k in ("voluntary_switches", "involuntary_switches"))' "context switches from getrusage"
 expect_grep '^memtlb: system check: 1 noisy: thp \(memtlb sysinfo --check\)$' "$err" "stat: the check's line before the run"
+# The caches read back from the report.
+run report "$work/r.json"
+expect_grep '^caches \(CPU 0\) +L1d 48k, L1i 32k, L2 1280k, L3 48m$' "$out" \
+	"report: the caches read back"
+# A report's caches are untrusted: an odd type, level or size is left out.
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+r["system"]["caches"] = [{"level": 1, "type": "data\u001b[2J", "size_bytes": 4096, "ways": 1},
+                         {"level": 9, "type": "data", "size_bytes": 4096, "ways": 1},
+                         {"level": 2, "type": "unified", "size_bytes": -1, "ways": 1},
+                         {"level": 2, "type": "unified", "size_bytes": 2097152, "ways": -3}]
+json.dump(r, open(sys.argv[2], "w"))' "$work/r.json" "$work/odd.json"
+run report "$work/odd.json"
+expect_status 0 "report: odd caches"
+expect_grep '^caches \(CPU 0\) +L2 2m$' "$out" "report: only the sound cache kept"
 
 # The environment: each source present (noisy, quiet), absent (the PMU
 # fixture), unreadable (a directory in the file's place).

@@ -36,6 +36,38 @@ static void zen3(struct mt_sysinfo *si)
 	mt_sysinfo_tlb_amd(si, l1, l2, NULL);
 }
 
+static void cache(struct mt_sysinfo *si, unsigned int level, const char *type, uint64_t size)
+{
+	struct mt_cache *c = &si->caches[si->n_caches++];
+
+	c->level = level;
+	snprintf(c->type, sizeof(c->type), "%s", type);
+	c->size = size;
+}
+
+/* Page tables against the data side's caches: the largest overflowed, the smallest that holds. */
+static void pt_against_caches(void **state)
+{
+	struct mt_sysinfo si = { 0 };
+	char line[128];
+
+	(void)state;
+	mt_reach_pt_caches(&si, 4096, line, sizeof(line));
+	assert_string_equal(line, "");
+	cache(&si, 1, "data", 48 << 10);
+	cache(&si, 1, "instruction", 4 << 20);	/* never the walker's */
+	cache(&si, 2, "unified", 1 << 20);
+	cache(&si, 3, "unified", 32 << 20);
+	mt_reach_pt_caches(&si, 32 << 10, line, sizeof(line));
+	assert_string_equal(line, "within L1d (48.0 KiB)");
+	mt_reach_pt_caches(&si, 48 << 10, line, sizeof(line));
+	assert_string_equal(line, "within L1d (48.0 KiB)");
+	mt_reach_pt_caches(&si, 2 << 20, line, sizeof(line));
+	assert_string_equal(line, "over L2 (1.0 MiB), within L3 (32.0 MiB)");
+	mt_reach_pt_caches(&si, 64 << 20, line, sizeof(line));
+	assert_string_equal(line, "over L3 (32.0 MiB), the largest cache");
+}
+
 static void agreement(void **state)
 {
 	struct mt_report *rep;
@@ -148,6 +180,7 @@ static void region_auto(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pt_against_caches),
 		cmocka_unit_test(agreement),
 		cmocka_unit_test(knee_from_probe),
 		cmocka_unit_test(pressure_says_probe),

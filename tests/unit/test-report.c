@@ -697,7 +697,7 @@ static void test_output_check(void **state)
 	unlink(path);
 }
 
-/* Prose wraps at spaces, never between a number and its unit. */
+/* Prose wraps at spaces, never between a number and its unit, nor at an " = ". */
 static void test_wrap_keeps_units(void **state)
 {
 	char *text = NULL;
@@ -715,6 +715,12 @@ static void test_wrap_keeps_units(void **state)
 	assert_int_equal(mt_text_wrap(f, "a reach of 7.5 MiB..30.0 MiB", 24, 2), 0);
 	fclose(f);
 	assert_string_equal(text, "a reach of\n  7.5 MiB..30.0 MiB\n");
+	free(text);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(mt_text_wrap(f, "pressure: L1d; region = 42.7 x L1", 22, 2), 0);
+	fclose(f);
+	assert_string_equal(text, "pressure: L1d;\n  region = 42.7 x L1\n");
 	free(text);
 }
 
