@@ -123,40 +123,66 @@ void mt_reach_pt_caches(const struct mt_sysinfo *si, uint64_t bytes, char *buf, 
 		snprintf(buf, len, "over %s, the largest cache", a);
 }
 
-void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len)
+/* 0.25, 2.5, 102, 2731: never an exponent (%g's 2.73e+03) */
+static int times(char *buf, size_t len, double x)
+{
+	return snprintf(buf, len, x < 100 ? "%.3g" : "%.0f", x);
+}
+
+double mt_reach_times(const struct mt_reach *r, uint64_t region, char *buf, size_t len)
 {
 	double x = (double)region / (double)mt_reach_max(r);
+	int n = times(buf, len, x);
+
+	if (r->entries_min != r->entries_max && n > 0 && (size_t)n + 2 < len) {
+		snprintf(buf + n, len - (size_t)n, "..");
+		times(buf + n + 2, len - (size_t)n - 2, (double)region / (double)mt_reach_min(r));
+	}
+	return x;
+}
+
+void mt_reach_describe(const struct mt_reach *r, char *buf, size_t len)
+{
 	/* cpuid's levels are the default: only a measured one says its source */
 	bool probe = !strcmp(r->source, "probe");
-	char page[24], times[32];
+	char page[24];
 
 	mt_size_format(r->page_size, page, sizeof(page));
-	/* 0.25, 2.5, 102, 2731: never an exponent (%g's 2.73e+03) */
-	snprintf(times, sizeof(times), x < 100 ? "%.3g" : "%.0f", x);
 	if (r->entries_min == r->entries_max)
-		snprintf(buf, len, "%s x %s reach (%llu x %s%s)", times, r->name,
+		snprintf(buf, len, "%s reach (%llu x %s%s)", r->name,
 			 (unsigned long long)r->entries_max, page, probe ? ", probe" : "");
 	else
-		snprintf(buf, len, "%s x %s reach (%llu..%llu x %s%s)", times, r->name,
+		snprintf(buf, len, "%s reach (%llu..%llu x %s%s)", r->name,
 			 (unsigned long long)r->entries_min, (unsigned long long)r->entries_max,
 			 page, probe ? ", probe" : "");
 }
 
-uint64_t mt_reach_page(const struct mt_mapinfo *m, uint64_t base_page, uint64_t huge_page)
+void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len)
 {
-	return m->scanned && m->scan.len && m->scan.huge * 2 > m->scan.len ? huge_page : base_page;
+	char x[48], lv[128];
+
+	mt_reach_times(r, region, x, sizeof(x));
+	mt_reach_describe(r, lv, sizeof(lv));
+	snprintf(buf, len, "%s x %s", x, lv);
+}
+
+uint64_t mt_reach_page(const struct mt_report *rep, const struct mt_result *r)
+{
+	const struct mt_mapinfo *m = &r->map;
+	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
+	uint64_t huge = rep->config.huge_size ? rep->config.huge_size : 2u << 20;
+
+	return m->scanned && m->scan.len && m->scan.huge * 2 > m->scan.len ? huge : base;
 }
 
 int mt_reach_knee(const struct mt_report *rep, const struct mt_result *r, uint64_t lo,
 		  uint64_t hi, struct mt_reach *out, uint64_t *page)
 {
-	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
-	uint64_t huge = rep->config.huge_size ? rep->config.huge_size : 2u << 20;
 	struct mt_reach lv[2 * MT_REACH_MAX];
 	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX);
 	int i;
 
-	*page = mt_reach_page(&r->map, base, huge);
+	*page = mt_reach_page(rep, r);
 	if (!n)
 		return -ENOENT;
 	i = mt_reach_explain(lv, n, *page, lo, hi);
@@ -178,6 +204,29 @@ size_t mt_reach_levels(const struct mt_report *rep, struct mt_reach *out, size_t
 static int level_number(const char *name)
 {
 	return name[0] == 'L' && name[1] >= '1' && name[1] <= '9' ? name[1] - '0' : 0;
+}
+
+int mt_reach_last(const struct mt_report *rep, uint64_t page, struct mt_reach *out)
+{
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX);
+	const struct mt_reach *best = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		bool probe = !strcmp(lv[i].source, "probe");
+
+		if (lv[i].page_size != page || !level_number(lv[i].name))
+			continue;
+		/* a measured level before cpuid's, then the higher level */
+		if (!best || (probe && strcmp(best->source, "probe")) ||
+		    (probe == !strcmp(best->source, "probe") &&
+		     level_number(lv[i].name) > level_number(best->name)))
+			best = &lv[i];
+	}
+	if (!best)
+		return 0;
+	*out = *best;
+	return 1;
 }
 
 bool mt_reach_same_level(const struct mt_reach *m, const struct mt_reach *c)

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct mt_mapinfo;
 struct mt_report;
 struct mt_result;
 struct mt_sysinfo;
@@ -69,11 +68,11 @@ uint64_t mt_reach_pt_bytes(uint64_t region, uint64_t page);
 void mt_reach_pt_caches(const struct mt_sysinfo *si, uint64_t bytes, char *buf, size_t len);
 
 /*
- * The page size a measured region was translated with: huge_page when
- * more than half of it was mapped by huge pages (the proof of mapping's
- * page scan), else base_page.
+ * The page size result r of rep was translated with: the configuration's
+ * huge page size when more than half of its region was mapped by huge
+ * pages (the proof of mapping's page scan), else the system's base page.
  */
-uint64_t mt_reach_page(const struct mt_mapinfo *m, uint64_t base_page, uint64_t huge_page);
+uint64_t mt_reach_page(const struct mt_report *rep, const struct mt_result *r);
 
 /*
  * The level that explains a knee of a report's curve between regions lo
@@ -107,7 +106,24 @@ bool mt_reach_same_level(const struct mt_reach *m, const struct mt_reach *c);
  */
 int mt_reach_agreement(const struct mt_report *rep, size_t i, char *buf, size_t len);
 
-/* "128 x L2 TLB reach (2048 x 4 KiB)", or "0.5 x ...": the region's pressure. */
+/* "L2 TLB reach (2048 x 4.0 KiB)", "L2 TLB reach (1920..7680 x 4.0 KiB, probe)". */
+void mt_reach_describe(const struct mt_reach *r, char *buf, size_t len);
+
+/* "128 x L2 TLB reach (2048 x 4.0 KiB)", or "0.5 x ...": the region's pressure. */
 void mt_reach_pressure(const struct mt_reach *r, uint64_t region, char *buf, size_t len);
+
+/*
+ * region / r's reach (its entries_max), returned; into buf as "0.25", "2.5",
+ * "2731", and for a measured range over both ends, "0.533..2.13".
+ */
+double mt_reach_times(const struct mt_reach *r, uint64_t region, char *buf, size_t len);
+
+/*
+ * The last TLB level of page size page that rep knows, to state a region's
+ * pressure in one number: the highest numbered level (L2 before L1; no
+ * "further translation knee") a probe measured, else cpuid's. 1 with it in
+ * out, 0 when there is none.
+ */
+int mt_reach_last(const struct mt_report *rep, uint64_t page, struct mt_reach *out);
 
 #endif

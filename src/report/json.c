@@ -657,6 +657,39 @@ static json_t *result_json(struct jb *b, const struct mt_result *r)
 	return res;
 }
 
+/*
+ * A region's TLB pressure, as stat's pressure line states it: the page
+ * size it was translated with, its page tables' bytes, and the region over
+ * each known level's reach of that page size.
+ */
+static json_t *pressure_json(struct jb *b, const struct mt_report *rep, const struct mt_result *r)
+{
+	uint64_t page = mt_reach_page(rep, r);
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX);
+	json_t *o = object(b), *levels = array(b);
+	char times[32];
+
+	put_int(b, o, "page_size", (json_int_t)page);
+	put_int(b, o, "page_table_bytes", (json_int_t)mt_reach_pt_bytes(r->region, page));
+	for (size_t i = 0; i < n; i++) {
+		json_t *jl;
+
+		if (lv[i].page_size != page)
+			continue;
+		jl = object(b);
+		put_str(b, jl, "name", lv[i].name);
+		put_str(b, jl, "source", lv[i].source);
+		put_int(b, jl, "entries_min", (json_int_t)lv[i].entries_min);
+		put_int(b, jl, "entries_max", (json_int_t)lv[i].entries_max);
+		set_real(b, jl, "region_over_reach", mt_reach_times(&lv[i], r->region, times,
+								    sizeof(times)));
+		push(b, levels, jl);
+	}
+	put(b, o, "levels", levels);
+	return o;
+}
+
 static json_t *flush_knee_json(struct jb *b, const struct mt_flush_knee *k)
 {
 	json_t *o = object(b);
@@ -892,8 +925,14 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 	put(&b, root, "system", system_json(&b, &rep->system));
 	put_str(&b, root, "command", rep->command);
 	put(&b, root, "config", config_json(&b, rep));
-	for (size_t i = 0; i < rep->n_results && !b.err; i++)
-		push(&b, results, result_json(&b, rep->results[i]));
+	for (size_t i = 0; i < rep->n_results && !b.err; i++) {
+		json_t *jr = result_json(&b, rep->results[i]);
+
+		/* a workload's region: memtlb run's command has none */
+		if (rep->results[i]->region && !rep->flush)
+			put(&b, jr, "pressure", pressure_json(&b, rep, rep->results[i]));
+		push(&b, results, jr);
+	}
 	put(&b, root, "results", results);
 	if (rep->n_levels)
 		put(&b, root, "tlb_levels", levels_json(&b, rep));

@@ -417,8 +417,9 @@ static void per_block(struct mt_table *t, const struct mt_phase_stat *ps, enum m
 static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 			const struct mt_report_series *c, int width)
 {
-	bool faults = false, misses = false;
+	bool faults = false, misses = false, reach = false;
 	unsigned int ncols = 5;
+	struct mt_reach last;
 	struct mt_table *t;
 	double *times, scale;
 	char cell[MT_CELL_MAX];
@@ -437,7 +438,9 @@ static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 	}
 	unit = mt_time_unit(times, c->n, &scale);
 	free(times);
-	ret = mt_table_create(&t, ncols + faults + misses);
+	/* the pressure in one number: the region over the last level's reach */
+	reach = c->n && mt_reach_last(rep, mt_reach_page(rep, rep->results[c->idx[0]]), &last);
+	ret = mt_table_create(&t, ncols + faults + misses + reach);
 	if (ret)
 		return ret;
 	t->width[0] = 10;
@@ -449,6 +452,8 @@ static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 		mt_table_add(t, "%s", mt_derived_label(MT_DERIVED_FAULTS_PER_BLOCK));
 	if (misses)
 		mt_table_add(t, "%s", mt_derived_label(MT_DERIVED_MISSES_PER_BLOCK));
+	if (reach)
+		mt_table_add(t, "%s", "x reach");
 	mt_table_add(t, "%s", "knee");
 	for (size_t k = 0; k < c->n; k++) {
 		const struct mt_result *r = rep->results[c->idx[k]];
@@ -466,6 +471,11 @@ static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 			per_block(t, ps, MT_DERIVED_FAULTS_PER_BLOCK);
 		if (misses)
 			per_block(t, ps, MT_DERIVED_MISSES_PER_BLOCK);
+		if (reach && mt_reach_page(rep, r) == last.page_size)
+			mt_table_add(t, "%s", (mt_reach_times(&last, r->region, cell, sizeof(cell)),
+					       cell));
+		else if (reach)
+			mt_table_add(t, "%s", "-");
 		if (kn)
 			mt_table_add(t, "<- x%.1f%s", kn->step, kn->confirmed ? "" : "?");
 		else
@@ -473,6 +483,13 @@ static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 	}
 	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
 	mt_table_destroy(t);
+	if (!ret && reach) {
+		char lv[160];
+
+		mt_reach_describe(&last, lv, sizeof(lv));
+		mt_text_wrapf(f, MT_PROSE_WIDTH(width), "x reach: the region over the %s; the "
+			      "JSON report has it for every level (pressure)", lv);
+	}
 	return ret;
 }
 

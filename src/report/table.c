@@ -328,9 +328,7 @@ static void print_mapping(FILE *f, const struct mt_result *r, int width)
 static void print_pressure(FILE *f, const struct mt_report *rep, const struct mt_result *r,
 			   int width)
 {
-	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
-	uint64_t huge = rep->config.huge_size ? rep->config.huge_size : 2u << 20;
-	uint64_t page = mt_reach_page(&r->map, base, huge);
+	uint64_t page = mt_reach_page(rep, r);
 	struct mt_reach lv[2 * MT_REACH_MAX];
 	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX), k = 0;
 	uint64_t pt_bytes = mt_reach_pt_bytes(r->region, page);

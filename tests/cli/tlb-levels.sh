@@ -30,6 +30,10 @@ tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
 expect_grep 'knee: 8m -> 16m, ns/block x3\.0: the region passes the L2 TLB reach, 6\.0 MiB\.\.10\.0 MiB \(1536\.\.2560 x 4\.0 KiB, probe\)' \
 	"$work/joined" "knee explained by the probe's L2"
 if grep -q 'agree' "$out"; then fail "no cpuid level: no agreement line"; else ok; fi
+# The pressure column: the region over the probe's L2 reach range, both ends.
+expect_grep '^8m +[0-9.]+ +[0-9.]+ +[0-9.-]+ +[0-9.]+ +0\.8\.\.1\.33$' "$out" "x reach at 8m"
+expect_grep '^x reach: the region over the L2 TLB reach \(1536\.\.2560 x 4\.0 KiB, probe\);' \
+	"$out" "the x reach column's level"
 
 # The levels are kept in the report: JSON tlb_levels[], and the knee's level.
 run sweep --from "$work/none.json" --phase read_0 --tlb "$work/p.json" --format json
@@ -105,11 +109,21 @@ run stat --region 16m -i 1 -p 1 --backing anon --pages base --tlb "$work/p.json"
 	-o "$work/stat.json"
 expect_status 0 "stat --tlb"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
-expect_grep 'region = 1\.6 x L2 TLB reach \(1536\.\.2560 x 4\.0 KiB, probe\)' "$work/joined" \
+expect_grep 'region = 1\.6\.\.2\.67 x L2 TLB reach \(1536\.\.2560 x 4\.0 KiB, probe\)' "$work/joined" \
 	"stat: pressure against the probe's level"
 if python3 -c 'import json, sys
 sys.exit(len(json.load(open(sys.argv[1]))["tlb_levels"]) != 2)' "$work/stat.json"
 then ok; else fail "stat JSON: tlb_levels[]"; fi
+# The result's pressure: 16 MiB of 4 KiB pages, 4096 + 8 + 1 entries, and
+# the region over each level's reach (cpuid's, if any, are not checked).
+if python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["results"][0]["pressure"]
+assert p["page_size"] == 4096 and p["page_table_bytes"] == (4096 + 8 + 1) * 8, p
+lv = {l["name"]: l for l in p["levels"] if l["source"] == "probe"}
+assert lv["L2 TLB"]["entries_min"] == 1536 and lv["L2 TLB"]["entries_max"] == 2560, lv
+assert abs(lv["L2 TLB"]["region_over_reach"] - 1.6) < 1e-9, lv
+assert abs(lv["L1 dTLB"]["region_over_reach"] - 4096 / 72) < 1e-6, lv' "$work/stat.json"
+then ok; else fail "stat JSON: results[].pressure"; fi
 
 # What memtlb probe really writes is what --tlb reads (a short probe: the
 # levels it finds, if any, are not checked, only that they are carried).

@@ -112,7 +112,7 @@ COLUMNS=80 run sweep --region 64k..256k -i 2 -p 1 -e minor-faults,major-faults
 expect_status 0 "sweep"
 within 80 "$out" "sweep"
 within 80 "$err" "sweep's stderr"
-expect_grep '^region +ns/block +mean \((ns|us|ms|s)\) +cv \(%\) +faults/block +knee$' "$out" \
+expect_grep '^region +ns/block +mean \((ns|us|ms|s)\) +cv \(%\) +faults/block +(x reach +)?knee$' "$out" \
 	"sweep: ns/block beside the region, the time's unit"
 run sweep --region 64k..256k -i 2 -p 1 -e minor-faults --format csv
 expect_grep '^series,params,region_bytes,phase,mean_ns,cv,ns_per_block,' "$out" "sweep csv: units"

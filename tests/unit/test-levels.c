@@ -68,6 +68,39 @@ static void pt_against_caches(void **state)
 	assert_string_equal(line, "over L3 (32.0 MiB), the largest cache");
 }
 
+/* The level a sweep states its pressure against: measured first, then the highest. */
+static void last_level(void **state)
+{
+	struct mt_report *rep;
+	struct mt_reach r;
+	char x[48];
+
+	(void)state;
+	assert_int_equal(mt_report_create(&rep, "sweep"), 0);
+	assert_int_equal(mt_reach_last(rep, 4096, &r), 0);
+	zen3(&rep->system);
+	assert_int_equal(mt_reach_last(rep, 4096, &r), 1);
+	assert_string_equal(r.name, "L2 dTLB");
+	assert_string_equal(r.source, "cpuid");
+	level(&rep->levels[0], "L1 dTLB", 56, 72);
+	level(&rep->levels[1], "further translation knee", 8192, 16384);
+	rep->n_levels = 2;
+	/* a measured L1 before cpuid's L2; never the further knee */
+	assert_int_equal(mt_reach_last(rep, 4096, &r), 1);
+	assert_string_equal(r.name, "L1 dTLB");
+	assert_string_equal(r.source, "probe");
+	level(&rep->levels[2], "L2 TLB", 1536, 2560);
+	rep->n_levels = 3;
+	assert_int_equal(mt_reach_last(rep, 4096, &r), 1);
+	assert_string_equal(r.name, "L2 TLB");
+	/* 16 MiB over 2560..1536 x 4 KiB: both ends of the range */
+	assert_float_equal(mt_reach_times(&r, 16u << 20, x, sizeof(x)), 1.6, 1e-12);
+	assert_string_equal(x, "1.6..2.67");
+	assert_int_equal(mt_reach_last(rep, 2u << 20, &r), 1);
+	assert_string_equal(r.source, "cpuid");	/* zen3's 2M entries */
+	mt_report_destroy(rep);
+}
+
 static void agreement(void **state)
 {
 	struct mt_report *rep;
@@ -129,7 +162,7 @@ static void pressure_says_probe(void **state)
 	(void)state;
 	level(&r, "L2 TLB", 1536, 2560);
 	mt_reach_pressure(&r, 20u << 20, buf, sizeof(buf));
-	assert_string_equal(buf, "2 x L2 TLB reach (1536..2560 x 4.0 KiB, probe)");
+	assert_string_equal(buf, "2..3.33 x L2 TLB reach (1536..2560 x 4.0 KiB, probe)");
 }
 
 static void region_auto(void **state)
@@ -181,6 +214,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pt_against_caches),
+		cmocka_unit_test(last_level),
 		cmocka_unit_test(agreement),
 		cmocka_unit_test(knee_from_probe),
 		cmocka_unit_test(pressure_says_probe),
