@@ -697,31 +697,28 @@ static void test_output_check(void **state)
 	unlink(path);
 }
 
-/* Prose wraps at spaces, never between a number and its unit, nor at an " = ". */
-static void test_wrap_keeps_units(void **state)
+/* s through mt_text_wrap at width, compared with want. */
+static void wraps_as(const char *s, int width, const char *want)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
+	assert_non_null(f);
+	assert_int_equal(mt_text_wrap(f, s, width, 2), 0);
+	fclose(f);
+	assert_string_equal(text, want);
+	free(text);
+}
+
+/* Prose wraps at spaces, never between a number and its unit, nor at an " = ". */
+static void test_wrap_keeps_units(void **state)
+{
 	(void)state;
-	assert_non_null(f);
-	assert_int_equal(mt_text_wrap(f, "elapsed time was 2.5 ms in all", 20, 2), 0);
-	fclose(f);
-	assert_string_equal(text, "elapsed time was\n  2.5 ms in all\n");
-	free(text);
-	f = open_memstream(&text, &len);
-	assert_non_null(f);
-	assert_int_equal(mt_text_wrap(f, "a reach of 7.5 MiB..30.0 MiB", 24, 2), 0);
-	fclose(f);
-	assert_string_equal(text, "a reach of\n  7.5 MiB..30.0 MiB\n");
-	free(text);
-	f = open_memstream(&text, &len);
-	assert_non_null(f);
-	assert_int_equal(mt_text_wrap(f, "pressure: L1d; region = 42.7 x L1", 22, 2), 0);
-	fclose(f);
-	assert_string_equal(text, "pressure: L1d;\n  region = 42.7 x L1\n");
-	free(text);
+	wraps_as("elapsed time was 2.5 ms in all", 20, "elapsed time was\n  2.5 ms in all\n");
+	wraps_as("a reach of 7.5 MiB..30.0 MiB", 24, "a reach of\n  7.5 MiB..30.0 MiB\n");
+	wraps_as("pressure: L1d; region = 42.7 x L1", 22, "pressure: L1d;\n  region = 42.7 x L1\n");
+	wraps_as("the level of 128 x 4.0 KiB", 18, "the level of\n  128 x 4.0 KiB\n");
 }
 
 int main(void)
