@@ -206,23 +206,22 @@ static int level_number(const char *name)
 	return name[0] == 'L' && name[1] >= '1' && name[1] <= '9' ? name[1] - '0' : 0;
 }
 
+/* A measured level before cpuid's, then the higher level. */
+static int rank(const struct mt_reach *r)
+{
+	return (strcmp(r->source, "probe") ? 0 : 10) + level_number(r->name);
+}
+
 int mt_reach_last(const struct mt_report *rep, uint64_t page, struct mt_reach *out)
 {
 	struct mt_reach lv[2 * MT_REACH_MAX];
 	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX);
 	const struct mt_reach *best = NULL;
 
-	for (size_t i = 0; i < n; i++) {
-		bool probe = !strcmp(lv[i].source, "probe");
-
-		if (lv[i].page_size != page || !level_number(lv[i].name))
-			continue;
-		/* a measured level before cpuid's, then the higher level */
-		if (!best || (probe && strcmp(best->source, "probe")) ||
-		    (probe == !strcmp(best->source, "probe") &&
-		     level_number(lv[i].name) > level_number(best->name)))
+	for (size_t i = 0; i < n; i++)
+		if (lv[i].page_size == page && level_number(lv[i].name) &&
+		    (!best || rank(&lv[i]) > rank(best)))
 			best = &lv[i];
-	}
 	if (!best)
 		return 0;
 	*out = *best;
