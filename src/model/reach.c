@@ -123,9 +123,11 @@ void mt_reach_pt_caches(const struct mt_sysinfo *si, uint64_t bytes, char *buf, 
 		snprintf(buf, len, "over %s, the largest cache", a);
 }
 
-/* 0.25, 2.5, 102, 2731: never an exponent (%g's 2.73e+03) */
+/* 0.25, 2.5, 102, 2731, <0.001: never an exponent (%g's 2.73e+03, 2.4e-07) */
 static int times(char *buf, size_t len, double x)
 {
+	if (x < 0.001)
+		return snprintf(buf, len, "<0.001");
 	return snprintf(buf, len, x < 100 ? "%.3g" : "%.0f", x);
 }
 

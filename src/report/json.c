@@ -1345,6 +1345,8 @@ static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
 			get_u64(pg, "huge", &m->scan.huge);
 			get_u64(pg, "base", &m->scan.base);
 			get_u64(pg, "absent", &m->scan.absent);
+			/* the range asked about, so a report read back knows its page size */
+			m->scan.len = m->scan.huge + m->scan.base + m->scan.absent;
 			m->scan.smaps = src && !strcmp(src, "smaps");
 		}
 		if (json_is_boolean(json_object_get(jm, "as_requested"))) {
@@ -1974,6 +1976,9 @@ static int load_level(struct loader *ld, json_t *o, const char *where, size_t i,
 		return bad(ld, "%s[%zu]: entries_min, entries_max: not an entry range", where, i);
 	if (p < 4096 || p > (1ull << 34) || (p & (p - 1)))
 		return bad(ld, "%s[%zu]: page_size: not a page size", where, i);
+	/* the reach, entries x page size, must stay a byte count */
+	if (r->entries_max > (1ull << 62) / p)
+		return bad(ld, "%s[%zu]: entries_max x page_size: past 2^62 bytes", where, i);
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->page_size = p;
 	snprintf(r->source, sizeof(r->source), "probe");

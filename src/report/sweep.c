@@ -413,13 +413,25 @@ static void per_block(struct mt_table *t, const struct mt_phase_stat *ps, enum m
 		mt_table_add(t, "%s", "-");
 }
 
+/* used[] with lv once (a series of base and huge pages states two levels). */
+static unsigned int reach_used(struct mt_reach *used, unsigned int n, const struct mt_reach *lv)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(used[i].name, lv->name) && !strcmp(used[i].source, lv->source) &&
+		    used[i].page_size == lv->page_size)
+			return n;
+	if (n < 4)
+		used[n++] = *lv;
+	return n;
+}
+
 /* One series' rows: region, ns/block beside it, mean in the column's unit, ... */
 static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 			const struct mt_report_series *c, int width)
 {
 	bool faults = false, misses = false, reach = false;
-	unsigned int ncols = 5;
-	struct mt_reach last;
+	unsigned int ncols = 5, n_used = 0;
+	struct mt_reach last, used[4];
 	struct mt_table *t;
 	double *times, scale;
 	char cell[MT_CELL_MAX];
@@ -439,7 +451,8 @@ static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 	unit = mt_time_unit(times, c->n, &scale);
 	free(times);
 	/* the pressure in one number: the region over the last level's reach */
-	reach = c->n && mt_reach_last(rep, mt_reach_page(rep, rep->results[c->idx[0]]), &last);
+	for (size_t k = 0; k < c->n && !reach; k++)
+		reach = mt_reach_last(rep, mt_reach_page(rep, rep->results[c->idx[k]]), &last);
 	ret = mt_table_create(&t, ncols + faults + misses + reach);
 	if (ret)
 		return ret;
@@ -471,11 +484,13 @@ static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 			per_block(t, ps, MT_DERIVED_FAULTS_PER_BLOCK);
 		if (misses)
 			per_block(t, ps, MT_DERIVED_MISSES_PER_BLOCK);
-		if (reach && mt_reach_page(rep, r) == last.page_size)
-			mt_table_add(t, "%s", (mt_reach_times(&last, r->region, cell, sizeof(cell)),
-					       cell));
-		else if (reach)
-			mt_table_add(t, "%s", "-");
+		if (reach && mt_reach_last(rep, mt_reach_page(rep, r), &last)) {
+			mt_reach_times(&last, r->region, cell, sizeof(cell));
+			mt_table_add(t, "%s", cell);
+			n_used = reach_used(used, n_used, &last);
+		} else if (reach) {
+			mt_table_add(t, "%s", "-");	/* no level of this point's pages */
+		}
 		if (kn)
 			mt_table_add(t, "<- x%.1f%s", kn->step, kn->confirmed ? "" : "?");
 		else
@@ -483,12 +498,13 @@ static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 	}
 	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
 	mt_table_destroy(t);
-	if (!ret && reach) {
+	for (unsigned int i = 0; !ret && i < n_used; i++) {
 		char lv[160];
 
-		mt_reach_describe(&last, lv, sizeof(lv));
-		mt_text_wrapf(f, MT_PROSE_WIDTH(width), "x reach: the region over the %s; the "
-			      "JSON report has it for every level (pressure)", lv);
+		mt_reach_describe(&used[i], lv, sizeof(lv));
+		mt_text_wrapf(f, MT_PROSE_WIDTH(width), "x reach: the region over the %s%s", lv,
+			      i + 1 < n_used ? "" : "; the JSON report has it for every level "
+			      "(pressure)");
 	}
 	return ret;
 }

@@ -245,13 +245,14 @@ int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_kne
 		if (found && on_level == 1) {
 			/*
 			 * One point has no trend of its own: the level below's,
-			 * through it, so a cost that grows with the region is
-			 * no knee at each point after a step.
+			 * through it (the point above the knee, not an outlier
+			 * left out since), so a cost that grows with the region
+			 * is no knee at each point after a step.
 			 */
 			l.from = prev_from;
 			l.to = prev_to;
 			fit(&l, &t);
-			rescale(&t, y[i] / predict(&t, x[i]));
+			rescale(&t, y[start] / predict(&t, x[start]));
 		} else {
 			l.from = start;
 			l.to = i;

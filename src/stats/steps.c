@@ -68,7 +68,7 @@ static size_t merge(struct mt_step *st, size_t k)
 size_t mt_steps_find(const double *y, const double *ci, size_t n, const struct mt_step_opts *o,
 		     struct mt_step *out, size_t max)
 {
-	struct mt_step_opts cont = { .ratio = 1.0, .min_rise = o->min_rise };
+	struct mt_step_opts cont = { .ratio = sqrt(o->ratio), .min_rise = o->min_rise };
 	bool spike[MAXN];
 	size_t s = 0, k = 0, ramp_end = 0;
 
@@ -78,9 +78,11 @@ size_t mt_steps_find(const double *y, const double *ci, size_t n, const struct m
 	for (size_t j = 1; j < n; j++) {
 		double cp, p = plateau(y, spike, s, j, &cp, ci);
 		/*
-		 * A ramp goes on while each point rises over the one before, by
-		 * min_rise with the intervals apart: a TLB whose misses grow
-		 * as 1 - entries / size rises by less than the ratio per point.
+		 * A ramp goes on while each point rises over the one before by
+		 * the ratio's square root and min_rise, the intervals apart: a
+		 * TLB whose misses grow as 1 - entries / size rises by less
+		 * than the ratio per point, but a walk cost that keeps growing
+		 * slowly past the level is no part of its step.
 		 */
 		bool more = k && ramp_end == j - 1 &&
 			    mt_steps_rises(y[j - 1], ci[j - 1], y[j], ci[j], &cont);
@@ -92,10 +94,10 @@ size_t mt_steps_find(const double *y, const double *ci, size_t n, const struct m
 			continue;
 		}
 		if (k && ramp_end == j - 1) {
-			/* Still rising: the same step, its top moves up. */
+			/* Still rising: the same step, its top moves up (and it stayed up). */
 			out[k - 1].to = y[j];
 			out[k - 1].top = j;
-			out[k - 1].confirmed = j + 1 < n;
+			out[k - 1].confirmed = true;
 		} else if (k < max) {
 			out[k].before = j - 1;
 			out[k].after = j;

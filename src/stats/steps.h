@@ -39,8 +39,8 @@ bool mt_steps_rises(double p, double cp, double y, double cy, const struct mt_st
  * The steps of the curve, in order, at most max into out; returns how many.
  * A point that rises and whose next point falls back below the middle of
  * the rise is a spike, not a step; a rise that goes on over consecutive
- * points, each over the one before by min_rise with the intervals apart,
- * is one step (a ramp: a set-associative TLB fills set by set), its range
+ * points, each over the one before by the ratio's square root and min_rise
+ * with the intervals apart, is one step (a ramp: a set-associative TLB fills set by set), its range
  * where it starts, and so are two rises with a plateau of one or two
  * points between them (a ramp that paused).
  */

@@ -104,6 +104,27 @@ tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
 expect_grep 'knee: 8m -> 16m, ns/block x3\.0: the region passes the L2 TLB reach' \
 	"$work/joined" "the measured level where cpuid's does not explain"
 
+# x reach by each point's pages: from 16m the scan found huge pages, and
+# cpuid's 2 MiB level (32 entries, 64 MiB) is theirs; a line per level used.
+both='[{"level": 2, "type": "data", "pages": "4K", "entries": 1024, "ways": 8},
+       {"level": 2, "type": "data", "pages": "2M/4M", "entries": 32, "ways": 4}]'
+make_sweep "$work/mixed.json" $((16 * M)) "$both"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    n = r["params"]["region"]
+    if n >= 16 << 20:
+        r["mapping"]["pages"].update(huge=n, base=0)
+json.dump(d, open(sys.argv[1], "w"))' "$work/mixed.json"
+run sweep --from "$work/mixed.json" --phase read_0
+expect_status 0 "sweep --from, base and huge pages in one series"
+expect_grep '^8m( +[0-9.-]+){4} +2$' "$out" "x reach: 8m over 1024 x 4 KiB"
+expect_grep '^16m( +[0-9.-]+){4} +0\.25 ' "$out" "x reach: 16m over 32 x 2 MiB"
+expect_grep '^x reach: the region over the L2 dTLB reach \(1024 x 4\.0 KiB\)$' "$out" \
+	"x reach: the base pages' level"
+expect_grep '^x reach: the region over the L2 dTLB reach \(32 x 2\.0 MiB\);' "$out" \
+	"x reach: the huge pages' level"
+
 # stat: the pressure line names the probe's levels, and the agreement.
 run stat --region 16m -i 1 -p 1 --backing anon --pages base --tlb "$work/p.json" \
 	-o "$work/stat.json"
@@ -149,6 +170,10 @@ usage_case "--tlb: a name with a control character" stat --tlb "$work/evil.json"
 probe "$work/range.json" '[{"name": "L2 TLB", "entries_min": 9, "entries_max": 2,
 	"page_size": 4096}]'
 usage_case "--tlb: an empty entry range" stat --tlb "$work/range.json"
+# 2^30 entries of 16 GiB pages: a reach past any byte count (it wrapped to 0)
+probe "$work/wide.json" '[{"name": "L2 TLB", "entries_min": 1, "entries_max": 1073741824,
+	"page_size": 17179869184}]'
+usage_case "--tlb: a reach past 2^62 bytes" stat --tlb "$work/wide.json"
 usage_case "--tlb: a directory" sweep --region 1m..2m --tlb "$work"
 truncate -s 65m "$work/big.json"
 usage_case "--tlb: larger than a report can be" stat --tlb "$work/big.json"

@@ -297,6 +297,23 @@ static void test_knee_after_knee(void **state)
 	assert_true(k[1].confirmed);
 }
 
+/* A low outlier right after a knee is no point to draw the trend through. */
+static void test_outlier_after_knee(void **state)
+{
+	const double y[] = { 1, 1, 1, 1, 3, 1.2, 3, 3, 3, 3 };
+	struct mt_knee_opts o;
+	struct mt_knee k[4];
+	double x[10];
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		x[i] = M * (double)(1u << i);
+	mt_knee_opts_init(&o);
+	o.ratio = 1.5;
+	assert_int_equal(mt_knee_find(x, y, 10, &o, k, 4), 1);
+	assert_int_equal(k[0].after, 4);
+}
+
 /*
  * After a knee the one point above it takes the trend of the level below:
  * a cost that keeps growing with the region (1 + region / 1g, x3 from the
@@ -487,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_ramp_any_spacing),
 		cmocka_unit_test(test_knee_after_knee),
 		cmocka_unit_test(test_trend_after_knee),
+		cmocka_unit_test(test_outlier_after_knee),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_results_curve),
 		cmocka_unit_test(test_results_curve_from_time),

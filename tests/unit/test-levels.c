@@ -96,6 +96,9 @@ static void last_level(void **state)
 	/* 16 MiB over 2560..1536 x 4 KiB: both ends of the range */
 	assert_float_equal(mt_reach_times(&r, 16u << 20, x, sizeof(x)), 1.6, 1e-12);
 	assert_string_equal(x, "1.6..2.67");
+	/* far under a level: never an exponent */
+	mt_reach_times(&r, 4096, x, sizeof(x));
+	assert_string_equal(x, "<0.001..<0.001");
 	assert_int_equal(mt_reach_last(rep, 2u << 20, &r), 1);
 	assert_string_equal(r.source, "cpuid");	/* zen3's 2M entries */
 	mt_report_destroy(rep);

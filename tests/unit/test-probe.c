@@ -150,14 +150,25 @@ static void ramp_is_one_step(void **state)
  */
 static void slow_ramp_is_one_step(void **state)
 {
-	double y[] = { 0.0, 0.0, 0.0, 1.0, 1.5, 2.1, 2.8, 3.4, 3.5, 3.45, 3.5 };
+	double y[] = { 0.0, 0.0, 0.0, 1.0, 1.5, 2.1, 2.8, 3.5, 3.6, 3.55, 3.6 };
+	/* past a level the walks' cost grows on, slower: not the step's */
+	double walk[] = { 0, 0, 0, 0, 1.5, 1.5, 1.5, 1.5, 6, 10, 11, 12, 13, 14, 15 };
+	/* a ramp to the largest size stayed up: still a step to refine */
+	double last[] = { 0.0, 0.0, 0.0, 1.0, 1.5, 2.1, 2.8 };
 	struct mt_step st[MT_STEPS_MAX];
 
 	(void)state;
 	assert_int_equal(find(y, 11, st), 1);
 	assert_int_equal(st[0].before, 2);
 	assert_int_equal(st[0].top, 7);
-	assert_true(st[0].to == 3.4);
+	assert_true(st[0].to == 3.5);
+	assert_int_equal(find(walk, 15, st), 2);
+	assert_int_equal(st[1].before, 7);
+	assert_int_equal(st[1].top, 9);
+	assert_true(st[1].to == 10 && st[1].confirmed);
+	assert_int_equal(find(last, 7, st), 1);
+	assert_int_equal(st[0].top, 6);
+	assert_true(st[0].confirmed);
 }
 
 /* A ramp that pauses on a plateau of one or two points is still one step. */
