@@ -47,14 +47,17 @@ static double plateau(const double *y, const bool *spike, size_t s, size_t e, do
 
 /*
  * Two rises with a plateau of one or two points between them are one ramp
- * that paused (a noisy point, a partial miss), not two levels.
+ * that paused (a noisy point, a partial miss), not two levels. A rise at
+ * the largest size, with nothing after it to show it stays, is not joined
+ * to a step that did stay up: a burst there must not unconfirm it.
  */
 static size_t merge(struct mt_step *st, size_t k)
 {
 	size_t w = 0;
 
 	for (size_t r = 0; r < k; r++) {
-		if (w && st[r].before <= st[w - 1].top + 1) {
+		if (w && st[r].before <= st[w - 1].top + 1 &&
+		    (st[r].confirmed || !st[w - 1].confirmed)) {
 			st[w - 1].top = st[r].top;
 			st[w - 1].to = st[r].to;
 			st[w - 1].confirmed = st[r].confirmed;

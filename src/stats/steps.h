@@ -42,7 +42,8 @@ bool mt_steps_rises(double p, double cp, double y, double cy, const struct mt_st
  * points, each over the one before by the ratio's square root and min_rise
  * with the intervals apart, is one step (a ramp: a set-associative TLB fills set by set), its range
  * where it starts, and so are two rises with a plateau of one or two
- * points between them (a ramp that paused).
+ * points between them (a ramp that paused), unless the second is at the
+ * last point, unconfirmed, and the first stayed up.
  */
 size_t mt_steps_find(const double *y, const double *ci, size_t n, const struct mt_step_opts *o,
 		     struct mt_step *out, size_t max);

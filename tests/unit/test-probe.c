@@ -171,6 +171,23 @@ static void slow_ramp_is_one_step(void **state)
 	assert_true(st[0].confirmed);
 }
 
+/*
+ * A burst at the largest size, just past a ramp's pause, is a rise of its
+ * own that nothing confirms: the ramp before it stays a confirmed step.
+ */
+static void burst_at_the_end(void **state)
+{
+	double y[] = { 0.0, 0.0, 0.0, 2.0, 2.0, 2.0, 2.0, 6.0, 9.0, 9.5, 40.0 };
+	struct mt_step st[MT_STEPS_MAX];
+
+	(void)state;
+	assert_int_equal(find(y, 11, st), 3);
+	assert_int_equal(st[1].before, 6);
+	assert_int_equal(st[1].top, 8);
+	assert_true(st[1].confirmed && st[1].to == 9.0);
+	assert_false(st[2].confirmed);
+}
+
 /* A ramp that pauses on a plateau of one or two points is still one step. */
 static void paused_ramp_is_one_step(void **state)
 {
@@ -232,6 +249,7 @@ int main(void)
 		cmocka_unit_test(spike_is_no_step),
 		cmocka_unit_test(ramp_is_one_step),
 		cmocka_unit_test(slow_ramp_is_one_step),
+		cmocka_unit_test(burst_at_the_end),
 		cmocka_unit_test(paused_ramp_is_one_step),
 		cmocka_unit_test(noise_is_no_step),
 		cmocka_unit_test(ci95),
