@@ -272,6 +272,19 @@ static void test_ramp_any_spacing(void **state)
 	}
 }
 
+/* Knees of y over regions 1m, 2m, 4m ... at --knee-ratio 1.5. */
+static int knees_doubling(const double *y, size_t n, struct mt_knee *k)
+{
+	struct mt_knee_opts o;
+	double x[16];
+
+	for (size_t i = 0; i < n && i < 16; i++)
+		x[i] = M * (double)(1u << i);
+	mt_knee_opts_init(&o);
+	o.ratio = 1.5;
+	return mt_knee_find(x, y, n, &o, k, 4);
+}
+
 /*
  * A sweep of this guest (read_4, 1m..64m, --knee-ratio 1.5): a rise at 4m,
  * a larger one at 8m where the L2 TLB's reach ends. The point above a knee
@@ -280,16 +293,10 @@ static void test_ramp_any_spacing(void **state)
 static void test_knee_after_knee(void **state)
 {
 	const double y[] = { 0.80, 0.74, 1.23, 3.54, 4.74, 4.99, 5.24 };
-	struct mt_knee_opts o;
 	struct mt_knee k[4];
-	double x[7];
 
 	(void)state;
-	for (int i = 0; i < 7; i++)
-		x[i] = M * (double)(1u << i);
-	mt_knee_opts_init(&o);
-	o.ratio = 1.5;
-	assert_int_equal(mt_knee_find(x, y, 7, &o, k, 4), 2);
+	assert_int_equal(knees_doubling(y, 7, k), 2);
 	assert_int_equal(k[0].before, 1);
 	assert_int_equal(k[0].after, 2);
 	assert_int_equal(k[1].before, 2);
@@ -301,16 +308,10 @@ static void test_knee_after_knee(void **state)
 static void test_outlier_after_knee(void **state)
 {
 	const double y[] = { 1, 1, 1, 1, 3, 1.2, 3, 3, 3, 3 };
-	struct mt_knee_opts o;
 	struct mt_knee k[4];
-	double x[10];
 
 	(void)state;
-	for (int i = 0; i < 10; i++)
-		x[i] = M * (double)(1u << i);
-	mt_knee_opts_init(&o);
-	o.ratio = 1.5;
-	assert_int_equal(mt_knee_find(x, y, 10, &o, k, 4), 1);
+	assert_int_equal(knees_doubling(y, 10, k), 1);
 	assert_int_equal(k[0].after, 4);
 }
 
