@@ -88,16 +88,17 @@ uint64_t mt_reach_pt_bytes(uint64_t region, uint64_t page)
 
 static void cache_name(const struct mt_cache *c, char *buf, size_t len)
 {
-	char sz[32];
+	char name[16], sz[24];
 
+	mt_sysinfo_cache_name(c, name, sizeof(name));
 	mt_size_format(c->size, sz, sizeof(sz));
-	snprintf(buf, len, "L%u%s (%s)", c->level, strcmp(c->type, "data") ? "" : "d", sz);
+	snprintf(buf, len, "%s (%s)", name, sz);
 }
 
 void mt_reach_pt_caches(const struct mt_sysinfo *si, uint64_t bytes, char *buf, size_t len)
 {
 	const struct mt_cache *in = NULL, *over = NULL;
-	char a[48], b[48];
+	char a[64], b[64];
 
 	/* the walker reads entries through the data side: no instruction cache */
 	for (unsigned int i = 0; i < si->n_caches; i++) {

@@ -1620,8 +1620,7 @@ static void load_caches(json_t *a, struct mt_sysinfo *si)
 		long level = get_long(o, "level", 0), ways = get_long(o, "ways", 0);
 		uint64_t size;
 
-		if (!type || (strcmp(type, "data") && strcmp(type, "instruction") &&
-			      strcmp(type, "unified")) || level < 1 || level > 4 ||
+		if (!mt_sysinfo_cache_type_known(type) || level < 1 || level > 4 ||
 		    get_u64(o, "size_bytes", &size) || !size || size > (1ull << 40))
 			continue;
 		memset(c, 0, sizeof(*c));

@@ -210,13 +210,11 @@ static const char *cache_list(const struct mt_sysinfo *si, char *buf, size_t len
 
 	snprintf(buf, len, "unknown");
 	for (unsigned int i = 0; i < si->n_caches && k < len; i++) {
-		const struct mt_cache *c = &si->caches[i];
-		char sz[32];
+		char name[16], sz[32];
 
-		mt_size_format_short(c->size, sz, sizeof(sz));
-		k += (size_t)snprintf(buf + k, len - k, "%sL%u%s %s", k ? ", " : "", c->level,
-				      !strcmp(c->type, "data") ? "d" :
-				      !strcmp(c->type, "instruction") ? "i" : "", sz);
+		mt_sysinfo_cache_name(&si->caches[i], name, sizeof(name));
+		mt_size_format_short(si->caches[i].size, sz, sizeof(sz));
+		k += (size_t)snprintf(buf + k, len - k, "%s%s %s", k ? ", " : "", name, sz);
 	}
 	return buf;
 }
@@ -562,21 +560,34 @@ static int plot(FILE *f, enum plot_kind kind, const struct mt_report *const *rep
 	return 0;
 }
 
+/* A document table whose head is the NULL-ended list head. */
+static int head_table(struct mt_table **t, const char *const *head)
+{
+	size_t n = 0;
+	int ret;
+
+	while (head[n])
+		n++;
+	ret = mt_table_create(t, n);
+	if (ret)
+		return ret;
+	(*t)->gap = 2;
+	for (size_t i = 0; i < n; i++)
+		mt_table_add(*t, "%s", head[i]);
+	return 0;
+}
+
 /* For sweeps: the per-block costs of every point of every input. */
 static int sweep_table(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
 		       const char *const *files, unsigned int n)
 {
+	static const char *const head[] = { "input", "point", "write_0 ns/block",
+					    "read ns/block", "write_0 faults/block", NULL };
 	struct mt_table *t;
-	int ret = mt_table_create(&t, 5);
+	int ret = head_table(&t, head);
 
 	if (ret)
 		return ret;
-	t->gap = 2;
-	mt_table_add(t, "input");
-	mt_table_add(t, "point");
-	mt_table_add(t, "write_0 ns/block");
-	mt_table_add(t, "read ns/block");
-	mt_table_add(t, "write_0 faults/block");
 	for (unsigned int i = 0; i < n; i++) {
 		for (size_t k = 0; k < reps[i]->n_results; k++) {
 			const struct mt_result *r = reps[i]->results[k];
@@ -668,19 +679,14 @@ static int levels_section(FILE *f, enum mt_render_format fmt,
 			  const struct mt_report *const *reps, const char *const *files,
 			  unsigned int n)
 {
+	static const char *const head[] = { "input", "level", "pages", "entries", "reach",
+					    "source", NULL };
 	struct mt_reach lv[2 * MT_REACH_MAX];
 	struct mt_table *t;
-	int ret = mt_table_create(&t, 6);
+	int ret = head_table(&t, head);
 
 	if (ret)
 		return ret;
-	t->gap = 2;
-	mt_table_add(t, "input");
-	mt_table_add(t, "level");
-	mt_table_add(t, "pages");
-	mt_table_add(t, "entries");
-	mt_table_add(t, "reach");
-	mt_table_add(t, "source");
 	for (unsigned int i = 0; i < n; i++) {
 		size_t nl = mt_reach_levels(reps[i], lv, 2 * MT_REACH_MAX);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What the machine is: read from /proc and /sys, never guessed. */
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -501,6 +502,17 @@ int mt_sysinfo_tlb_intel(struct mt_sysinfo *si, const unsigned int r[4])
 	return 0;
 }
 
+bool mt_sysinfo_cache_type_known(const char *t)
+{
+	return t && (!strcmp(t, "data") || !strcmp(t, "instruction") || !strcmp(t, "unified"));
+}
+
+void mt_sysinfo_cache_name(const struct mt_cache *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "L%u%s", c->level, !strcmp(c->type, "data") ? "d" :
+		 !strcmp(c->type, "instruction") ? "i" : "");
+}
+
 /*
  * CPU 0's caches from sysfs (also under MEMTLB_SYSROOT): level, type, size
  * ("48K", "32768K") and ways. A cache with any of the first three missing
@@ -526,10 +538,11 @@ static void read_caches(struct mt_sysinfo *si)
 		if (end == size || !v || v > (1ull << 30) ||
 		    (*end && strcmp(end, "K") && strcmp(end, "M")))
 			continue;
-		if (!strcmp(type, "Data") || !strcmp(type, "Instruction") || !strcmp(type, "Unified"))
-			snprintf(c->type, sizeof(c->type), "%c%.10s", type[0] - 'A' + 'a', type + 1);
-		else
+		/* sysfs says "Data", "Instruction", "Unified" */
+		type[0] = (char)tolower((unsigned char)type[0]);
+		if (!mt_sysinfo_cache_type_known(type))
 			continue;
+		snprintf(c->type, sizeof(c->type), "%.11s", type);	/* known: at most 11 */
 		c->level = (unsigned int)level;
 		c->size = v << (*end == 'M' ? 20 : *end == 'K' ? 10 : 0);
 		snprintf(path, sizeof(path),

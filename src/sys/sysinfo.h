@@ -30,6 +30,12 @@ struct mt_cache {
 	unsigned int ways;	/* 0: unknown */
 };
 
+/* Whether t is a cache type memtlb knows: "data", "instruction", "unified". */
+bool mt_sysinfo_cache_type_known(const char *t);
+
+/* The cache's short name: "L1d", "L1i", "L2" (unified). */
+void mt_sysinfo_cache_name(const struct mt_cache *c, char *buf, size_t len);
+
 struct mt_hugepool {
 	uint64_t size_kb;
 	long total;
