@@ -98,8 +98,9 @@ static void print_env(const struct mt_env *e)
 	else if (!e->hv_cpuid)
 		printf("%-30s %s\n", "hypervisor (cpuid)", "none");
 	else
-		printf("%-30s %s (%s)\n", "hypervisor (cpuid)", e->hv_signature,
-		       e->hv_vendor[0] ? e->hv_vendor : "unknown vendor");
+		/* Quoted: a signature's spaces are its own ("bhyve bhyve "). */
+		printf("%-30s %s (signature \"%s\")\n", "hypervisor (cpuid)",
+		       e->hv_vendor[0] ? e->hv_vendor : "unknown", e->hv_signature);
 	printf("%-30s %s\n", "PV TLB flush",
 	       tri(mt_env_kvm_feature(e, "pv_tlb_flush"), "yes", "no", "unknown"));
 	printf("%-30s %s\n", "PV steal time",

@@ -568,12 +568,20 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 		goto out;
 	}
 	fresh_events(used, ev, n_ev, attach);
-	if (!attach && n_ev) {
-		ret = mt_counters_create(&c, used, n_ev, 0);
-		if (ret)
-			goto out;
-	}
 	for (unsigned int r = 0; r < repeats && !got_sig; r++) {
+		/*
+		 * Fresh counters for every run, as perf stat -r opens them: one
+		 * set inherited by run after run stopped counting after a few
+		 * children on 6.18 (4 of 10 runs of touch-pages counted).
+		 */
+		if (!attach && n_ev) {
+			mt_counters_destroy(c);
+			c = NULL;
+			fresh_events(used, ev, n_ev, attach);
+			ret = mt_counters_create(&c, used, n_ev, 0);
+			if (ret)
+				goto out;
+		}
 		if (attach) {
 			fresh_events(used, ev, n_ev, attach);
 			ret = attach_once(opts, used, n_ev, &times[r],

@@ -985,25 +985,49 @@ static int merge_phase(struct mt_result *m, unsigned int p, struct mt_result *co
 	mt_stats_summarize(means, n, &ps->between);
 	if (mt_ci_mean95(means, n, &ps->between.mean, &ps->between_half))
 		ps->between_half = 0.0;
-	/* A counter is OK over all runs only where every run counted it. */
+	/*
+	 * A counter over the runs that counted it: its n says how many
+	 * iterations those were, its samples which were not (NAN), so a run
+	 * left out is shown as such, never dropped without a word.
+	 */
 	for (unsigned int e = 0; e < m->n_events; e++) {
-		bool ok = true;
-		double running = 0.0;
+		struct mt_counter_stat *cs = &ps->counters[e];
+		double running = 0.0, *samples = NULL;
+		unsigned int counted = 0;
+		bool kept = true;
 
+		if (cs->state == MT_COUNTER_UNSUPPORTED)
+			continue;
+		/* a run's samples not known (an older report): none are said */
+		for (k = 0; k < n; k++)
+			kept &= runs[k]->phases[p].counters[e].samples != NULL ||
+				runs[k]->phases[p].counters[e].state != MT_COUNTER_OK;
+		if (kept)
+			samples = malloc((total ? total : 1) * sizeof(*samples));
+		if (kept && !samples)
+			return -ENOMEM;
+		at = 0;
 		for (k = 0; k < n; k++) {
 			const struct mt_counter_stat *c = &runs[k]->phases[p].counters[e];
+			/* runs[0]'s time_ns is the merged one by now: each run's n as kept */
+			size_t rn = ps->runs[k].n;
 
-			ok &= c->state == MT_COUNTER_OK;
-			part[k] = c->s;
-			running += c->running / n;
+			for (size_t i = 0; samples && i < rn; i++)
+				samples[at + i] = c->samples && c->state == MT_COUNTER_OK ?
+						  c->samples[i] : NAN;
+			at += rn;
+			if (c->state != MT_COUNTER_OK)
+				continue;
+			part[counted++] = c->s;
+			running += c->running;
 		}
-		if (!ok) {
-			if (ps->counters[e].state == MT_COUNTER_OK)
-				ps->counters[e].state = MT_COUNTER_NOT_COUNTED;
+		free(cs->samples);
+		cs->samples = samples;
+		cs->state = counted ? MT_COUNTER_OK : MT_COUNTER_NOT_COUNTED;
+		if (!counted)
 			continue;
-		}
-		pool(&ps->counters[e].s, part, n);
-		ps->counters[e].running = running;
+		pool(&cs->s, part, counted);
+		cs->running = running / counted;
 	}
 	for (unsigned int x = 0; x < m->n_extras; x++) {
 		bool ok = true;

@@ -43,6 +43,8 @@ void mt_result_destroy(struct mt_result *r)
 		for (unsigned int k = 0; r->phases[p].runs && k < r->n_runs; k++)
 			free(r->phases[p].runs[k].counter_means);
 		free(r->phases[p].runs);
+		for (unsigned int e = 0; r->phases[p].counters && e < r->n_events; e++)
+			free(r->phases[p].counters[e].samples);
 		free(r->phases[p].extras);
 		free(r->phases[p].counters);
 		free(r->phases[p].time_samples);

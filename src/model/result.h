@@ -39,6 +39,12 @@ struct mt_counter_stat {
 	enum mt_counter_state state;
 	struct mt_summary s;	/* of scaled per-iteration deltas */
 	double running;		/* time running / time enabled, over the iterations summarised */
+	/*
+	 * Each iteration's (run's) scaled count, NAN where it was not
+	 * counted: which ones s.n left out. NULL where not kept (a report
+	 * read back); n = the phase's time_ns.n.
+	 */
+	double *samples;
 };
 
 /*

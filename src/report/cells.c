@@ -730,10 +730,52 @@ static void note_meanings(struct mt_table *t, const struct mt_report *rep,
 	note_ratios(t, r);
 }
 
+/*
+ * An event counted in fewer iterations (runs) than the phase has: its
+ * figures are over those alone, and the note says how many, so that a
+ * run whose counters never ran is not passed over in silence.
+ */
+static void note_partial(struct mt_table *t, const struct mt_result *r)
+{
+	for (unsigned int e = 0; e < r->n_events; e++) {
+		char phases[256] = "";
+		size_t off = 0, n = 0, of = 0, shown = 0;
+		bool run = false, same = true;
+
+		for (unsigned int p = 0; p < r->n_phases; p++) {
+			const struct mt_phase_stat *ps = &r->phases[p];
+			const struct mt_counter_stat *cs = &ps->counters[e];
+
+			if (cs->state != MT_COUNTER_OK || cs->s.n >= ps->time_ns.n)
+				continue;
+			same &= !shown || (cs->s.n == n && ps->time_ns.n == of);
+			n = cs->s.n;
+			of = ps->time_ns.n;
+			run = !strcmp(ps->name, "command");
+			if (off < sizeof(phases))
+				off += (size_t)snprintf(phases + off, sizeof(phases) - off, "%s%s",
+							shown ? ", " : "", ps->name);
+			shown++;
+		}
+		if (!shown)
+			continue;
+		if (run)
+			mt_table_note(t, "%s: n=%zu of %zu runs counted (the others' samples "
+				      "are null in the JSON)", r->events[e].name, n, of);
+		else if (same)
+			mt_table_note(t, "%s: n=%zu of %zu iterations counted in %s",
+				      r->events[e].name, n, of, phases);
+		else
+			mt_table_note(t, "%s: not counted in every iteration of %s",
+				      r->events[e].name, phases);
+	}
+}
+
 int mt_table_notes(struct mt_table *t, const struct mt_report *rep, const struct mt_result *r,
 		   bool verbose)
 {
 	note_unsupported(t, r, verbose);
+	note_partial(t, r);
 	note_groups(t, r);
 	note_meanings(t, rep, r);
 	return t->err;

@@ -443,8 +443,50 @@ static json_t *config_json(struct jb *b, const struct mt_report *rep)
 	return o;
 }
 
+/* Each run's (iteration's) count, null where it was not counted. */
+static void counter_samples(struct jb *b, json_t *o, const struct mt_counter_stat *cs, size_t n)
+{
+	json_t *samples;
+
+	if (!cs->samples)
+		return;
+	samples = array(b);
+	for (size_t i = 0; i < n && !b->err; i++)
+		push(b, samples, isfinite(cs->samples[i]) ?
+		     keep(b, json_integer((json_int_t)llround(cs->samples[i]))) : json_null());
+	put(b, o, "samples", samples);
+}
+
+/*
+ * A counter's samples read back: one per time sample, a count or null
+ * (not counted); absent in reports before them. -EINVAL on any other shape.
+ */
+static int load_counter_samples(json_t *c, struct mt_counter_stat *cs, size_t n)
+{
+	json_t *samples = json_object_get(c, "samples");
+
+	if (!samples)
+		return 0;
+	if (!json_is_array(samples) || json_array_size(samples) != n || !n)
+		return -EINVAL;
+	cs->samples = malloc(n * sizeof(*cs->samples));
+	if (!cs->samples)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_array_get(samples, i);
+
+		if (json_is_null(v))
+			cs->samples[i] = NAN;
+		else if (json_is_integer(v) && json_integer_value(v) >= 0)
+			cs->samples[i] = (double)json_integer_value(v);
+		else
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static json_t *counter_json(struct jb *b, const struct mt_result_event *ev,
-			    const struct mt_counter_stat *cs)
+			    const struct mt_counter_stat *cs, size_t n_samples)
 {
 	json_t *o;
 
@@ -459,12 +501,14 @@ static json_t *counter_json(struct jb *b, const struct mt_result_event *ev,
 		o = object(b);
 		put_bool(b, o, "supported", true);
 		put_bool(b, o, "counted", false);
+		counter_samples(b, o, cs, n_samples);
 		return o;
 	}
 	o = summary_json(b, &cs->s);
 	put_bool(b, o, "supported", true);
 	put_bool(b, o, "counted", true);
 	set_real(b, o, "running", cs->running);
+	counter_samples(b, o, cs, n_samples);
 	return o;
 }
 
@@ -558,7 +602,7 @@ static json_t *phase_json(struct jb *b, const struct mt_result *r, const struct 
 	counters = object(b);
 	for (unsigned int e = 0; e < r->n_events; e++)
 		put(b, counters, r->events[e].name,
-		    counter_json(b, &r->events[e], &ps->counters[e]));
+		    counter_json(b, &r->events[e], &ps->counters[e], ps->time_ns.n));
 	put(b, ph, "counters", counters);
 	derived = object(b);
 	cross = array(b);
@@ -1235,6 +1279,14 @@ static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsign
 			cs->state = MT_COUNTER_OK;
 			if (load_summary(c, &cs->s) || get_num(c, "running", &cs->running))
 				return bad(ld, "phase %s: counter %s: bad values", name,
+					   r->events[e].name);
+		}
+		if (cs->state != MT_COUNTER_UNSUPPORTED) {
+			int ret = load_counter_samples(c, cs, ps->time_ns.n);
+
+			if (ret)
+				return ret == -ENOMEM ? ret :
+				       bad(ld, "phase %s: counter %s: bad samples", name,
 					   r->events[e].name);
 		}
 	}

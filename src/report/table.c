@@ -171,6 +171,15 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		const struct mt_counter_stat *cs = &ps->counters[e];
 
+		if (cs->state == MT_COUNTER_OK && cs->s.n < ps->time_ns.n) {
+			char what[sizeof(r->events[e].name) + 48];
+
+			/* over the runs that counted it, and says so */
+			snprintf(what, sizeof(what), "%s n=%zu of %zu", r->events[e].name,
+				 cs->s.n, ps->time_ns.n);
+			run_row(t, what, &cs->s, 1.0, cs->running, true);
+			continue;
+		}
 		if (cs->state == MT_COUNTER_OK) {
 			run_row(t, r->events[e].name, &cs->s, 1.0, cs->running, true);
 			continue;

@@ -54,16 +54,21 @@ static int counter_stat(const struct mt_samples *s, unsigned int phase, unsigned
 	uint64_t ena = 0, run = 0;
 	size_t n = 0;
 
+	cs->samples = malloc(s->n_iter * sizeof(*cs->samples));
+	if (!cs->samples)
+		return -ENOMEM;
 	for (unsigned int i = 0; i < s->n_iter; i++) {
 		const struct mt_counts *c = mt_samples_counts((struct mt_samples *)s, phase, ev, i);
 
+		cs->samples[i] = NAN;
 		/* The share is of the iterations summarised, as the mean is. */
 		if (!c->run)
 			continue;
 		ena += c->ena;
 		run += c->run;
-		buf[n++] = c->run < c->ena ? (double)c->val * ((double)c->ena / (double)c->run)
-					   : (double)c->val;
+		buf[n] = c->run < c->ena ? (double)c->val * ((double)c->ena / (double)c->run)
+					 : (double)c->val;
+		cs->samples[i] = buf[n++];
 	}
 	if (!n) {
 		cs->state = MT_COUNTER_NOT_COUNTED;

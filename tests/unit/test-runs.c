@@ -50,6 +50,9 @@ static struct mt_result *one_run(unsigned int k, uint64_t addr)
 	assert_int_equal(mt_stats_summarize(times[k], ITERS, &r->phases[0].time_ns), 0);
 	r->phases[0].counters[0].state = MT_COUNTER_OK;
 	r->phases[0].counters[0].running = 1.0;
+	r->phases[0].counters[0].samples = malloc(sizeof(counts[k]));
+	assert_non_null(r->phases[0].counters[0].samples);
+	memcpy(r->phases[0].counters[0].samples, counts[k], sizeof(counts[k]));
 	assert_int_equal(mt_stats_summarize(counts[k], ITERS, &r->phases[0].counters[0].s), 0);
 	return r;
 }
@@ -111,8 +114,18 @@ static void test_missing_counter(void **state)
 	runs[1] = one_run(1, 0x2000);
 	runs[1]->phases[0].counters[0].state = MT_COUNTER_NOT_COUNTED;
 	assert_int_equal(mt_measure_runs_merge(runs, 2, &m), 0);
-	/* not counted in one run: not counted, never a mean of the others */
-	assert_int_equal(m->phases[0].counters[0].state, MT_COUNTER_NOT_COUNTED);
+	/*
+	 * Not counted in one run: the summary is over the run that counted
+	 * (its n says so) and the other's iterations are NAN in the samples,
+	 * never a mean that claims both runs.
+	 */
+	assert_int_equal(m->phases[0].counters[0].state, MT_COUNTER_OK);
+	assert_int_equal(m->phases[0].counters[0].s.n, m->phases[0].runs[0].n);
+	assert_near(m->phases[0].counters[0].s.mean, 10.5, 1e-12);
+	for (size_t i = 0; i < m->phases[0].time_ns.n; i++)
+		assert_true(i < m->phases[0].runs[0].n ?
+			    isfinite(m->phases[0].counters[0].samples[i]) :
+			    !isfinite(m->phases[0].counters[0].samples[i]));
 	assert_false(isfinite(m->phases[0].runs[1].counter_means[0]));
 	assert_near(m->phases[0].runs[0].counter_means[0], 10.5, 1e-12);
 	mt_result_destroy(m);
