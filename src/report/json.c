@@ -458,6 +458,18 @@ static void counter_samples(struct jb *b, json_t *o, const struct mt_counter_sta
 }
 
 /*
+ * The errno an "error" name stands for, so a report read back (a --runs
+ * run's, merged) writes the same name again; 0 where none matches.
+ */
+static int errno_named(const char *name)
+{
+	for (int e = 1; name && e < 4096; e++)
+		if (strerrorname_np(e) && !strcmp(strerrorname_np(e), name))
+			return e;
+	return 0;
+}
+
+/*
  * A counter's samples read back: one per time sample, a count or null
  * (not counted); absent in reports before them. -EINVAL on any other shape.
  */
@@ -1273,6 +1285,7 @@ static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsign
 		if (!json_is_true(json_object_get(c, "supported"))) {
 			cs->state = MT_COUNTER_UNSUPPORTED;
 			get_str(c, "reason", r->events[e].reason, sizeof(r->events[e].reason));
+			r->events[e].err = errno_named(json_string_value(json_object_get(c, "error")));
 		} else if (!json_is_true(json_object_get(c, "counted"))) {
 			cs->state = MT_COUNTER_NOT_COUNTED;
 		} else {
