@@ -7,7 +7,9 @@ MEMTLB=${1:?usage: $0 path/to/memtlb}
 failures=0
 checks=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/memtlb-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# What a test mounted for itself, unmounted when it ends (tracefs_mount).
+mounted_here=
+trap 'for m in $mounted_here; do umount "$m"; done; rm -rf "$work"' EXIT
 # Everything a test (and memtlb under it) creates in TMPDIR stays in $work,
 # so checks for leftovers see only this test's files.
 export TMPDIR="$work"
@@ -100,6 +102,18 @@ for r in d["results"]:
                                 samples=[t] * n)
 json.dump(d, open(sys.argv[2], "w"))
 PY
+}
+
+# tracefs_mount: /sys/kernel/tracing mounted for this test where it is not
+# (root only; unmounted at exit). Succeeds when the tracepoints' ids can be
+# read, mounted here or not: the test reads the fact, never assumes it.
+tracefs_mount() {
+	t=/sys/kernel/tracing
+	[ -e $t/events/tlb/tlb_flush/id ] && return 0
+	[ "$(id -u)" -eq 0 ] && [ -d $t ] && ! mountpoint -q $t || return 1
+	mount -t tracefs nodev $t 2>/dev/null || return 1
+	mounted_here="$mounted_here $t"
+	[ -e $t/events/tlb/tlb_flush/id ]
 }
 
 finish() {

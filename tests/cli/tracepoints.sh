@@ -133,8 +133,8 @@ fi
 # Live: this machine's tracefs (root). Each flush has one reason, so the
 # six filtered counts add up to the unfiltered one, phase by phase: a
 # filter not applied would count every flush six times.
-if [ "$(id -u)" -ne 0 ] || [ ! -e /sys/kernel/tracing/events/tlb/tlb_flush/id ]; then
-	echo "tracefs not mounted or not root: live count skipped"
+if [ "$(id -u)" -ne 0 ] || ! tracefs_mount; then
+	echo "tracefs cannot be mounted or not root: live count skipped"
 	finish
 fi
 r=tlb:tlb_flush/reason=
