@@ -403,15 +403,15 @@ static const struct {
 				"points before it, which rises too" },
 	[MT_KNEE_WHY_SHORT] = { "short", "it comes before the first level has enough points "
 				"to have a trend" },
-	[MT_KNEE_WHY_SPIKE] = { "spike", "it is a one-point spike: the next point is back "
-				"on the level" },
-	[MT_KNEE_WHY_BRIEF] = { "not_sustained", "it is not sustained: the next points fall "
-				"back toward the level" },
+	[MT_KNEE_WHY_SPIKE] = { "spike", "it is a one-point spike, the next point back on "
+				"the level" },
+	[MT_KNEE_WHY_BRIEF] = { "not_sustained", "it is not sustained, the next points fall back "
+				"toward the level" },
 	[MT_KNEE_WHY_DIP] = { "dip", "it starts from a one-point dip below the level" },
 	[MT_KNEE_WHY_DROP] = { "drop", "it is a step down" },
 	[MT_KNEE_WHY_KNEE] = { "knee", "it is a knee" },
-	[MT_KNEE_WHY_UNCERTAIN] = { "uncertain", "it is uncertain: a point's CV is above "
-				    "50%, the rise may be noise" },
+	[MT_KNEE_WHY_UNCERTAIN] = { "uncertain", "it is uncertain, a point's CV above 50% "
+				    "(the rise may be noise)" },
 };
 
 const char *mt_knee_why_name(enum mt_knee_why why)
