@@ -143,6 +143,17 @@ static const char *table_phase(const struct mt_report *rep, const struct sweep_c
 	return sc->phase ? sc->phase : mt_report_default_phase(rep);
 }
 
+/*
+ * --phase and --knee-ratio into the report, which every output reads (the
+ * table, the CSV, the JSON on stdout and -o's): one run, the same knees.
+ */
+static void curve_opts(struct mt_report *rep, const struct sweep_cmd *sc)
+{
+	if (sc->phase)
+		snprintf(rep->curve_phase, sizeof(rep->curve_phase), "%s", sc->phase);
+	rep->knee_ratio = sc->ko.ratio;
+}
+
 static int from_file(struct sweep_cmd *sc)
 {
 	struct mt_report *rep;
@@ -166,6 +177,7 @@ static int from_file(struct sweep_cmd *sc)
 		mt_report_destroy(rep);
 		return MT_EXIT_USAGE;
 	}
+	curve_opts(rep, sc);
 	ret = print_result(rep, sc, phase);
 	mt_report_destroy(rep);
 	return ret;
@@ -240,6 +252,7 @@ static int run_sweep(struct sweep_cmd *sc)
 		return mt_cli_fail("sweep", ret);
 	}
 	rep->config.region = largest;
+	curve_opts(rep, sc);
 	memcpy(rep->levels, sc->tlb, sc->n_tlb * sizeof(*sc->tlb));
 	rep->n_levels = sc->n_tlb;
 	ret = mt_sweep_save_tunables(sc->sw, &msg);

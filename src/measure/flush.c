@@ -209,9 +209,15 @@ static void find(struct mt_flush_info *fi, const double *x, const double *y, siz
 	}
 }
 
-static void largest(struct mt_flush_info *fi, const double *y, size_t n, bool down,
-		    struct mt_flush_knee *k)
+/*
+ * The largest one-step rise of y, and what the finder made of it: a rise
+ * the size of a knee that is none says why (a spike, not sustained...).
+ */
+static void largest(struct mt_flush_info *fi, const double *x, const double *y, size_t n,
+		    double ratio, bool down, struct mt_flush_knee *k)
 {
+	struct mt_knee_step *steps;
+	struct mt_knee_opts ko;
 	size_t at;
 	double step = mt_knee_largest_step(y, n, &at);
 
@@ -221,6 +227,19 @@ static void largest(struct mt_flush_info *fi, const double *y, size_t n, bool do
 	k->after = fi->points[at + 1].pages;
 	k->step = down ? 1 / step : step;
 	k->down = down;
+	mt_knee_opts_init(&ko);
+	if (ratio > 1)
+		ko.ratio = ratio;
+	steps = calloc(n, sizeof(*steps));
+	if (steps && mt_knee_explain(x, y, n, &ko, steps) >= 0) {
+		enum mt_knee_why why = steps[at + 1].why;
+
+		/* a rise back out of a dip is the dip's doing */
+		if (steps[at].why == MT_KNEE_WHY_DIP && why == MT_KNEE_WHY_TREND)
+			why = MT_KNEE_WHY_DIP;
+		snprintf(k->why, sizeof(k->why), "%s", mt_knee_why_name(why));
+	}
+	free(steps);
 }
 
 /*
@@ -253,8 +272,8 @@ static void knees(struct mt_report *rep, double ratio)
 	fi->n_knees = 0;
 	find(fi, x, y, n, ratio, false);
 	find(fi, x, rate, n, ratio, true);
-	largest(fi, y, n, false, &fi->largest);
-	largest(fi, rate, n, true, &fi->largest_drop);
+	largest(fi, x, y, n, ratio, false, &fi->largest);
+	largest(fi, x, rate, n, ratio, true, &fi->largest_drop);
 out:
 	free(x);
 	free(y);

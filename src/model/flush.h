@@ -52,6 +52,8 @@ struct mt_flush_knee {
 	uint64_t before, after;	/* K of the last point before and the first after */
 	double step;		/* time per op after / before: < 1 for a drop */
 	bool down;		/* found on ops per second: the time dropped */
+	/* largest only: why the finder did not call it a knee ("spike"), "" unknown */
+	char why[16];
 };
 
 struct mt_flush_info {

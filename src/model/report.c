@@ -48,6 +48,8 @@ const char *mt_report_default_phase(const struct mt_report *rep)
 	const struct mt_result *r;
 	const char *last = NULL;
 
+	if (rep->curve_phase[0])
+		return rep->curve_phase;
 	if (!rep->n_results)
 		return NULL;
 	r = rep->results[0];

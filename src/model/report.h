@@ -39,6 +39,15 @@ struct mt_report {
 	/* Measured TLB levels (--tlb: a probe report's), source "probe". */
 	size_t n_levels;
 	struct mt_reach levels[MT_REACH_MAX];
+	/*
+	 * The curves' phase and knee ratio of this run (sweep's --phase and
+	 * --knee-ratio): the table, the CSV and the JSON all show these, so
+	 * that every output of one run carries the same knees. "" and 0:
+	 * the defaults (mt_report_default_phase, MT_KNEE_RATIO_DEFAULT).
+	 * Not in the file: a report read back gets them from the command.
+	 */
+	char curve_phase[MT_PHASE_NAME_MAX];
+	double knee_ratio;
 };
 
 int mt_report_create(struct mt_report **out, const char *command);
@@ -47,8 +56,9 @@ int mt_report_add(struct mt_report *rep, struct mt_result *res);
 
 /*
  * The phase a report's curves and tables show when none is named, the one
- * policy for sweep, sweep --from and report: read_4 (seed 000's column), or
- * the last read pass of a shorter run; NULL when it has no read pass.
+ * policy for sweep, sweep --from and report: curve_phase when set, else
+ * read_4 (seed 000's column), or the last read pass of a shorter run; NULL
+ * when it has no read pass.
  */
 const char *mt_report_default_phase(const struct mt_report *rep);
 bool mt_report_has_phase(const struct mt_report *rep, const char *phase);

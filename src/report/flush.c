@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/cells.h"
 #include "report/flush.h"
 #include "stats/compare.h"
+#include "stats/knee.h"
 
 #define EV_COLS 5
 
@@ -117,6 +119,28 @@ static void irqs(FILE *f, const struct mt_report *rep)
 	}
 }
 
+/*
+ * The largest step, and why it is no knee: a size alone beside "none"
+ * reads as a contradiction when it is above the ratio. A drop is found as
+ * a rise of ops per second: a spike or a dip there is the other way round
+ * in time, and is not said.
+ */
+static void largest(FILE *f, const char *what, const struct mt_flush_knee *k)
+{
+	enum mt_knee_why why = mt_knee_why_parse(k->why);
+	char line[256];
+	int n;
+
+	n = snprintf(line, sizeof(line), "  largest %s x%.2f from %llu to %llu pages", what,
+		     k->step, (unsigned long long)k->before, (unsigned long long)k->after);
+	if (why != MT_KNEE_WHY_N && why != MT_KNEE_WHY_KNEE &&
+	    !(k->down && (why == MT_KNEE_WHY_SPIKE || why == MT_KNEE_WHY_DIP)) &&
+	    n > 0 && (size_t)n < sizeof(line))
+		snprintf(line + n, sizeof(line) - (size_t)n, ", no knee: %s",
+			 mt_knee_why_text(why));
+	mt_text_wrap(f, line, 80, 4);
+}
+
 static void notes(FILE *f, const struct mt_report *rep)
 {
 	const struct mt_flush_info *fi = rep->flush;
@@ -134,13 +158,9 @@ static void notes(FILE *f, const struct mt_report *rep)
 		fprintf(f, "Knee: none seen (a step of x%.1f over the trend makes one)\n",
 			fi->knee_ratio);
 	if (fi->n_knees >= 0 && fi->largest.step > 0)
-		fprintf(f, "  largest rise x%.2f from %llu to %llu pages\n", fi->largest.step,
-			(unsigned long long)fi->largest.before,
-			(unsigned long long)fi->largest.after);
+		largest(f, "rise", &fi->largest);
 	if (fi->n_knees >= 0 && fi->largest_drop.step > 0)
-		fprintf(f, "  largest drop x%.2f from %llu to %llu pages\n",
-			fi->largest_drop.step, (unsigned long long)fi->largest_drop.before,
-			(unsigned long long)fi->largest_drop.after);
+		largest(f, "drop", &fi->largest_drop);
 	mt_compare_escape(note, sizeof(note), fi->ceiling_note);
 	if (fi->ceiling >= 0)
 		fprintf(f, "Flush ceiling: %ld pages (tlb_single_page_flush_ceiling, %s)\n",

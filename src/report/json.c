@@ -754,6 +754,8 @@ static json_t *flush_knee_json(struct jb *b, const struct mt_flush_knee *k)
 	put_int(b, o, "after", (json_int_t)k->after);
 	set_real(b, o, "step", k->step);
 	put_str(b, o, "direction", k->down ? "down" : "up");
+	if (k->why[0])
+		put_str(b, o, "why", k->why);
 	return o;
 }
 
@@ -816,8 +818,10 @@ static void series_key(const struct mt_result *r, char *buf, size_t len)
 /*
  * The analyses of a curve (3 points or more), recomputed from the results
  * whenever the report is written, so they never disagree with them: knees
- * of the default phase, each with the TLB level that explains it, and fits
- * of time on counts. The loader does not read them back.
+ * of the default phase (the run's --phase) at the run's --knee-ratio, as
+ * the table's, each with the TLB level that explains it; the uncertain
+ * ones apart, as the table says them apart; and fits of time on counts.
+ * The loader does not read them back.
  */
 static void analysis_json(struct jb *b, json_t *root, const struct mt_report *rep)
 {
@@ -825,11 +829,12 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 	size_t n = rep->n_results;
 	struct mt_fit_row rows[MT_FIT_MAX];
 	struct mt_report_series c;
-	json_t *knees = array(b), *fits = array(b);
+	json_t *knees = array(b), *unsure = array(b), *fits = array(b);
 	char key[512];
 	int nf, ret;
 
 	ret = mt_report_series_begin(&c, rep, phase, NULL);
+	set_real(b, root, "knee_ratio", c.ko.ratio);
 	if (ret) {
 		b->err = ret;
 		goto out;
@@ -854,6 +859,7 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 			set_real(b, o, "step", k[i].step);
 			set_real(b, o, "over_trend", k[i].over_trend);
 			put_bool(b, o, "confirmed", k[i].confirmed);
+			set_real(b, o, "cv", k[i].cv);
 			put_int(b, o, "page_size", (json_int_t)page);
 			if (found > 0) {
 				lv = object(b);
@@ -866,7 +872,7 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 			} else {
 				put(b, o, "level", json_null());
 			}
-			push(b, knees, o);
+			push(b, k[i].uncertain ? unsure : knees, o);
 		}
 	}
 	if (ret)
@@ -894,6 +900,7 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 	}
 out:
 	put(b, root, "knees", knees);
+	put(b, root, "uncertain_knees", unsure);
 	put(b, root, "fits", fits);
 	mt_report_series_end(&c);
 }
@@ -1876,6 +1883,7 @@ static void load_flush_knee(json_t *o, struct mt_flush_knee *k)
 	}
 	k->step = step;
 	k->down = !strcmp(json_string_value(json_object_get(o, "direction")) ?: "", "down");
+	snprintf(k->why, sizeof(k->why), "%s", json_string_value(json_object_get(o, "why")) ?: "");
 }
 
 /* memtlb flush's section; absent in other reports. Untrusted: every field checked. */

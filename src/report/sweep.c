@@ -56,15 +56,19 @@ int mt_report_series_begin(struct mt_report_series *it, const struct mt_report *
 	memset(it, 0, sizeof(*it));
 	it->rep = rep;
 	it->phase = phase;
-	if (ko)
+	if (ko) {
 		it->ko = *ko;
-	else
+	} else {
 		mt_knee_opts_init(&it->ko);
+		if (rep->knee_ratio > 1.0)
+			it->ko.ratio = rep->knee_ratio;
+	}
 	it->ids = calloc(n, sizeof(*it->ids));
 	it->idx = calloc(n, sizeof(*it->idx));
 	it->x = calloc(n, sizeof(*it->x));
 	it->y = calloc(n, sizeof(*it->y));
-	if (!it->ids || !it->idx || !it->x || !it->y) {
+	it->cv = calloc(n, sizeof(*it->cv));
+	if (!it->ids || !it->idx || !it->x || !it->y || !it->cv) {
 		mt_report_series_end(it);
 		return -ENOMEM;
 	}
@@ -85,6 +89,9 @@ int mt_report_series_next(struct mt_report_series *it)
 			return ret;
 		it->n_knees = it->n < 3 ? 0 : mt_knee_find(it->x, it->y, it->n, &it->ko,
 							   it->knees, MT_KNEE_MAX);
+		mt_knee_curve_cv(it->rep->results, it->idx, it->n, it->phase, it->cv);
+		if (it->n_knees > 0)
+			mt_knee_judge(it->knees, it->n_knees, it->cv);
 		return 1;
 	}
 	return 0;
@@ -96,18 +103,29 @@ void mt_report_series_end(struct mt_report_series *it)
 	free(it->idx);
 	free(it->x);
 	free(it->y);
+	free(it->cv);
 	/* a failed begin ends it already: a second end frees nothing */
 	it->ids = NULL;
 	it->idx = NULL;
-	it->x = it->y = NULL;
+	it->x = it->y = it->cv = NULL;
 }
 
-static const struct mt_knee *knee_at(const struct mt_report_series *c, size_t k)
+/* The knee at point k, an uncertain one only when uncertain. */
+static const struct mt_knee *knee_at(const struct mt_report_series *c, size_t k, bool uncertain)
 {
 	for (int i = 0; i < c->n_knees; i++)
-		if (c->knees[i].after == k)
+		if (c->knees[i].after == k && (uncertain || !c->knees[i].uncertain))
 			return &c->knees[i];
 	return NULL;
+}
+
+int mt_report_series_knees(const struct mt_report_series *c)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->n_knees; i++)
+		n += !c->knees[i].uncertain;
+	return n;
 }
 
 /*
@@ -370,17 +388,53 @@ static void print_knees(FILE *f, const struct mt_report *rep, const struct mt_re
 
 		mt_size_format_short((uint64_t)c->x[k->before], a, sizeof(a));
 		mt_size_format_short((uint64_t)c->x[k->after], b, sizeof(b));
+		if (k->uncertain) {
+			mt_text_wrapf(f, width, "knee: uncertain, %s -> %s, ns/block x%.1f: CV "
+				      "%.0f%% is above %.0f%%, the rise may be noise (more "
+				      "iterations, -i, tell)", a, b, k->step, 100.0 * k->cv,
+				      100.0 * MT_KNEE_CV_MAX);
+			continue;
+		}
 		explain_knee(why, sizeof(why), rep, c, k);
 		mt_text_wrapf(f, width, "knee: %s -> %s, ns/block x%.1f%s%s", a, b, k->step,
 			k->confirmed ? "" : " (at the last point: not confirmed)", why);
 	}
-	if (c->n_knees)
+	if (mt_report_series_knees(c))
 		return;
 	worst = mt_knee_largest_step(c->y, c->n, &at);
 	mt_size_format_short((uint64_t)c->x[at], a, sizeof(a));
 	mt_size_format_short((uint64_t)c->x[at + 1], b, sizeof(b));
-	mt_text_wrapf(f, width, "knee: none (largest one-step rise x%.2f, %s -> %s; a knee is x%.1f "
-	      "over the trend)", worst, a, b, c->ko.ratio);
+	if (!(worst > 1.0)) {
+		mt_text_wrapf(f, width, "knee: none (no point rises; a knee is x%.1f over the "
+			      "trend)", c->ko.ratio);
+		return;
+	}
+	mt_text_wrapf(f, width, "knee: none (the largest one-step rise, x%.2f from %s to %s, is "
+		      "no knee: %s; a knee is x%.1f over the trend and stays up)", worst, a, b,
+		      mt_knee_why_text(mt_report_series_why(c, at)), c->ko.ratio);
+}
+
+enum mt_knee_why mt_report_series_why(const struct mt_report_series *c, size_t at)
+{
+	struct mt_knee_step *steps;
+	enum mt_knee_why why;
+
+	if (at + 1 >= c->n)
+		return MT_KNEE_WHY_TREND;
+	for (int i = 0; i < c->n_knees; i++)
+		if (c->knees[i].after == at + 1)
+			return c->knees[i].uncertain ? MT_KNEE_WHY_UNCERTAIN : MT_KNEE_WHY_KNEE;
+	steps = calloc(c->n, sizeof(*steps));
+	if (!steps || mt_knee_explain(c->x, c->y, c->n, &c->ko, steps) < 0) {
+		free(steps);
+		return MT_KNEE_WHY_TREND;
+	}
+	why = steps[at + 1].why;
+	/* a rise back out of a dip is the dip's doing, not the point's */
+	if (steps[at].why == MT_KNEE_WHY_DIP && why == MT_KNEE_WHY_TREND)
+		why = MT_KNEE_WHY_DIP;
+	free(steps);
+	return why;
 }
 
 /* A note once per report: misses per block needs dTLB events the machine lacks. */
@@ -471,7 +525,7 @@ static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 	for (size_t k = 0; k < c->n; k++) {
 		const struct mt_result *r = rep->results[c->idx[k]];
 		const struct mt_phase_stat *ps = mt_result_phase(r, phase);
-		const struct mt_knee *kn = knee_at(c, k);
+		const struct mt_knee *kn = knee_at(c, k, true);
 
 		mt_size_format_short(r->region, cell, sizeof(cell));
 		mt_table_add(t, "%s", cell);
@@ -491,7 +545,9 @@ static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
 		} else if (reach) {
 			mt_table_add(t, "%s", "-");	/* no level of this point's pages */
 		}
-		if (kn)
+		if (kn && kn->uncertain)
+			mt_table_add(t, "x%.1f uncertain", kn->step);
+		else if (kn)
 			mt_table_add(t, "<- x%.1f%s", kn->step, kn->confirmed ? "" : "?");
 		else
 			mt_table_add(t, "%s", "");
@@ -595,9 +651,11 @@ int mt_report_knee_points(const struct mt_report *rep, const char *phase,
 		return -EINVAL;
 	ret = mt_report_series_begin(&c, rep, phase, ko);
 	while (!ret && (ret = mt_report_series_next(&c)) > 0) {
-		for (int i = 0; i < c.n_knees && n < max; i++, n++) {
+		for (int i = 0; i < c.n_knees && n < max; i++) {
+			if (c.knees[i].uncertain)
+				continue;
 			x[n] = c.x[c.knees[i].after];
-			y[n] = c.y[c.knees[i].after];
+			y[n++] = c.y[c.knees[i].after];
 		}
 		ret = 0;
 	}
@@ -661,8 +719,7 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 		for (size_t k = 0; k < c.n; k++) {
 			const struct mt_result *r = rep->results[c.idx[k]];
 			const struct mt_phase_stat *ps = mt_result_phase(r, phase);
-			const struct mt_knee *kn = knee_at(&c, k);
-
+			const struct mt_knee *kn = knee_at(&c, k, false);
 			char num[3][40];
 
 			mt_cell_csv_number(num[0], sizeof(num[0]), ps->time_ns.mean);

@@ -81,7 +81,8 @@ struct mt_report_series {
 	size_t n;		/* points on the curve */
 	size_t *idx;		/* their results' indices, by region */
 	double *x, *y;		/* region, ns per block */
-	struct mt_knee knees[MT_KNEE_MAX];
+	double *cv;		/* the phase time's CV per point, NAN: one sample */
+	struct mt_knee knees[MT_KNEE_MAX];	/* uncertain ones included */
 	int n_knees;		/* < 0: not computed (-EINVAL: a region twice, a zero cost) */
 	unsigned int *ids;	/* each result's series (mt_knee_series) */
 	size_t n_series;
@@ -92,13 +93,18 @@ struct mt_report_series {
 };
 
 /*
- * 0 or -ENOMEM; NULL ko: the defaults, NULL phase: no curve. End it with
+ * 0 or -ENOMEM; NULL ko: the report's knee_ratio, else the defaults; NULL
+ * phase: no curve. End it with
  * mt_report_series_end, after a failed begin too.
  */
 int mt_report_series_begin(struct mt_report_series *it, const struct mt_report *rep,
 			   const char *phase, const struct mt_knee_opts *ko);
 /* 1 with the next series' curve in *it, 0 when none is left, -ENOMEM. */
 int mt_report_series_next(struct mt_report_series *it);
+/* The series' knees that are not uncertain: what it has to say as knees. */
+int mt_report_series_knees(const struct mt_report_series *it);
+/* Why the step at -> at+1 of the curve is, or is not, a knee. */
+enum mt_knee_why mt_report_series_why(const struct mt_report_series *it, size_t at);
 void mt_report_series_end(struct mt_report_series *it);
 
 #endif

@@ -14,7 +14,11 @@
  * the next point lies opts.ratio or more above that trend there, and the
  * median of the following points stays at least sqrt(ratio) above the trend
  * (it "stays there"); a point that jumps either way by the ratio and comes
- * back is an outlier and leaves the trend alone.
+ * back is an outlier and leaves the trend alone: straight back, judged by
+ * its neighbours on both sides (a spike), or within the next points. A step
+ * down that stays starts a level, from which the next rise is measured.
+ * Knees are found on the means; mt_knee_judge then calls a knee whose
+ * points vary too much between iterations uncertain.
  */
 #include <errno.h>
 #include <math.h>
@@ -196,12 +200,35 @@ static double later_over_trend(const double *x, const double *y, size_t from, si
 	return m & 1 ? r[m / 2] : (r[m / 2 - 1] + r[m / 2]) / 2.0;
 }
 
-int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_knee_opts *o,
-		 struct mt_knee *out, size_t max)
+/*
+ * Whether the point at j, off the trend by over (up: above it by the ratio,
+ * else below), is a lone outlier judged by its neighbours on both sides: the
+ * point after it is straight back on the level, and the curve does not go on
+ * at the point's height (the median of the points after that one lies
+ * sqrt(ratio) or more from it, or there are none). A spike just before a
+ * knee is then a spike, not the knee: the median of the points after it
+ * alone would be up, on the knee's level. A knee followed by one low point
+ * stays a knee: the curve goes on at its height.
+ */
+static bool lone(const double *x, const double *y, size_t j, size_t n, double over, bool up,
+		 const struct mt_knee_opts *o, const struct trend *t)
+{
+	double next = y[j + 1] / predict(t, x[j + 1]), s = sqrt(o->ratio), later;
+
+	if (up ? next >= s : next <= 1.0 / s)
+		return false;
+	if (j + 2 >= n)
+		return true;
+	later = later_over_trend(x, y, j + 2, n, o->confirm ? o->confirm : 1, t);
+	return over / later >= s || later / over >= s;
+}
+
+static int find(const double *x, const double *y, size_t n, const struct mt_knee_opts *o,
+		struct mt_knee *out, size_t max, struct mt_knee_step *steps)
 {
 	struct mt_knee_opts def;
 	size_t start = 0, found = 0, prev_from = 0, prev_to = 0;
-	unsigned int on_level = 1;
+	unsigned int on_level = 1, levels = 0;
 	struct level l = { .x = x, .y = y };
 	double *lg;
 	bool *use;
@@ -232,17 +259,22 @@ int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_kne
 	l.ly = lg + n;
 	l.use = use;
 	use[0] = true;
+	if (steps)
+		steps[0] = (struct mt_knee_step){ MT_KNEE_WHY_TREND, 1.0 };
 	for (size_t i = 0; i + 1 < n; i++) {
 		/*
 		 * The first level needs min_base points to be one; the point
-		 * above a knee is a level of its own, so a second rise right
-		 * after it (a data cache, then a TLB) is a knee too.
+		 * above a knee (or below a drop) is a level of its own, so a
+		 * second rise right after it (a data cache, then a TLB) is a
+		 * knee too.
 		 */
-		unsigned int need = found ? 1 : (o->min_base < 2 ? 2 : o->min_base);
+		unsigned int need = levels ? 1 : (o->min_base < 2 ? 2 : o->min_base);
+		enum mt_knee_why why;
 		struct trend t;
 		double over;
+		bool up, down;
 
-		if (found && on_level == 1) {
+		if (levels && on_level == 1) {
 			/*
 			 * One point has no trend of its own: the level below's,
 			 * through it (the point above the knee, not an outlier
@@ -259,49 +291,145 @@ int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_kne
 			fit(&l, &t);
 		}
 		over = y[i + 1] / predict(&t, x[i + 1]);
+		up = over >= o->ratio;
+		down = over <= 1.0 / o->ratio;
+		if (steps)
+			steps[i + 1].over_trend = over;
 		/*
 		 * A jump either way (ratio above the trend, or below it) that
 		 * comes back is an outlier: it neither makes a knee nor enters
 		 * the trend, where a low one would pull the level down and make
-		 * the next point a false knee.
+		 * the next point a false knee. Back: straight back (a lone
+		 * spike or dip), or the median of the next points back.
 		 */
-		if ((over >= o->ratio || over <= 1.0 / o->ratio) && i + 2 < n) {
+		if ((up || down) && i + 2 < n) {
 			unsigned int k = o->confirm ? o->confirm : 1;
 			double later = later_over_trend(x, y, i + 2, n, k, &t);
-			bool back = over >= o->ratio ? later < sqrt(o->ratio) :
-						       later > 1.0 / sqrt(o->ratio);
+			bool back = up ? later < sqrt(o->ratio) : later > 1.0 / sqrt(o->ratio);
+			bool spike = lone(x, y, i + 1, n, over, up, o, &t);
 
-			if (back) {
+			if (back || spike) {
+				why = !up ? MT_KNEE_WHY_DIP : spike ? MT_KNEE_WHY_SPIKE :
+				      MT_KNEE_WHY_BRIEF;
+				if (steps)
+					steps[i + 1].why = why;
 				use[i + 1] = false;
 				continue;
 			}
 		}
-		if (on_level < need || over < o->ratio) {
+		if (on_level < need || !(up || down)) {
+			why = up ? MT_KNEE_WHY_SHORT : MT_KNEE_WHY_TREND;
 			use[i + 1] = true;
 			on_level++;
-			continue;
-		}
-		if (found < max) {
-			size_t before = i;
+		} else if (down) {
+			/*
+			 * A step down that stays is a level of its own: a rise
+			 * after it is measured from it, not from the higher
+			 * points before it, which would hide a x2.5 step up
+			 * from a level a third as high.
+			 */
+			why = MT_KNEE_WHY_DROP;
+			levels++;
+			prev_from = start;
+			prev_to = i;
+			start = i + 1;
+			use[i + 1] = true;
+			on_level = 1;
+		} else {
+			if (found < max) {
+				size_t before = i;
 
-			while (before > start && !use[before])
-				before--;
-			out[found].before = before;
-			out[found].after = i + 1;
-			out[found].step = y[i + 1] / y[before];
-			out[found].over_trend = over;
-			out[found].confirmed = i + 2 < n;
+				while (before > start && !use[before])
+					before--;
+				out[found].before = before;
+				out[found].after = i + 1;
+				out[found].step = y[i + 1] / y[before];
+				out[found].over_trend = over;
+				out[found].confirmed = i + 2 < n;
+				out[found].cv = NAN;
+				out[found].uncertain = false;
+			}
+			why = MT_KNEE_WHY_KNEE;
+			found++;
+			levels++;
+			prev_from = start;
+			prev_to = i;
+			start = i + 1;
+			use[i + 1] = true;
+			on_level = 1;
 		}
-		found++;
-		prev_from = start;
-		prev_to = i;
-		start = i + 1;
-		use[i + 1] = true;
-		on_level = 1;
+		if (steps)
+			steps[i + 1].why = why;
 	}
 	free(lg);
 	free(use);
 	return (int)(found < max ? found : max);
+}
+
+int mt_knee_find(const double *x, const double *y, size_t n, const struct mt_knee_opts *o,
+		 struct mt_knee *out, size_t max)
+{
+	return find(x, y, n, o, out, max, NULL);
+}
+
+int mt_knee_explain(const double *x, const double *y, size_t n, const struct mt_knee_opts *o,
+		    struct mt_knee_step *steps)
+{
+	struct mt_knee k[MT_KNEE_MAX];
+
+	return find(x, y, n, o, k, MT_KNEE_MAX, steps);
+}
+
+int mt_knee_judge(struct mt_knee *k, int n, const double *cv)
+{
+	int uncertain = 0;
+
+	for (int i = 0; i < n; i++) {
+		double a = cv ? cv[k[i].before] : NAN, b = cv ? cv[k[i].after] : NAN;
+
+		/* the step is a ratio of both points: either one's noise is its noise */
+		k[i].cv = isnan(a) ? b : isnan(b) ? a : fmax(a, b);
+		k[i].uncertain = k[i].cv > MT_KNEE_CV_MAX;
+		uncertain += k[i].uncertain;
+	}
+	return uncertain;
+}
+
+/* The verdicts' words, the one place each is defined (memtlb-sweep(1), KNEES). */
+static const struct {
+	const char *name, *text;
+} whys[MT_KNEE_WHY_N] = {
+	[MT_KNEE_WHY_TREND] = { "trend", "it is less than the ratio over the trend of the "
+				"points before it, which rises too" },
+	[MT_KNEE_WHY_SHORT] = { "short", "it comes before the first level has enough points "
+				"to have a trend" },
+	[MT_KNEE_WHY_SPIKE] = { "spike", "it is a one-point spike, the next point back on "
+				"the level" },
+	[MT_KNEE_WHY_BRIEF] = { "not_sustained", "it is not sustained, the next points fall back "
+				"toward the level" },
+	[MT_KNEE_WHY_DIP] = { "dip", "it starts from a one-point dip below the level" },
+	[MT_KNEE_WHY_DROP] = { "drop", "it is a step down" },
+	[MT_KNEE_WHY_KNEE] = { "knee", "it is a knee" },
+	[MT_KNEE_WHY_UNCERTAIN] = { "uncertain", "it is uncertain, a point's CV above 50% "
+				    "(the rise may be noise)" },
+};
+
+const char *mt_knee_why_name(enum mt_knee_why why)
+{
+	return why < MT_KNEE_WHY_N ? whys[why].name : "";
+}
+
+const char *mt_knee_why_text(enum mt_knee_why why)
+{
+	return why < MT_KNEE_WHY_N ? whys[why].text : "";
+}
+
+enum mt_knee_why mt_knee_why_parse(const char *name)
+{
+	for (int i = 0; name && i < MT_KNEE_WHY_N; i++)
+		if (!strcmp(whys[i].name, name))
+			return (enum mt_knee_why)i;
+	return MT_KNEE_WHY_N;
 }
 
 int mt_knee_levels(const double *x, const double *y, const double *y_ctl, size_t n,
@@ -414,4 +542,15 @@ int mt_knee_curve(struct mt_result *const *res, size_t n, const unsigned int *se
 	}
 	*n_out = m;
 	return m ? 0 : -ENOENT;
+}
+
+void mt_knee_curve_cv(struct mt_result *const *res, const size_t *idx, size_t n,
+		      const char *phase, double *cv)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct mt_phase_stat *ps = mt_result_phase(res[idx[k]], phase);
+
+		/* one sample has no spread to judge by */
+		cv[k] = ps && ps->time_ns.n >= 2 ? ps->time_ns.cv : NAN;
+	}
 }

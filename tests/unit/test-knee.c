@@ -336,6 +336,115 @@ static void test_trend_after_knee(void **state)
 	assert_int_equal(k[0].after, s);
 }
 
+/* Knees of y over regions 1m, 2m, 4m ... at the default ratio, x2. */
+static int knees_default(const double *y, size_t n, struct mt_knee *k,
+			 struct mt_knee_step *steps)
+{
+	double x[16];
+
+	for (size_t i = 0; i < n && i < 16; i++)
+		x[i] = M * (double)(1u << i);
+	if (steps)
+		return mt_knee_explain(x, y, n, NULL, steps);
+	return mt_knee_find(x, y, n, NULL, k, 4);
+}
+
+/*
+ * A held-out curve: one preempted point (x5) right before the real x2.5
+ * knee. Judged by the points after it alone, it looked sustained (they are
+ * up, on the knee's level) and became the knee, hiding the real one; its
+ * neighbours on both sides are on the old level, so it is a spike.
+ */
+static void test_spike_before_knee(void **state)
+{
+	const double y[] = { 1, 1, 1, 1, 1, 5, 1, 2.5, 2.5, 2.5, 2.5 };
+	const double y2[] = { 1, 1, 1, 1, 5, 1, 1, 2.5, 2.5, 2.5, 2.5 };
+	struct mt_knee_step steps[11];
+	struct mt_knee k[4];
+
+	(void)state;
+	assert_int_equal(knees_default(y, 11, k, NULL), 1);
+	assert_int_equal(k[0].before, 6);
+	assert_int_equal(k[0].after, 7);
+	assert_float_equal(k[0].step, 2.5, 1e-9);
+	assert_int_equal(knees_default(y, 11, NULL, steps), 1);
+	assert_int_equal(steps[5].why, MT_KNEE_WHY_SPIKE);
+	assert_int_equal(steps[7].why, MT_KNEE_WHY_KNEE);
+	/* two points before it: the same */
+	assert_int_equal(knees_default(y2, 11, k, NULL), 1);
+	assert_int_equal(k[0].after, 7);
+}
+
+/*
+ * A step down, then a x2.5 step up from the lower level: the rise is
+ * measured from the level it starts from. Against the higher points before
+ * the drop it was x1.3 over the trend, and no knee.
+ */
+static void test_step_down_then_up(void **state)
+{
+	const double y[] = { 4, 4, 4, 4, 1, 1, 1, 1, 2.5, 2.5, 2.5, 2.5 };
+	struct mt_knee_step steps[12];
+	struct mt_knee k[4];
+
+	(void)state;
+	assert_int_equal(knees_default(y, 12, k, NULL), 1);
+	assert_int_equal(k[0].before, 7);
+	assert_int_equal(k[0].after, 8);
+	assert_float_equal(k[0].step, 2.5, 1e-9);
+	assert_true(k[0].confirmed);
+	assert_int_equal(knees_default(y, 12, NULL, steps), 1);
+	assert_int_equal(steps[4].why, MT_KNEE_WHY_DROP);
+	assert_int_equal(steps[8].why, MT_KNEE_WHY_KNEE);
+}
+
+/* Why a rise is no knee: each verdict has its name and sentence. */
+static void test_explain(void **state)
+{
+	const double brief[] = { 1, 1, 1, 1, 3, 3, 1, 1, 1, 1 };
+	const double dip[] = { 1, 1, 1, 1, 0.3, 1, 1, 1 };
+	struct mt_knee_step steps[10];
+	size_t at = 0;
+
+	(void)state;
+	/* up two points, then back: not sustained, no knee */
+	assert_int_equal(knees_default(brief, 10, NULL, steps), 0);
+	assert_int_equal(steps[4].why, MT_KNEE_WHY_BRIEF);
+	/* the largest one-step rise is out of a dip */
+	assert_int_equal(knees_default(dip, 8, NULL, steps), 0);
+	assert_float_equal(mt_knee_largest_step(dip, 8, &at), 1 / 0.3, 1e-9);
+	assert_int_equal(at, 4);
+	assert_int_equal(steps[4].why, MT_KNEE_WHY_DIP);
+	assert_int_equal(steps[5].why, MT_KNEE_WHY_TREND);
+	for (int w = 0; w < MT_KNEE_WHY_N; w++) {
+		assert_true(mt_knee_why_name(w)[0]);
+		assert_true(mt_knee_why_text(w)[0]);
+		assert_int_equal(mt_knee_why_parse(mt_knee_why_name(w)), w);
+	}
+	assert_int_equal(mt_knee_why_parse("nonsense"), MT_KNEE_WHY_N);
+}
+
+/* A knee whose point's CV is above 50% is uncertain; an unknown CV is not. */
+static void test_uncertain_cv(void **state)
+{
+	const double y[] = { 1, 1, 1, 1, 3, 3, 3, 3 };
+	double cv[] = { 0.01, 0.01, 0.01, 0.01, 0.63, 0.02, 0.02, 0.02 };
+	struct mt_knee k[4];
+
+	(void)state;
+	assert_int_equal(knees_default(y, 8, k, NULL), 1);
+	assert_int_equal(mt_knee_judge(k, 1, cv), 1);
+	assert_true(k[0].uncertain);
+	assert_float_equal(k[0].cv, 0.63, 1e-9);
+	cv[4] = 0.5;	/* at the limit: believed */
+	assert_int_equal(mt_knee_judge(k, 1, cv), 0);
+	assert_false(k[0].uncertain);
+	cv[3] = NAN;
+	cv[4] = NAN;
+	assert_int_equal(mt_knee_judge(k, 1, cv), 0);
+	assert_true(isnan(k[0].cv));
+	assert_int_equal(mt_knee_judge(k, 1, NULL), 0);
+}
+
 static void test_bad_input(void **state)
 {
 	const double x[] = { 1, 2, 2 }, y[] = { 1, 1, 1 }, yz[] = { 1, 0, 1 };
@@ -506,6 +615,10 @@ int main(void)
 		cmocka_unit_test(test_knee_after_knee),
 		cmocka_unit_test(test_trend_after_knee),
 		cmocka_unit_test(test_outlier_after_knee),
+		cmocka_unit_test(test_spike_before_knee),
+		cmocka_unit_test(test_step_down_then_up),
+		cmocka_unit_test(test_explain),
+		cmocka_unit_test(test_uncertain_cv),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_results_curve),
 		cmocka_unit_test(test_results_curve_from_time),
