@@ -240,8 +240,8 @@ static void test_json_round_trip(void **state)
 	fi->points[0] = (struct mt_flush_point){ 16, 20, 320, 1500.5, 1800.25 };
 	fi->points[1] = (struct mt_flush_point){ 64, 20, 1280, 2500, 2600 };
 	fi->n_knees = 1;
-	fi->knees[0] = (struct mt_flush_knee){ 16, 64, 2.5, false };
-	fi->largest_drop = (struct mt_flush_knee){ 16, 64, 0.5, true };
+	fi->knees[0] = (struct mt_flush_knee){ .before = 16, .after = 64, .step = 2.5, .down = false };
+	fi->largest_drop = (struct mt_flush_knee){ .before = 16, .after = 64, .step = 0.5, .down = true };
 	fi->largest = fi->knees[0];
 	assert_int_equal(mt_report_write(rep, path), 0);
 	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
