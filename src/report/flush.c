@@ -116,7 +116,7 @@ static void irqs(FILE *f, const struct mt_report *rep)
 	for (size_t i = 0; i < rep->n_results; i++) {
 		const struct mt_result *r = rep->results[i];
 		const struct mt_phase_stat *ps = &r->phases[0];
-		double sum = 0;
+		double sum = NAN;
 		char cell[MT_FLUSH_IRQS + 1][32];
 
 		for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++) {
@@ -126,10 +126,9 @@ static void irqs(FILE *f, const struct mt_report *rep)
 				    (ps->has_extra & (1ull << x)))
 					snprintf(cell[j], sizeof(cell[j]), "%.2f",
 						 ps->extras[x].median);
+			/* Over the rows this kernel has: one without a TLB row still has CAL. */
 			if (i < fi->n_points && !isnan(fi->points[i].own_irq[j]))
-				sum += fi->points[i].own_irq[j];
-			else
-				sum = NAN;
+				sum = (isnan(sum) ? 0 : sum) + fi->points[i].own_irq[j];
 		}
 		snprintf(cell[MT_FLUSH_IRQS], sizeof(cell[0]), isnan(sum) ? "-" : "%.2f", sum);
 		fprintf(f, "%6llu %14s %14s", (unsigned long long)r->blocks, cell[0], cell[1]);
