@@ -17,7 +17,10 @@
  * of each op only and read at the point's boundaries. Each K becomes a
  * result of the report, one phase named after the op, its time and counts
  * per op (ns_per_block is then ns per page); rep->flush gets what the
- * workload counted, the knees over K and the flush ceiling.
+ * workload counted, the knees over K and the flush ceiling. The IPIs of
+ * /proc/interrupts come from a second pass of the M ops with the counters
+ * off (their toggles are IPIs of memtlb's own); what the counted pass had
+ * above it is the point's own_irq.
  */
 struct mt_flush_params {
 	int op;			/* enum mt_flush_op */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The flush workload's op names and its results beside the report's points. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,9 @@ static const char *const op_names[MT_FLUSH_OP_MAX] = {
 	[MT_FLUSH_MADVISE] = "madvise",
 	[MT_FLUSH_MPROTECT] = "mprotect",
 };
+
+const char *const mt_flush_irq_rows[MT_FLUSH_IRQS] = { "TLB", "CAL" };
+const char *const mt_flush_irq_names[MT_FLUSH_IRQS] = { "irq.TLB", "irq.CAL" };
 
 const char *mt_flush_op_name(int op)
 {
@@ -36,6 +40,10 @@ int mt_flush_info_create(struct mt_flush_info **out, size_t n)
 		free(fi);
 		return -ENOMEM;
 	}
+	/* A point read from an older report has no own IPIs: unmeasured, not 0. */
+	for (size_t i = 0; i < (n ? n : 1); i++)
+		for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++)
+			fi->points[i].own_irq[j] = NAN;
 	fi->n_points = n;
 	fi->ceiling = -1;
 	fi->n_knees = -1;

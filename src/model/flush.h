@@ -29,9 +29,12 @@ int mt_flush_op_parse(const char *s);	/* the op, or -1 */
 #define MT_FLUSH_OPS_DEFAULT 100
 #define MT_FLUSH_TASKS_DEFAULT 2
 #define MT_FLUSH_PAGES_DEFAULT "1..64:x2"
-/* Counted by the kernel with no PMU: what every machine can say of an op. */
 /* Flush IPI rows of /proc/interrupts kept per op: TLB shootdowns, function calls. */
 #define MT_FLUSH_IRQS 2
+/* Counted by the kernel with no PMU: what every machine can say of an op. */
+extern const char *const mt_flush_irq_rows[MT_FLUSH_IRQS];	/* "TLB", "CAL" */
+/* Their names as a result's extras and in the JSON: "irq.TLB", "irq.CAL". */
+extern const char *const mt_flush_irq_names[MT_FLUSH_IRQS];
 
 /* The default: events/flush.events, tracepoints by reason (needs tracefs). */
 #define MT_FLUSH_DEFAULT_SET "flush"
@@ -46,6 +49,12 @@ struct mt_flush_point {
 	uint64_t refaults;	/* minor faults of the untimed re-touch, every iteration */
 	double op_median_ns;	/* median of the single ops' times */
 	double op_mean_ns;	/* their mean: preempted ops weigh in */
+	/*
+	 * IPIs per op (TLB, CAL rows) that memtlb's own enabling and disabling
+	 * of the counters added, left out of the point's irq.* figures: the
+	 * counted pass's median less the uncounted pass's. NaN: not measured.
+	 */
+	double own_irq[MT_FLUSH_IRQS];
 };
 
 struct mt_flush_knee {

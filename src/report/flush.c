@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* memtlb flush's text: the curve over K, counts per op, knee and ceiling. */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,11 +89,16 @@ static void events(FILE *f, const struct mt_report *rep, bool verbose)
 	}
 }
 
-/* Flush IPIs per op, system-wide (/proc/interrupts): absent rows say so. */
+/*
+ * Flush IPIs per op, system-wide (/proc/interrupts): absent rows say so.
+ * The median over the iterations: another task's burst of IPIs (a shared
+ * machine) lands in one iteration and moves a mean, hardly the median.
+ */
 static void irqs(FILE *f, const struct mt_report *rep)
 {
+	const struct mt_flush_info *fi = rep->flush;
 	const struct mt_result *r0 = rep->results[0];
-	bool any = false;
+	bool any = false, own = false;
 
 	for (unsigned int x = 0; x < r0->n_extras; x++)
 		any |= !strncmp(r0->extra_names[x], "irq.", 4) &&
@@ -101,22 +107,44 @@ static void irqs(FILE *f, const struct mt_report *rep)
 		fprintf(f, "\nFlush IPIs: /proc/interrupts has no TLB or CAL row here\n");
 		return;
 	}
+	for (size_t i = 0; i < fi->n_points; i++)
+		for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++)
+			own |= !isnan(fi->points[i].own_irq[j]);
 	fprintf(f, "\nIPIs per op, system-wide (/proc/interrupts, every CPU and task):\n");
-	fprintf(f, "%6s %14s %14s\n", "pages", "TLB shootdown", "function call");
+	fprintf(f, "%6s %14s %14s", "pages", "TLB shootdown", "function call");
+	if (own)
+		fprintf(f, " %14s", "memtlb's own");
+	fputc('\n', f);
 	for (size_t i = 0; i < rep->n_results; i++) {
 		const struct mt_result *r = rep->results[i];
 		const struct mt_phase_stat *ps = &r->phases[0];
-		char cell[2][32];
+		double sum = NAN;
+		char cell[MT_FLUSH_IRQS + 1][32];
 
-		for (unsigned int j = 0; j < 2; j++) {
+		for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++) {
 			snprintf(cell[j], sizeof(cell[j]), "-");
 			for (unsigned int x = 0; x < r->n_extras; x++)
-				if (!strcmp(r->extra_names[x], j ? "irq.CAL" : "irq.TLB") &&
+				if (!strcmp(r->extra_names[x], mt_flush_irq_names[j]) &&
 				    (ps->has_extra & (1ull << x)))
-					snprintf(cell[j], sizeof(cell[j]), "%.2f", ps->extras[x].mean);
+					snprintf(cell[j], sizeof(cell[j]), "%.2f",
+						 ps->extras[x].median);
+			/* Over the rows this kernel has: one without a TLB row still has CAL. */
+			if (i < fi->n_points && !isnan(fi->points[i].own_irq[j]))
+				sum = (isnan(sum) ? 0 : sum) + fi->points[i].own_irq[j];
 		}
-		fprintf(f, "%6llu %14s %14s\n", (unsigned long long)r->blocks, cell[0], cell[1]);
+		snprintf(cell[MT_FLUSH_IRQS], sizeof(cell[0]), isnan(sum) ? "-" : "%.2f", sum);
+		fprintf(f, "%6llu %14s %14s", (unsigned long long)r->blocks, cell[0], cell[1]);
+		if (own)
+			fprintf(f, " %14s", cell[MT_FLUSH_IRQS]);
+		fputc('\n', f);
 	}
+	if (!own) {
+		fprintf(f, "Medians over the iterations.\n");
+		return;
+	}
+	fprintf(f, "Medians over the iterations, of a second pass of the ops, counters off.\n"
+		   "memtlb's own: the IPIs per op its enable and disable of the counters\n"
+		   "  added to the counted pass (both rows), left out of the figures.\n");
 }
 
 /*

@@ -778,13 +778,18 @@ static json_t *flush_json(struct jb *b, const struct mt_report *rep)
 	put(b, o, "ceiling", ceil);
 	for (size_t i = 0; i < fi->n_points; i++) {
 		const struct mt_flush_point *fp = &fi->points[i];
-		json_t *jp = object(b);
+		json_t *jp = object(b), *own;
 
 		put_int(b, jp, "pages", (json_int_t)fp->pages);
 		put_int(b, jp, "ops", (json_int_t)fp->ops);
 		put_int(b, jp, "refaults", (json_int_t)fp->refaults);
 		set_real(b, jp, "op_median_ns", fp->op_median_ns);
 		set_real(b, jp, "op_mean_ns", fp->op_mean_ns);
+		own = object(b);
+		for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++)
+			set_real(b, own, mt_flush_irq_names[j], fp->own_irq[j]);
+		if (json_object_size(own))
+			put(b, jp, "own_irq", own);
 		push(b, pts, jp);
 	}
 	put(b, o, "points", pts);
@@ -1923,6 +1928,9 @@ static int load_flush(struct loader *ld, json_t *jf, struct mt_report *rep)
 			return bad(ld, "flush: points: pages, ops and refaults must be integers");
 		get_num(jp, "op_median_ns", &fp->op_median_ns);
 		get_num(jp, "op_mean_ns", &fp->op_mean_ns);
+		for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++)
+			get_num(json_object_get(jp, "own_irq"), mt_flush_irq_names[j],
+				&fp->own_irq[j]);
 	}
 	get_num(jf, "knee_ratio", &fi->knee_ratio);
 	fi->n_knees = -1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The flush workload's exact counts, its range of K, ceiling, and its report section. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -237,8 +238,9 @@ static void test_json_round_trip(void **state)
 	fi->pinned = 2;
 	fi->spin_pages = 16;
 	snprintf(fi->ceiling_note, sizeof(fi->ceiling_note), "unknown (lockdown)");
-	fi->points[0] = (struct mt_flush_point){ 16, 20, 320, 1500.5, 1800.25 };
-	fi->points[1] = (struct mt_flush_point){ 64, 20, 1280, 2500, 2600 };
+	fi->points[0] = (struct mt_flush_point){ 16, 20, 320, 1500.5, 1800.25, { 0, 2 } };
+	/* A row not measured stays absent, not 0. */
+	fi->points[1] = (struct mt_flush_point){ 64, 20, 1280, 2500, 2600, { NAN, NAN } };
 	fi->n_knees = 1;
 	fi->knees[0] = (struct mt_flush_knee){ .before = 16, .after = 64, .step = 2.5, .down = false };
 	fi->largest_drop = (struct mt_flush_knee){ .before = 16, .after = 64, .step = 0.5, .down = true };
@@ -258,6 +260,10 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(back->flush->points[1].refaults, 1280);
 	assert_true(back->flush->points[0].op_median_ns == 1500.5);
 	assert_true(back->flush->points[0].op_mean_ns == 1800.25);
+	assert_true(back->flush->points[0].own_irq[0] == 0);
+	assert_true(back->flush->points[0].own_irq[1] == 2);
+	assert_true(isnan(back->flush->points[1].own_irq[0]));
+	assert_true(isnan(back->flush->points[1].own_irq[1]));
 	assert_int_equal(back->flush->n_knees, 1);
 	assert_int_equal(back->flush->knees[0].after, 64);
 	assert_int_equal(back->flush->largest.before, 16);
