@@ -109,7 +109,7 @@ expect_grep ' munmap\.task-clock$' "$out" "compare counts per op"
 
 # The default counts TLB flushes by reason through tracepoints (no PMU
 # needed), and the flush IPIs of /proc/interrupts per op beside them.
-if [ -r /sys/kernel/tracing/events/tlb/tlb_flush/id ] && [ "$(id -u)" -eq 0 ]; then
+if [ "$(id -u)" -eq 0 ] && tracefs_mount; then
 	for n in 1 2; do
 		run flush --tasks $n --op madvise --pages 1..64:x2 -i 2 --ops 20 -o "$work/t$n.json"
 		expect_status 0 "flush with the default set, $n tasks"
