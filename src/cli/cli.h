@@ -171,8 +171,10 @@ int mt_cli_config_check(const struct mt_config *cfg);
  * once), and what a dead one left changed is restored and said before
  * anything is saved. A lock that cannot be had (no /run/memtlb for this
  * user) is left to the change itself, which says why it is impossible.
+ * A wait has a bound (MT_JOURNAL_LOCK_TIMEOUT_S): past it, says who holds
+ * the lock and returns MT_EXIT_FAILURE; otherwise 0.
  */
-void mt_cli_machine_lock(void);
+int mt_cli_machine_lock(void);
 
 /*
  * Every command that measures, before it does: what a dead memtlb left

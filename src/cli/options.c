@@ -308,7 +308,7 @@ static void say_recovered(const char *note)
 	mt_hint("that memtlb was killed (SIGKILL, the OOM killer) before it could restore");
 }
 
-void mt_cli_machine_lock(void)
+int mt_cli_machine_lock(void)
 {
 	char note[1024];
 	pid_t holder;
@@ -324,8 +324,19 @@ void mt_cli_machine_lock(void)
 				"tunables or hugetlb pools)\n");
 		ret = mt_journal_lock(true, &holder, note, sizeof(note));
 	}
+	if (ret == -ETIMEDOUT) {
+		if (holder > 0)
+			mt_err("machine lock: memtlb PID %ld still holds it: gave up waiting",
+			       (long)holder);
+		else
+			mt_err("machine lock: another memtlb still holds it: gave up waiting");
+		mt_hint("wait for it to end, or set %s (seconds; default %d)",
+			MT_JOURNAL_LOCK_TIMEOUT_ENV, MT_JOURNAL_LOCK_TIMEOUT_S);
+		return MT_EXIT_FAILURE;
+	}
 	if (!ret)
 		say_recovered(note);
+	return 0;
 }
 
 void mt_cli_machine_recover(void)
@@ -355,10 +366,13 @@ int mt_cli_config_check(const struct mt_config *cfg)
 	}
 	if (mt_workload_caveat(cfg, &msg))
 		warn_once(&msg);
-	if (cfg->reserve)
-		mt_cli_machine_lock();
-	else
+	if (cfg->reserve) {
+		ret = mt_cli_machine_lock();
+		if (ret)
+			return ret;
+	} else {
 		mt_cli_machine_recover();
+	}
 	ret = mt_workload_pool(cfg, &msg);
 	if (ret) {
 		mt_err("%s", msg.text);

@@ -20,6 +20,7 @@
 #include "report/json.h"
 #include "report/cells.h"
 #include "report/sweep.h"
+#include "sys/journal.h"
 
 enum { OPT_PHASE = MT_OPT_FIRST_FREE + 0x20, OPT_RUNS };
 
@@ -172,7 +173,8 @@ static int run_one(int argc, char *argv[], unsigned int k, struct mt_result **ou
 		/* A killed parent stops its child: SIGTERM, so its cleanup runs. */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 			_exit(MT_EXIT_FAILURE);
-		if (fcntl(fds[1], F_SETFD, 0))
+		/* the run takes the machine lock its parent holds, never waits on it */
+		if (fcntl(fds[1], F_SETFD, 0) || mt_journal_lock_pass())
 			_exit(MT_EXIT_FAILURE);
 		snprintf(env, sizeof(env), "%d", fds[1]);
 		if (setenv(RUN_CHILD_ENV, env, 1))

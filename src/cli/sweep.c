@@ -234,8 +234,8 @@ static int run_sweep(struct sweep_cmd *sc)
 	int ret;
 
 	mt_cli_progress_init(&shown, "sweep");
-	if (sc->tunables)
-		mt_cli_machine_lock();
+	if (sc->tunables && (ret = mt_cli_machine_lock()))
+		return ret;
 	ret = check_points(sc);
 	if (!ret)
 		ret = mt_cli_report_size_check(&sc->base, n);

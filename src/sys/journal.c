@@ -18,6 +18,7 @@
 
 static int lock_fd = -1;
 static pid_t lock_pid;
+#define LOCK_FD_ENV "MEMTLB_LOCK_FD"
 static char journal_path[PATH_MAX];	/* set before the first write: the handler unlinks it */
 static volatile sig_atomic_t written;
 static char last_note[1024];
@@ -259,13 +260,83 @@ static pid_t read_holder(int fd)
 	return (pid_t)strtol(buf, NULL, 10);
 }
 
-/* Take the lock on <run>/memtlb/lock: 0, -EWOULDBLOCK (holder set) or -errno. */
+/* The wait's bound in ms: MT_JOURNAL_LOCK_TIMEOUT_ENV or the default. */
+static long lock_timeout_ms(void)
+{
+	const char *s = getenv(MT_JOURNAL_LOCK_TIMEOUT_ENV);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return MT_JOURNAL_LOCK_TIMEOUT_S * 1000L;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 0 || v > 86400)
+		return MT_JOURNAL_LOCK_TIMEOUT_S * 1000L;
+	return v * 1000L;
+}
+
+/*
+ * The lock a parent handed over (mt_journal_lock_pass): its fd, if it is
+ * the lock file at path and its open file description holds the lock (the
+ * parent's: a second F_OFD_SETLK on it succeeds at once), else -1. The
+ * variable is not trusted: any other fd is left alone.
+ */
+static int inherited(const char *path)
+{
+	const char *s = getenv(LOCK_FD_ENV);
+	struct stat a, b;
+	char *end;
+	long fd;
+
+	if (!s)
+		return -1;
+	unsetenv(LOCK_FD_ENV);	/* for this process only: its commands get none */
+	errno = 0;
+	fd = strtol(s, &end, 10);
+	if (errno || end == s || *end || fd < 3 || fd > INT_MAX)
+		return -1;
+	if (fstat((int)fd, &a) || stat(path, &b) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino || !S_ISREG(a.st_mode))
+		return -1;
+	if (lock_whole((int)fd, false))
+		return -1;
+	fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+	return (int)fd;
+}
+
+int mt_journal_lock_pass(void)
+{
+	char fd[16];
+
+	if (lock_fd < 0)
+		return 0;
+	if (fcntl(lock_fd, F_SETFD, 0))
+		return -errno;
+	snprintf(fd, sizeof(fd), "%d", lock_fd);
+	return setenv(LOCK_FD_ENV, fd, 1) ? -errno : 0;
+}
+
+/*
+ * Take the lock on <run>/memtlb/lock: 0, -EWOULDBLOCK (holder set),
+ * -ETIMEDOUT (holder set) after the wait's bound, or -errno. The wait
+ * polls: a blocking F_OFD_SETLKW has no timeout, and a lock held for
+ * minutes makes 50 ms of latency nothing.
+ */
 static int take(bool wait, pid_t *holder, const char *dir)
 {
 	char path[PATH_MAX + 16], pid[32];
+	long waited = 0, limit;
 	int fd, ret, n;
 
 	snprintf(path, sizeof(path), "%s/lock", dir);
+	fd = inherited(path);
+	if (fd >= 0) {
+		/* the parent's pid stays in the file: it holds the lock after us */
+		lock_fd = fd;
+		lock_pid = getpid();
+		return 0;
+	}
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -errno;
@@ -281,8 +352,17 @@ static int take(bool wait, pid_t *holder, const char *dir)
 			close(fd);
 			return -EWOULDBLOCK;
 		}
-		while ((ret = lock_whole(fd, true)) == -EINTR)
-			;
+		limit = lock_timeout_ms();
+		while ((ret = lock_whole(fd, false)) == -EAGAIN || ret == -EACCES) {
+			if (waited >= limit) {
+				if (holder)
+					*holder = read_holder(fd);
+				close(fd);
+				return -ETIMEDOUT;
+			}
+			usleep(50 * 1000);
+			waited += 50;
+		}
 		if (ret) {
 			close(fd);
 			return ret;

@@ -38,6 +38,23 @@
 int mt_journal_lock(bool wait, pid_t *holder, char *note, size_t note_len);
 
 /*
+ * How long a wait for the machine lock lasts before mt_journal_lock gives
+ * up with -ETIMEDOUT (*holder set): MEMTLB_LOCK_TIMEOUT seconds where set
+ * (0 to 86400), otherwise this.
+ */
+#define MT_JOURNAL_LOCK_TIMEOUT_S	600
+#define MT_JOURNAL_LOCK_TIMEOUT_ENV	"MEMTLB_LOCK_TIMEOUT"
+
+/*
+ * Hand the machine lock this process holds to a memtlb it is about to
+ * exec (stat --runs' runs): the lock's fd stays open across the exec and
+ * MEMTLB_LOCK_FD names it, so the run takes the lock its parent holds
+ * instead of waiting for it for ever. Call in the forked child, before
+ * exec. 0 (also when no lock is held) or -errno.
+ */
+int mt_journal_lock_pass(void);
+
+/*
  * For a command that only measures: where a journal is there, take the
  * lock if it is free, replay the dead process's journal, and let the lock
  * go again (held for the run, it would make the next sweep wait for a

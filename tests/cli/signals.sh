@@ -102,6 +102,24 @@ expect_status 0 "second of two sweeps"
 expect_grep "^memtlb: waiting for memtlb PID $first " "$work/err2" "the second one waits, saying so"
 restored "two sweeps at once"
 
+# A wait has a bound: past it, the second says who holds the lock and
+# exits 1, having changed nothing.
+MEMTLB_SYSROOT=$root "$MEMTLB" $long >/dev/null 2>"$work/err1" &
+first=$!
+changed $first
+MEMTLB_LOCK_TIMEOUT=1 MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m -i 1 -p 1 \
+	-e minor-faults --vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never \
+	>/dev/null 2>"$work/err2"
+status=$?
+expect_status 1 "the lock's wait bounded"
+expect_grep "^memtlb: machine lock: memtlb PID $first still holds it: gave up waiting$" \
+	"$work/err2" "the bound's error names the holder"
+expect_grep "^hint: .*MEMTLB_LOCK_TIMEOUT" "$work/err2" "the bound's hint"
+wait $first
+status=$?
+expect_status 0 "the holder goes on"
+restored "a bounded wait"
+
 # Every command that measures replays a dead memtlb's journal before it
 # measures, not only those that change the machine, and says so.
 dead_journal() {	# PID VALUE: the journal a SIGKILLed memtlb leaves

@@ -88,6 +88,17 @@ assert m["kernel_page_size"] == 2 << 20 and m["huge_coverage"] == 1.0, m'
 		[ $status -eq 130 ] && ok || fail "hugetlb: SIGINT: exit $status"
 		[ "$(cat "$pool")" = "$before" ] && ok ||
 			fail "hugetlb: after SIGINT the pool is $(cat "$pool"), was $before"
+
+		# --runs: each run takes the lock its parent holds; each waited on
+		# it for ever before, and every memtlb behind them.
+		MEMTLB_LOCK_TIMEOUT=20 timeout 120 "$MEMTLB" stat --region 8m --backing anon \
+			--pages hugetlb:2m --reserve --runs 2 -i 1 -p 1 -e minor-faults \
+			>"$out" 2>"$err"
+		status=$?
+		expect_status 0 "hugetlb --reserve --runs 2"
+		expect_no_grep 'waiting for memtlb' "$err" "--runs: no run waits on its parent"
+		[ "$(cat "$pool")" = "$before" ] && ok ||
+			fail "hugetlb --runs: the pool is $(cat "$pool"), was $before"
 	fi
 	# short of pages without --reserve: exit 1, needed/free, the command
 	free=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages)
