@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,6 +116,7 @@ struct spawn {
 	char *const *argv;
 	sigset_t mask;		/* the parent's, all blocked around the clone */
 	int report;		/* the pipe's write end, closed by the exec */
+	pid_t parent;
 };
 
 /* Not instrumented: a sanitizer takes its own stack for a thread's and warns at _exit. */
@@ -127,6 +129,14 @@ static int spawn_child(void *arg)
 
 	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
 		signal(reset[i], SIG_DFL);
+	/*
+	 * The command ends with memtlb, whatever kills memtlb (SIGKILL,
+	 * SIGSEGV, ...: the handlers forward SIGTERM and SIGHUP only): it
+	 * would go on uncounted, orphaned. Kept across exec; a parent gone
+	 * before the prctl is seen by getppid.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != sp->parent)
+		_exit(127);
 	sigprocmask(SIG_SETMASK, &sp->mask, NULL);
 	e = exec_path(sp->argv);
 	if (write(sp->report, &e, sizeof(e)) < 0)
@@ -144,7 +154,7 @@ static char spawn_stack[64 * 1024] __attribute__((aligned(16)));
  */
 static pid_t spawn(char *const argv[], int report)
 {
-	struct spawn sp = { .argv = argv, .report = report };
+	struct spawn sp = { .argv = argv, .report = report, .parent = getpid() };
 	sigset_t all;
 	pid_t pid;
 

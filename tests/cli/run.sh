@@ -78,6 +78,26 @@ run report "$work/r7.json"
 expect_status 0 "report of a run with 3 of 10 not counted"
 expect_grep '^minor-faults: n=7 of 10 runs counted' "$out" "report: n=7 of 10 said"
 
+# The command ends with memtlb, whatever signal kills memtlb: before, any
+# fatal signal memtlb does not handle left it running, orphaned.
+for sig in KILL SEGV ABRT BUS USR1 ALRM PIPE XCPU; do
+	"$MEMTLB" run -e minor-faults -- sleep 300 >/dev/null 2>&1 &
+	pid=$!
+	i=0
+	until child=$(pgrep -P $pid sleep); do
+		sleep 0.05; i=$((i + 1)); [ $i -lt 100 ] || break
+	done
+	kill -$sig $pid
+	wait $pid 2>/dev/null
+	i=0
+	while [ -n "$child" ] && kill -0 "$child" 2>/dev/null && [ $i -lt 40 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	if [ -z "$child" ]; then fail "SIG$sig: the command never started"
+	elif kill -0 "$child" 2>/dev/null; then fail "SIG$sig: the command outlived memtlb"; kill "$child"
+	else ok; fi
+done
+
 # Children of the command are counted (inherit).
 run run -e minor-faults -o "$work/child.json" -- sh -c "\"$touch_pages\" $pages"
 expect_status 0 "run through sh -c"
