@@ -306,6 +306,13 @@ static int run_sweep(struct sweep_cmd *sc)
 	if (rep->user_only)
 		mt_warn("counting user space only: kernel.perf_event_paranoid=%d forbids kernel "
 			"counting for this user", rep->system.perf_event_paranoid);
+	if (stop_sig && !rep->n_results) {
+		/* nothing measured: no empty table, and no write error for one */
+		mt_err("sweep: interrupted by %s before the first point ended; nothing "
+		       "measured", strsignal(stop_sig));
+		ret = 128 + stop_sig;
+		goto out;
+	}
 	ret = print_result(rep, sc, table_phase(rep, sc));
 	if (!ret && stop_sig) {
 		mt_err("sweep: interrupted by %s after %zu of %zu points%s%s", strsignal(stop_sig),

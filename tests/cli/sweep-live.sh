@@ -105,4 +105,19 @@ else
 	echo "skip: THP tunable sweep needs root and a writable $f"
 fi
 
+# Interrupted in its first point: nothing measured, said so, 130 or 143;
+# never "stdout: Invalid argument" and exit 1 for an empty table.
+for sig in INT TERM; do
+	"$MEMTLB" sweep --region 1g..2g -i 3 -p 1 -e minor-faults >"$out" 2>"$err" &
+	pid=$!
+	sleep 0.5
+	kill -$sig $pid
+	wait $pid
+	status=$?
+	want=$([ $sig = INT ] && echo 130 || echo 143)
+	expect_status $want "sweep: SIG$sig in the first point"
+	expect_no_grep 'Invalid argument' "$err" "sweep: SIG$sig: no write error"
+	expect_grep '^memtlb: sweep: interrupted by ' "$err" "sweep: SIG$sig said"
+done
+
 finish
