@@ -27,16 +27,25 @@ const char *mt_cell_csv(char *buf, size_t len, const char *s, bool always)
 {
 	char safe[MT_SAFE_MAX];
 	size_t n = 0;
-	bool quote;
+	bool quote, formula;
 
 	if (!len)
 		return buf;
 	mt_cell_safe(safe, sizeof(safe), s);
+	/*
+	 * A text field a spreadsheet would take for a formula (=, +, -, @;
+	 * tab and CR are escaped by mt_cell_safe already) is prefixed with a
+	 * quote mark and quoted, as OWASP's CSV injection advice has it: the
+	 * names in a report are untrusted. Numbers never come this way.
+	 */
+	formula = safe[0] && strchr("=+-@", safe[0]);
 	/* RFC 4180: a field with a quote, comma or line end is quoted, "" inside */
-	quote = always || strpbrk(safe, "\",\r\n") || safe[0] == ' ' ||
+	quote = always || formula || strpbrk(safe, "\",\r\n") || safe[0] == ' ' ||
 		(safe[0] && safe[strlen(safe) - 1] == ' ');
 	if (quote && n + 1 < len)
 		buf[n++] = '"';
+	if (formula && n + 1 < len)
+		buf[n++] = '\'';
 	for (const char *p = safe; *p && n + 3 < len; p++) {
 		if (*p == '"')
 			buf[n++] = '"';

@@ -124,6 +124,17 @@ for ph in res["phases"]:
         ph["counters"][odd] = ph["counters"].pop(ev)
     ph["name"] = ph["name"] + ',"q"'
 json.dump(r, open(f"{d}/csv.json", "w"))
+# names a spreadsheet would run as formulas (CSV injection)
+r = copy.deepcopy(base)
+res = r["results"][0]
+for i, ev in enumerate(res["events"]):
+    name = ("=1+2", "+SUM(A1)", "-2+3", "@cmd")[i % 4] + str(i)
+    for ph in res["phases"]:
+        if ev["name"] in ph["counters"]:
+            ph["counters"][name] = ph["counters"].pop(ev["name"])
+    ev["name"] = name
+res["phases"][0]["name"] = "=HYPERLINK(1)"
+json.dump(r, open(f"{d}/formula.json", "w"))
 # 70 events: a table wider than any fixed array of 64 columns
 r = copy.deepcopy(base)
 res = r["results"][0]
@@ -184,6 +195,25 @@ brun stat --from "$h/csv.json" --format csv 2>/dev/null
 brun sweep --from "$h/csv.json" --format csv
 expect_status 0 "sweep --from csv of odd names"
 csv_rows_ok "$out" "sweep csv"
+
+# no CSV field starts with = + - or @ (a spreadsheet's formula): each
+# such name is quoted with a ' before it, as OWASP advises
+formula_free() {	# FILE WHAT [NAMED]: NAMED, a formula name is in it, quoted
+	if python3 - "$1" "${3:-}" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+bad = [f for r in rows for f in r if f[:1] in ("=", "+", "@") or
+       (f[:1] == "-" and not f.lstrip("-").replace(".", "", 1).replace("e", "", 1).isdigit())]
+assert rows and not bad, bad
+assert not sys.argv[2] or any(f.startswith("'=") for r in rows for f in r), rows[:3]
+PY
+	then ok; else fail "$2: a field a spreadsheet runs as a formula"; fi
+}
+brun compare "$h/formula.json" "$h/formula.json" --format csv
+expect_status 0 "compare csv of formula names"
+formula_free "$out" "compare csv" named
+brun sweep --from "$h/formula.json" --format csv
+formula_free "$out" "sweep csv"
 
 # wide tables: 70 events, and 64 inputs side by side
 brun report "$h/wide.json"
