@@ -13,6 +13,7 @@
 #include "model/report.h"
 #include "model/size.h"
 #include "cli/sysinfo.h"
+#include "report/cells.h"
 #include "report/json.h"
 #include "sys/env.h"
 #include "sys/sysinfo.h"
@@ -67,12 +68,23 @@ static const char *tri(int v, const char *yes, const char *no, const char *unkno
 }
 
 /* Space-separated words from column 32, wrapped at 80 columns. */
+/*
+ * One "what  value" line. The value comes from /proc/cpuinfo, sysfs or a
+ * fixture tree: untrusted, every control byte escaped on its way out.
+ */
+static void row(const char *what, const char *value)
+{
+	char safe[MT_SAFE_MAX];
+
+	printf("%-30s %s\n", what, mt_cell_safe(safe, sizeof(safe), value));
+}
+
 static void print_words(const char *what, const char *words)
 {
 	char buf[512], *tok, *save;
 	int col = 0;
 
-	snprintf(buf, sizeof(buf), "%s", words);
+	mt_cell_safe(buf, sizeof(buf), words);
 	printf("%-30s", what);
 	col = 30;
 	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
@@ -94,27 +106,27 @@ static void print_env(const struct mt_env *e)
 	char boost[64];
 
 	if (e->hv_cpuid < 0)
-		printf("%-30s %s\n", "hypervisor (cpuid)", "not read (fixture or not x86)");
+		row("hypervisor (cpuid)", "not read (fixture or not x86)");
 	else if (!e->hv_cpuid)
-		printf("%-30s %s\n", "hypervisor (cpuid)", "none");
+		row("hypervisor (cpuid)", "none");
 	else
 		/* Quoted: a signature's spaces are its own ("bhyve bhyve "). */
 		printf("%-30s %s (signature \"%s\")\n", "hypervisor (cpuid)",
 		       e->hv_vendor[0] ? e->hv_vendor : "unknown", e->hv_signature);
-	printf("%-30s %s\n", "PV TLB flush",
+	row("PV TLB flush",
 	       tri(mt_env_kvm_feature(e, "pv_tlb_flush"), "yes", "no", "unknown"));
-	printf("%-30s %s\n", "PV steal time",
+	row("PV steal time",
 	       tri(mt_env_kvm_feature(e, "steal_time"), "yes", "no", "unknown"));
-	printf("%-30s %s\n", "cpufreq governor", e->governor[0] ? e->governor : nofreq);
+	row("cpufreq governor", e->governor[0] ? e->governor : nofreq);
 	if (e->boost < 0)
 		snprintf(boost, sizeof(boost), "%s", nofreq);
 	else
 		snprintf(boost, sizeof(boost), "%s (%s)", e->boost ? "on" : "off", e->boost_source);
-	printf("%-30s %s\n", "boost/turbo", boost);
-	printf("%-30s %s\n", "SMT", tri(e->smt_active, "on", "off", "unknown"));
-	printf("%-30s %s\n", "isolated CPUs", !e->isolated_known ? "unknown"
+	row("boost/turbo", boost);
+	row("SMT", tri(e->smt_active, "on", "off", "unknown"));
+	row("isolated CPUs", !e->isolated_known ? "unknown"
 					   : e->isolated[0] ? e->isolated : "none");
-	printf("%-30s %s\n", "nohz_full CPUs", !e->nohz_full_known ? "unknown"
+	row("nohz_full CPUs", !e->nohz_full_known ? "unknown"
 					    : e->nohz_full[0] ? e->nohz_full : "none");
 	print_long("ASLR (randomize_va_space)", e->aslr, "");
 	if (!e->cmdline_known)
@@ -131,13 +143,13 @@ static void print_env(const struct mt_env *e)
 						e->mthp[i].enabled);
 		print_words("THP sizes (mTHP)", sizes);
 	}
-	printf("%-30s %s\n", "THP use_zero_page", tri(e->thp_use_zero_page, "yes", "no",
+	row("THP use_zero_page", tri(e->thp_use_zero_page, "yes", "no",
 							"unknown"));
 	print_long("khugepaged max_ptes_none", e->max_ptes_none, "");
 	print_long("khugepaged max_ptes_swap", e->max_ptes_swap, "");
 	print_long("khugepaged max_ptes_shared", e->max_ptes_shared, "");
 	print_long("khugepaged alloc_sleep", e->alloc_sleep_ms, " ms");
-	printf("%-30s %s\n", "lockdown", e->lockdown[0] ? e->lockdown : "unknown");
+	row("lockdown", e->lockdown[0] ? e->lockdown : "unknown");
 	if (e->loadavg < 0)
 		printf("%-30s unknown\n", "load average (1 min)");
 	else if (e->online_cpus > 0)
@@ -163,9 +175,12 @@ static int print_check(const struct mt_sysinfo *si)
 	c.steal_ms = mt_env_steal_since(&m);
 	n = mt_env_check(si, &c, w, MT_ENV_WARN_MAX);
 	for (unsigned int i = 0; i < n && i < MT_ENV_WARN_MAX; i++) {
-		printf("%s: %s\n", w[i].id, w[i].text);
+		char text[MT_SAFE_MAX], fix[MT_SAFE_MAX];
+
+		/* the warnings quote sysfs (a governor's name): escaped */
+		printf("%s: %s\n", w[i].id, mt_cell_safe(text, sizeof(text), w[i].text));
 		if (w[i].fix[0])
-			printf("  fix: %s\n", w[i].fix);
+			printf("  fix: %s\n", mt_cell_safe(fix, sizeof(fix), w[i].fix));
 	}
 	if (!n) {
 		printf("no warnings: nothing seen that makes numbers noisy\n");
@@ -177,26 +192,30 @@ static int print_check(const struct mt_sysinfo *si)
 
 static void print_text(const struct mt_sysinfo *si)
 {
-	printf("%-30s %s\n", "kernel", or_unknown(si->kernel));
-	printf("%-30s %s\n", "kernel version", or_unknown(si->kernel_version));
-	printf("%-30s %s\n", "host", or_unknown(si->host));
-	printf("%-30s %s\n", "machine", or_unknown(si->machine));
-	printf("%-30s %s (%s)\n", "cpu", or_unknown(si->cpu), or_unknown(si->cpu_vendor));
-	printf("%-30s %s\n", "hypervisor", si->hypervisor < 0 ? "unknown"
+	char line[2 * MT_SAFE_MAX];
+
+	row("kernel", or_unknown(si->kernel));
+	row("kernel version", or_unknown(si->kernel_version));
+	row("host", or_unknown(si->host));
+	row("machine", or_unknown(si->machine));
+	snprintf(line, sizeof(line), "%s (%s)", or_unknown(si->cpu), or_unknown(si->cpu_vendor));
+	row("cpu", line);
+	row("hypervisor", si->hypervisor < 0 ? "unknown"
 					  : si->hypervisor ? "yes (cpuinfo flag)" : "no");
-	printf("%-30s %s%s%s%s\n", "cpu emulated", si->emulation.emulated < 0 ? "unknown" :
-	       si->emulation.emulated ? "yes" : "no", si->emulation.evidence[0] ? " (" : "",
-	       si->emulation.evidence, si->emulation.evidence[0] ? ")" : "");
-	printf("%-30s %s\n", "libpfm4 core PMU", si->pmu[0] ? si->pmu : "none");
-	printf("%-30s %s\n", "libpfm4 PMUs present", or_unknown(si->pmus));
-	printf("%-30s %s\n", "kernel PMU driver", si->hw_counters < 0 ? "unknown"
+	snprintf(line, sizeof(line), "%s%s%s%s", si->emulation.emulated < 0 ? "unknown" :
+		 si->emulation.emulated ? "yes" : "no", si->emulation.evidence[0] ? " (" : "",
+		 si->emulation.evidence, si->emulation.evidence[0] ? ")" : "");
+	row("cpu emulated", line);
+	row("libpfm4 core PMU", si->pmu[0] ? si->pmu : "none");
+	row("libpfm4 PMUs present", or_unknown(si->pmus));
+	row("kernel PMU driver", si->hw_counters < 0 ? "unknown"
 				 : si->hw_counters ? "yes" : "no (hardware events cannot count)");
 	printf("%-30s %d\n", "kernel.perf_event_paranoid", si->perf_event_paranoid);
 	print_long("page size", si->page_size, " bytes");
-	printf("%-30s %s\n", "THP enabled", or_unknown(si->thp_enabled));
-	printf("%-30s %s\n", "THP defrag", or_unknown(si->thp_defrag));
-	printf("%-30s %s\n", "THP shmem_enabled", or_unknown(si->thp_shmem_enabled));
-	printf("%-30s %s\n", "khugepaged defrag", or_unknown(si->thp_khugepaged_defrag));
+	row("THP enabled", or_unknown(si->thp_enabled));
+	row("THP defrag", or_unknown(si->thp_defrag));
+	row("THP shmem_enabled", or_unknown(si->thp_shmem_enabled));
+	row("khugepaged defrag", or_unknown(si->thp_khugepaged_defrag));
 	print_long("khugepaged pages_to_scan", si->khugepaged_pages_to_scan, "");
 	print_long("khugepaged scan_sleep", si->khugepaged_scan_sleep_ms, " ms");
 	for (unsigned int i = 0; i < si->n_hugepools; i++) {
@@ -207,7 +226,7 @@ static void print_text(const struct mt_sysinfo *si)
 		printf("%-30s %ld total, %ld free\n", what, si->hugepools[i].total,
 		       si->hugepools[i].free);
 	}
-	printf("%-30s %s\n", "kernel lockdown", si->lockdown[0] ? si->lockdown : "unknown");
+	row("kernel lockdown", si->lockdown[0] ? si->lockdown : "unknown");
 	print_debugfs("fault_around_bytes", si->fault_around_bytes, si->fault_around_state);
 	print_debugfs("tlb_single_page_flush_ceiling", si->tlb_flush_ceiling,
 		      si->tlb_flush_ceiling_state);

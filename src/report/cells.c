@@ -463,6 +463,19 @@ void mt_text_wrapf(FILE *f, int width, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
+	/*
+	 * The last guard of the terminal: a string from a report that a
+	 * caller forgot to pass through mt_cell_safe still sends no control
+	 * byte (C0 but the line end, DEL, C1 as UTF-8 or raw) to it.
+	 */
+	for (unsigned char *p = (unsigned char *)s; *p; p++) {
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = '?';
+		else if (*p >= 0x80 && *p <= 0x9f && (p == (unsigned char *)s || p[-1] < 0xc0))
+			*p = '?';
+	}
 	mt_text_wrap(f, s, width, 2);
 	free(s);
 }

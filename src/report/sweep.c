@@ -449,9 +449,12 @@ static void print_missing(FILE *f, const struct mt_report *rep, int width)
 			if (r->n_phases && r->phases[0].counters[e].state == MT_COUNTER_UNSUPPORTED &&
 			    (r->events[e].role == MT_ROLE_DTLB_MISSES ||
 			     (strcasestr(name, "tlb") && strcasestr(name, "miss")))) {
+				char safe[MT_SAFE_MAX], why[MT_SAFE_MAX];
+
 				mt_text_wrapf(f, width, "misses/block: absent, %s is not supported%s%s",
-					r->events[e].name, r->events[e].reason[0] ? ": " : "",
-					r->events[e].reason);
+					mt_cell_safe(safe, sizeof(safe), name),
+					r->events[e].reason[0] ? ": " : "",
+					mt_cell_safe(why, sizeof(why), r->events[e].reason));
 				return;
 			}
 		}

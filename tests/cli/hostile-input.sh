@@ -169,6 +169,50 @@ brun compare "$h/escapes.json" "$h/escapes.json" --format csv
 no_controls "$out" "compare csv"
 brun sweep --from "$h/escapes.json"
 no_controls "$out" "sweep --from"
+# a real sweep's lines about events (fit:, misses/block:) and the knee's
+python3 - "$MEMTLB_TEST_DATA/sweep-1m-64m.json" "$h/sweep-escapes.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+esc = "\x1b]0;owned\x07\x1b[2J\x9b31m"
+for res in r["results"]:
+    for ev in res["events"]:
+        old = ev["name"]
+        ev["name"] = old + esc
+        ev["reason"] = "why" + esc
+        for ph in res["phases"]:
+            if old in ph["counters"]:
+                c = ph["counters"].pop(old)
+                if "reason" in c:
+                    c["reason"] = "why" + esc
+                ph["counters"][old + esc] = c
+json.dump(r, open(sys.argv[2], "w"))
+PY
+for v in "" -v; do
+	brun sweep --from "$h/sweep-escapes.json" $v
+	no_controls "$out" "sweep --from $v: fit and misses lines"
+	no_controls "$err" "sweep --from $v: stderr"
+done
+brun report "$h/sweep-escapes.json"
+no_controls "$out" "report of a sweep"
+
+# /proc and /sys are untrusted too: a CPU model and a governor with
+# escapes (a fixture tree), in sysinfo's text and its --check
+cp -r "$MEMTLB_TEST_DATA/sysroot-nopmu" "$h/root"
+cp -r "$MEMTLB_TEST_DATA/sysroot-env-noisy/sys/devices/system/cpu/cpufreq" \
+	"$h/root/sys/devices/system/cpu/" 2>/dev/null ||
+	{ mkdir -p "$h/root/sys/devices/system/cpu"
+	  cp -r "$MEMTLB_TEST_DATA/sysroot-env-noisy/sys/devices/system/cpu/cpufreq" \
+		"$h/root/sys/devices/system/cpu/"; }
+sed -i "s/^model name.*/model name\t: EPYC$(printf '\033')]0;owned$(printf '\007')/" "$h/root/proc/cpuinfo"
+for g in "$h"/root/sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do
+	printf 'powersave\033[2J\n' >"$g"
+done
+for c in sysinfo "sysinfo --check"; do
+	MEMTLB_SYSROOT=$h/root brun $c
+	no_controls "$out" "$c of a hostile /proc and /sys"
+done
+grep -q 'EPYC\\x1b' "$out" 2>/dev/null || { MEMTLB_SYSROOT=$h/root brun sysinfo
+	expect_grep 'EPYC\\x1b' "$out" "sysinfo: the escape shown escaped"; }
 if command -v xmllint >/dev/null; then
 	brun report "$h/escapes.json" --format html
 	if xmllint --noout "$out" 2>"$work/xml.err"; then ok; else
