@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The journal of changed tunables and pools, and the machine lock (journal.h). */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -63,23 +64,30 @@ static void escape(FILE *f, const char *s)
 		fputs("%00", f);	/* an empty value is still a field */
 }
 
-/* In place; "%00" alone is the empty string. */
-static void unescape(char *s)
+/*
+ * In place, strictly: '%' takes two hex digits ("%00" alone is the empty
+ * string). -EINVAL for anything else: a damaged journal, never a guess.
+ */
+static int unescape(char *s)
 {
 	char *o = s;
 
 	for (char *p = s; *p; p++) {
 		unsigned int c;
 
-		if (*p == '%' && sscanf(p + 1, "%2X", &c) == 1) {
-			p += 2;
-			if (c)
-				*o++ = (char)c;
-		} else {
+		if (*p != '%') {
 			*o++ = *p;
+			continue;
 		}
+		if (!isxdigit((unsigned char)p[1]) || !isxdigit((unsigned char)p[2]) ||
+		    sscanf(p + 1, "%2X", &c) != 1)
+			return -EINVAL;
+		p += 2;
+		if (c)
+			*o++ = (char)c;
 	}
 	*o = '\0';
+	return 0;
 }
 
 struct entries {
@@ -170,48 +178,143 @@ static void add_note(size_t *off, const char *what, const char *path, const char
  * writer is gone (a live process with that pid has it by reuse). Its
  * values are the originals: write them back before anything is saved.
  */
+/*
+ * One "restore PATH VALUE" line, split and unescaped in place: 0, or
+ * -EINVAL where it is not one (a cut line, a bad escape, a value longer
+ * than a tunable can be saved).
+ */
+static int restore_line(char *line, char **path, char **value)
+{
+	char *sp;
+
+	if (strncmp(line, "restore ", 8))
+		return -EINVAL;
+	sp = strchr(line + 8, ' ');
+	if (!sp || strchr(sp + 1, ' '))
+		return -EINVAL;
+	*sp++ = '\0';
+	if (!line[8] || unescape(line + 8) || unescape(sp) ||
+	    strlen(sp) > MT_JOURNAL_VALUE_MAX)
+		return -EINVAL;
+	*path = line + 8;
+	*value = sp;
+	return 0;
+}
+
+char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad)
+{
+	char *text = NULL, *line = NULL;
+	size_t cap = 0, len = 0, n = 0, got_len = 0;
+	ssize_t got;
+	FILE *f;
+
+	*bad = 0;
+	*pid = 0;
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while ((got = getline(&line, &cap, f)) > 0) {
+		char *grown, *copy, *p, *v;
+		bool ok;
+
+		n++;
+		/* a line the writer never ends, longer than it writes, or with a NUL */
+		ok = line[got - 1] == '\n' && (size_t)got <= MT_JOURNAL_LINE_MAX &&
+		     strlen(line) == (size_t)got;
+		if (ok) {
+			line[got - 1] = '\0';
+			if (n == 1)
+				ok = !strcmp(line, "memtlb journal");
+			else if (n == 2)
+				ok = sscanf(line, "pid %ld", pid) == 1 && *pid > 0;
+			else if ((copy = strdup(line))) {
+				ok = !restore_line(copy, &p, &v);
+				free(copy);
+			}
+		}
+		if (!ok) {
+			*bad = n;
+			break;
+		}
+		grown = realloc(text, len + (size_t)got + 1);
+		if (!grown) {
+			*bad = n;
+			break;
+		}
+		text = grown;
+		memcpy(text + len, line, (size_t)got);	/* with its NUL */
+		len += (size_t)got;
+		got_len++;
+	}
+	free(line);
+	fclose(f);
+	if (!*bad && n < 2)
+		*bad = n + 1;
+	if (*bad) {
+		free(text);
+		return NULL;
+	}
+	*lines = got_len;
+	return text;
+}
+
+/*
+ * A journal found while we hold the lock is a dead process's: every memtlb
+ * that changes the machine holds the lock until its restores ran, so its
+ * writer is gone (a live process with that pid has it by reuse). Its
+ * values are the originals: write them back before anything is saved.
+ * A damaged journal (cut, too long, a bad escape) is refused whole and
+ * moved aside to journal.damaged: a value read from it would be a guess.
+ */
 static void replay(const char *path)
 {
-	char line[2 * PATH_MAX + 1024], raw[sizeof(line) + 1], *sp;
-	size_t off = 0, kept_len = 0;
-	FILE *f, *kept;
-	long pid = 0;
+	char damaged[PATH_MAX + 16];
+	size_t off = 0, kept_len = 0, lines = 0, bad;
+	char *text, *l, *p, *v;
+	FILE *kept;
+	long pid;
 	int failed = 0;
 
 	last_note[0] = '\0';
 	if (replayed)
 		return;
 	replayed = true;
-	f = fopen(path, "re");
-	if (!f)
+	text = mt_journal_read(path, &lines, &pid, &bad);
+	if (!text) {
+		if (!bad)
+			return;
+		snprintf(damaged, sizeof(damaged), "%s.damaged", path);
+		rename(path, damaged);
+		snprintf(last_note, sizeof(last_note), "%.300s is damaged (line %zu): nothing "
+			 "restored from it; it is kept as %.300s: restore by hand what it "
+			 "lists", path, bad, damaged);
 		return;
-	kept = open_memstream(&carried, &kept_len);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "pid %ld", &pid) == 1) {
-			off = (size_t)snprintf(last_note, sizeof(last_note), "memtlb PID %ld ended "
-					       "without restoring what it changed;", pid);
-			continue;
-		}
-		if (strncmp(line, "restore ", 8))
-			continue;
-		snprintf(raw, sizeof(raw), "%s\n", line);
-		sp = strchr(line + 8, ' ');
-		if (!sp)
-			continue;
-		*sp++ = '\0';
-		unescape(line + 8);
-		unescape(sp);
-		if (mt_sys_write(line + 8, sp)) {
-			failed = 1;
-			add_note(&off, "could not restore", line + 8, sp);
-			if (kept)
-				fputs(raw, kept);
-		} else {
-			add_note(&off, "restored", line + 8, sp);
-		}
 	}
-	fclose(f);
+	off = (size_t)snprintf(last_note, sizeof(last_note), "memtlb PID %ld ended "
+			       "without restoring what it changed;", pid);
+	kept = open_memstream(&carried, &kept_len);
+	l = text;
+	for (size_t i = 0; i < lines; l += strlen(l) + 1, i++) {
+		char *copy;
+
+		if (i < 2)
+			continue;
+		copy = strdup(l);
+		if (!copy || restore_line(copy, &p, &v)) {
+			free(copy);
+			continue;	/* checked already: only memory is short */
+		}
+		if (mt_sys_write(p, v)) {
+			failed = 1;
+			add_note(&off, "could not restore", p, v);
+			if (kept)
+				fprintf(kept, "%s\n", l);
+		} else {
+			add_note(&off, "restored", p, v);
+		}
+		free(copy);
+	}
+	free(text);
 	if (kept && fclose(kept)) {
 		free(carried);
 		carried = NULL;

@@ -3,6 +3,7 @@
 #define MEMTLB_SYS_JOURNAL_H
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <time.h>
@@ -69,6 +70,14 @@ int mt_journal_recover(char *note, size_t note_len);
 const char *mt_journal_note(void);
 
 /* One restore the journal lists. */
+/*
+ * The longest value a restore holds: a tunable is saved up to a page
+ * (memtlb-sweep(1)). A journal line is at most "restore " and both fields
+ * escaped (3 bytes a byte at worst) and its newline.
+ */
+#define MT_JOURNAL_VALUE_MAX	4096
+#define MT_JOURNAL_LINE_MAX	(8 + 3 * (PATH_MAX + MT_JOURNAL_VALUE_MAX) + 2)
+
 struct mt_journal_entry {
 	const char *path;
 	const char *value;
@@ -79,6 +88,16 @@ struct mt_journal_entry {
  * that could not be restored (n may be 0 then): 0 or -errno.
  */
 int mt_journal_write(const struct mt_journal_entry *e, size_t n);
+
+/*
+ * A journal read whole and checked before anything is written back:
+ * "memtlb journal", "pid N", then "restore PATH VALUE" lines, each ended
+ * by a newline, none longer than MT_JOURNAL_LINE_MAX, every escape sound.
+ * Returns its lines, each NUL-ended, one after the other (n in *lines;
+ * free() it), or NULL with *bad the first damaged line's number (0: no
+ * file, or no memory). Writes nothing.
+ */
+char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad);
 
 /* Remove this process's journal; async-signal-safe (an unlink). */
 void mt_journal_remove(void);

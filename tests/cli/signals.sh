@@ -240,4 +240,42 @@ if [ "$(id -u)" -eq 0 ] && [ -w "$pool" ] && [ -z "${MEMTLB_SYSROOT:-}" ]; then
 else
 	echo "skip: the hugetlb pool case needs root and a 2 MiB pool"
 fi
+# A page of text (a tunable's longest saved value, many lines) comes back
+# byte for byte: the replay read 9 KiB lines and wrote a cut value back.
+rm -f "$journal" "$journal.damaged"
+long="$root/sys/long-tunable"
+python3 - "$journal" "$long" "$work/long.want" <<'PY'
+import sys
+journal, path, want = sys.argv[1:]
+value = bytes((i * 7 + 33) % 95 + 32 for i in range(1000)) + b"\n" * 50 + b"%" * 3046
+def esc(b):
+    return "".join("%%%02X" % c if c <= 32 or c == 37 or c >= 127 else chr(c) for c in b)
+open(want, "wb").write(value)
+open(path, "w").write("changed\n")
+open(journal, "w").write("memtlb journal\npid 4000003\nrestore %s %s\n" % (esc(path.encode()), esc(value)))
+PY
+run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 0 "stat replaying a page-long value"
+cmp -s "$long" "$work/long.want" && ok || fail "a page-long value not restored byte for byte"
+[ -e "$journal" ] && fail "journal left after a page-long replay" || ok
+
+# A damaged journal is refused whole, said, moved aside: never a guess
+# written back (a cut line, a bad escape, a line past the longest).
+for damage in cut escape long; do
+	echo changed >"$long"
+	case $damage in
+	cut) printf 'memtlb journal\npid 4000004\nrestore %s madv' "$long" >"$journal" ;;
+	escape) printf 'memtlb journal\npid 4000004\nrestore %s ma%%G1dvise\n' "$long" >"$journal" ;;
+	long) python3 -c 'import sys; open(sys.argv[1], "w").write(
+"memtlb journal\npid 4000004\nrestore %s %s\n" % (sys.argv[2], "x" * 5000))' "$journal" "$long" ;;
+	esac
+	run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+	expect_status 0 "stat beside a damaged journal ($damage)"
+	[ "$(cat "$long")" = changed ] && ok || fail "damaged journal ($damage): a guess written back"
+	expect_grep "journal is damaged \(line 3\): nothing restored" "$err" "damaged ($damage): said"
+	[ -e "$journal.damaged" ] && [ ! -e "$journal" ] && ok ||
+		fail "damaged ($damage): not moved aside"
+	rm -f "$journal.damaged"
+done
+
 finish

@@ -23,7 +23,7 @@ fi
 ninja -C "$build" >/dev/null
 
 status=0
-for name in ${FUZZ_TARGETS:-size report evset replay range tracefs}; do
+for name in ${FUZZ_TARGETS:-size report evset replay range tracefs journal}; do
 	target=$build/tests/fuzz/fuzz-$name
 	corpus=$(mktemp -d)
 	cp "$top/tests/fuzz/corpus/$name"/* "$corpus"/ 2>/dev/null || true
