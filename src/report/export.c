@@ -320,6 +320,16 @@ struct kcidb {
 	int err;
 };
 
+/*
+ * A number as JSON can hold it: a report read back may carry a stddev of
+ * 1e308, whose CI overflows to inf, which json_real refuses (NULL, taken
+ * for -ENOMEM). Not finite: null, "not known", as memtlb-json(5) has it.
+ */
+static json_t *real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static int set(json_t *o, const char *k, json_t *v)
 {
 	return v && !json_object_set_new(o, k, v) ? 0 : -ENOMEM;
@@ -352,7 +362,7 @@ static int add_kcidb(const struct item *it, void *arg)
 	if (ret || set(t, "number", num = json_object()))
 		return -ENOMEM;
 	/* KCIDB wants the base unit and a prefix: 4.5e-8 s shows as 45 ns. */
-	ret |= set(num, "value", json_real(time ? it->value / 1e9 : it->value));
+	ret |= set(num, "value", real(time ? it->value / 1e9 : it->value));
 	if (time || !strcmp(it->unit, "bytes"))
 		ret |= set(num, "unit", json_string(time ? "s" : "B"));
 	ret |= set(num, "prefix", json_string(strcmp(it->unit, "bytes") ? "metric" : "binary"));
@@ -361,14 +371,14 @@ static int add_kcidb(const struct item *it, void *arg)
 		return -ENOMEM;
 	if (it->s && it->s->n) {
 		ret |= set(misc, "n", json_integer((json_int_t)it->s->n));
-		ret |= set(misc, "mean", json_real(it->s->mean * it->scale));
-		ret |= set(misc, "median", json_real(it->s->median * it->scale));
+		ret |= set(misc, "mean", real(it->s->mean * it->scale));
+		ret |= set(misc, "median", real(it->s->median * it->scale));
 		if (it->s->n > 1) {
 			double half = mt_ci_t95((double)it->s->n - 1) * it->s->stddev * it->scale /
 				      sqrt((double)it->s->n);
 
-			ret |= set(misc, "stddev", json_real(it->s->stddev * it->scale));
-			ret |= set(misc, "ci95_half_width", json_real(half));
+			ret |= set(misc, "stddev", real(it->s->stddev * it->scale));
+			ret |= set(misc, "ci95_half_width", real(half));
 		}
 		ret |= set(misc, "unit", json_string(it->unit));
 	}

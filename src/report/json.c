@@ -1211,6 +1211,9 @@ static int load_summary(json_t *o, struct mt_summary *s)
 	get_num(o, "median", &s->median);
 	get_num(o, "max", &s->max);
 	get_u64(o, "n", &n);
+	/* at most -i's 10^6 iterations in each of --runs' 64 runs: n bounds loops */
+	if (n > 64000000)
+		return -EINVAL;
 	s->n = (size_t)n;
 	return 0;
 }
@@ -1553,6 +1556,7 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		json_t *je = json_array_get(events, e);
 		const char *name = json_string_value(json_object_get(je, "name")), *source;
+		long g;
 
 		if (!name || strlen(name) >= MT_EVENT_NAME_MAX) {
 			ret = bad(ld, "result: event %u: no valid name", e);
@@ -1560,7 +1564,17 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 		}
 		snprintf(r->events[e].name, sizeof(r->events[e].name), "%s", name);
 		r->events[e].user_only = json_is_true(json_object_get(je, "user_only"));
-		r->events[e].group = (int)get_long(je, "group", -1);
+		/*
+		 * A group is a loop bound (mt_result_groups): an index below
+		 * the document's own event count, or -1 (no group).
+		 */
+		g = get_long(je, "group", -1);
+		if (g < -1 || g >= (long)r->n_events) {
+			ret = bad(ld, "result: event %u: group %ld is not one of its %u events'",
+				  e, g, r->n_events);
+			goto fail;
+		}
+		r->events[e].group = (int)g;
 		source = json_string_value(json_object_get(je, "source"));
 		r->events[e].rusage = source && !strcmp(source, "getrusage");
 		get_str(je, "meaning", r->events[e].meaning, sizeof(r->events[e].meaning));

@@ -328,4 +328,39 @@ if command -v xmllint >/dev/null; then
 	if xmllint --noout "$out" 2>/dev/null; then ok; else fail "not UTF-8 name: not XML"; fi
 fi
 
+# Counts and indexes read from a report are bounded by the document's own
+# sizes: a group past the events (a loop bound, an int overflow) and an n
+# past any run are refused with one line, exit 2.
+for case in "group 1099511627776" "group 2147483647" "group 4" "group -2" "n 100000000000"; do
+	set -- $case
+	python3 - "$base" "$h/bound.json" "$1" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+res = r["results"][0]
+if sys.argv[3] == "group":
+    res["events"][0]["group"] = int(sys.argv[4]) if sys.argv[4] != "4" else len(res["events"])
+else:
+    res["phases"][1]["time_ns"]["n"] = int(sys.argv[4])
+    res["phases"][1]["time_ns"].pop("samples", None)
+json.dump(r, open(sys.argv[2], "w"))
+PY
+	brun report "$h/bound.json"
+	expect_status 2 "report: $case"
+	expect_one_error_line "report: $case"
+done
+# A stddev of 1e308: its CI is inf, which no JSON holds: null, not ENOMEM.
+python3 - "$base" "$h/huge.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["results"][0]["phases"][1]["time_ns"]["stddev"] = 1e308
+json.dump(r, open(sys.argv[2], "w"))
+PY
+for fmt in kcidb lkp lava; do
+	brun report "$h/huge.json" --format $fmt
+	expect_status 0 "report --format $fmt of a stddev of 1e308"
+done
+brun report "$h/huge.json" --format kcidb
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out" && ok ||
+	fail "kcidb of a stddev of 1e308: not JSON"
+
 finish
