@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -877,6 +878,19 @@ void mt_measure_sysinfo(struct mt_sysinfo *si)
 	mt_pmu_present_list(si->pmus, sizeof(si->pmus));
 }
 
+void mt_measure_run_id(char *buf, size_t len)
+{
+	unsigned char r[16];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	/* getrandom's urandom pool: no id is better than a guessable one */
+	if (len < 2 * sizeof(r) + 1 || getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		return;
+	for (size_t i = 0; i < sizeof(r); i++)
+		n += (size_t)snprintf(buf + n, len - n, "%02x", r[i]);
+}
+
 int mt_measure_report_create(struct mt_report **out, const char *command,
 			     const struct mt_config *cfg)
 {
@@ -887,6 +901,7 @@ int mt_measure_report_create(struct mt_report **out, const char *command,
 	if (ret)
 		return ret;
 	mt_measure_sysinfo(&rep->system);
+	mt_measure_run_id(rep->run_id, sizeof(rep->run_id));
 	rep->config = *cfg;
 	snprintf(rep->event_set, sizeof(rep->event_set), "%s", cfg->event_set ? cfg->event_set : "");
 	snprintf(rep->backend, sizeof(rep->backend), "%s", mt_backend_name());

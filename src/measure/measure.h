@@ -115,6 +115,9 @@ bool mt_measure_unscheduled(const struct mt_result *r);
 /* This machine as every report records it: /proc, /sys and libpfm4's PMUs. */
 void mt_measure_sysinfo(struct mt_sysinfo *si);
 
+/* A run id: 32 random hex digits in buf (len >= 33), or "" where none can be drawn. */
+void mt_measure_run_id(char *buf, size_t len);
+
 /* A report of command with this machine, the config and the backend; 0 or -errno. */
 int mt_measure_report_create(struct mt_report **out, const char *command,
 			     const struct mt_config *cfg);

@@ -21,6 +21,12 @@
 struct mt_report {
 	char command[16];
 	char version[32];
+	/*
+	 * This measurement's identity, 32 hex digits drawn at random when it
+	 * starts: two runs of one kernel on one host are told apart (KCIDB's
+	 * test ids). "" in a report from before it.
+	 */
+	char run_id[33];
 	struct mt_sysinfo system;
 	struct mt_config config;
 	char events[512];	/* backs config.events in a loaded report */

@@ -470,8 +470,9 @@ static int kcidb_report(const struct mt_report *rep, const struct mt_export_ids 
 		snprintf(k.build_id, sizeof(k.build_id), "%s:%s", k.origin, ids->build);
 	else
 		snprintf(k.build_id, sizeof(k.build_id), "%s-%s", checkout_id, rep->system.machine);
+	/* unique per run: the report's run id where it has one (memtlb-json(5)) */
 	snprintf(k.test_prefix, sizeof(k.test_prefix), "%s:%s:", k.build_id,
-		 ids->run ? ids->run : rep->system.host);
+		 ids->run ? ids->run : rep->run_id[0] ? rep->run_id : rep->system.host);
 	ret = set(c, "id", mt_json_string(checkout_id));
 	ret |= set(c, "origin", json_string(k.origin));
 	ret |= set(c, "valid", json_true());

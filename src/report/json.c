@@ -989,6 +989,8 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 
 	put_str(&b, meta, "version", rep->version);
 	put_int(&b, meta, "schema", MT_REPORT_SCHEMA);
+	if (rep->run_id[0])
+		put_str(&b, meta, "run_id", rep->run_id);
 	put(&b, root, "memtlb", meta);
 	put(&b, root, "system", system_json(&b, &rep->system));
 	put_str(&b, root, "command", rep->command);
@@ -2173,6 +2175,10 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 		goto out;
 	get_str(root, "command", rep->command, sizeof(rep->command));
 	get_str(meta, "version", rep->version, sizeof(rep->version));
+	/* an id: hex digits alone, or none (it reaches KCIDB's ids) */
+	get_str(meta, "run_id", rep->run_id, sizeof(rep->run_id));
+	if (rep->run_id[strspn(rep->run_id, "0123456789abcdef")])
+		rep->run_id[0] = '\0';
 	load_system(json_object_get(root, "system"), &rep->system);
 	ret = load_config(&ld, json_object_get(root, "config"), rep);
 	if (!ret)

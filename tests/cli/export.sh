@@ -88,6 +88,23 @@ assert len(d["tests"]) == 12, len(d["tests"])	# one headline per phase: mmap, 10
 PY
 then ok; else fail "kcidb: ids, paths and numbers"; fi
 
+# Two runs of one kernel on one host: every test id its own (each report's
+# run id), where before the host alone made them collide.
+run stat --region 1m --backing anon -i 2 -o "$work/r2.json"
+run stat --region 1m --backing anon -i 2 -o "$work/r3.json"
+run report "$work/r2.json" "$work/r3.json" --format kcidb
+expect_status 0 "kcidb of two runs"
+if python3 - "$out" "$work/r2.json" "$work/r3.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ids = [t["id"] for t in d["tests"]]
+assert ids and len(ids) == len(set(ids)), "duplicate test ids"
+run = [json.load(open(f))["memtlb"]["run_id"] for f in sys.argv[2:]]
+assert all(re.fullmatch("[0-9a-f]{32}", r) for r in run) and run[0] != run[1], run
+assert all(any(":" + r + ":" in i for i in ids) for r in run), ids[:2]
+PY
+then ok; else fail "kcidb: two runs' test ids unique"; fi
+
 # Options and inputs checked before anything is read.
 usage_case "kcidb origin not [a-z0-9_]" report "$work/r.json" --format kcidb --origin Bad-Lab
 usage_case "kcidb ids without kcidb" report "$work/r.json" --origin lab
