@@ -151,6 +151,39 @@ out:
 	return ret;
 }
 
+/*
+ * gnuplot's SVG escapes & and < in a text but not the "]]>" XML forbids in
+ * content: a title from a file named "x]]>y.json" made the page not
+ * well-formed. Its SVG has no CDATA section of its own (no mouse script),
+ * so every "]]>" is a text's, written "]]&gt;". 0 or -ENOMEM.
+ */
+static int xml_text_safe(char **svg)
+{
+	size_t n = 0, len;
+	char *out, *o;
+
+	for (const char *p = *svg; (p = strstr(p, "]]>")); p += 3)
+		n++;
+	if (!n)
+		return 0;
+	len = strlen(*svg);
+	out = malloc(len + 3 * n + 1);
+	if (!out)
+		return -ENOMEM;
+	o = out;
+	for (const char *p = *svg; *p; p++) {
+		*o++ = *p;
+		if (*p == '>' && p - *svg >= 2 && p[-1] == ']' && p[-2] == ']') {
+			memcpy(o - 1, "&gt;", 4);
+			o += 3;
+		}
+	}
+	*o = '\0';
+	free(*svg);
+	*svg = out;
+	return 0;
+}
+
 int mt_plot_svg(const char *script, const char *data, char **svg)
 {
 	char *full = with_datablock(script, data);
@@ -166,6 +199,12 @@ int mt_plot_svg(const char *script, const char *data, char **svg)
 		free(*svg);
 		*svg = NULL;
 		ret = -EIO;
+	}
+	if (!ret)
+		ret = xml_text_safe(svg);
+	if (ret) {
+		free(*svg);
+		*svg = NULL;
 	}
 	return ret;
 }

@@ -328,6 +328,16 @@ if command -v xmllint >/dev/null; then
 	if xmllint --noout "$out" 2>/dev/null; then ok; else fail "not UTF-8 name: not XML"; fi
 fi
 
+# A file named x]]>y.json: its name reaches the plots' titles, and gnuplot
+# writes "]]>" raw in an SVG text, which XML forbids.
+if command -v xmllint >/dev/null && command -v gnuplot >/dev/null; then
+	cp "$base" "$h/x]]>y.json"
+	brun report "$h/x]]>y.json" --format html
+	expect_status 0 "report html of x]]>y.json"
+	if xmllint --noout "$out" 2>"$work/xml.err"; then ok; else
+		fail "report html of x]]>y.json is not XML"; head -3 "$work/xml.err" >&2; fi
+fi
+
 # Counts and indexes read from a report are bounded by the document's own
 # sizes: a group past the events (a loop bound, an int overflow) and an n
 # past any run are refused with one line, exit 2.
