@@ -2,8 +2,10 @@
 /* Messages to stderr, one line each: "memtlb: <what>: <why>". */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/log.h"
+#include "stats/compare.h"
 
 static int verbose;
 
@@ -17,10 +19,22 @@ int mt_log_verbose(void)
 	return verbose;
 }
 
+/*
+ * One line, whatever it quotes: a file name, a report's string or a
+ * sysfs value may hold a line end or a terminal's escape, written \xNN.
+ */
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
+	char *s = NULL, safe[4096];
+
 	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		fputs(fmt, stderr);
+	} else {
+		mt_compare_escape(safe, sizeof(safe), s);
+		fputs(safe, stderr);
+		free(s);
+	}
 	fputc('\n', stderr);
 }
 

@@ -338,6 +338,12 @@ if command -v xmllint >/dev/null && command -v gnuplot >/dev/null; then
 		fail "report html of x]]>y.json is not XML"; head -3 "$work/xml.err" >&2; fi
 fi
 
+# report DIR: a file name with a terminal's escape, in the error line
+mkdir -p "$h/dir"
+printf 'x' >"$h/dir/a$(printf '\033')[2J.json"
+brun report "$h/dir"
+no_controls "$err" "report DIR: a file name in the error"
+
 # Counts and indexes read from a report are bounded by the document's own
 # sizes: a group past the events (a loop bound, an int overflow) and an n
 # past any run are refused with one line, exit 2.
