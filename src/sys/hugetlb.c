@@ -31,6 +31,10 @@ int mt_hugetlb_pool_read(uint64_t size_kb, struct mt_hugepool_state *st)
 	ret = read_num(size_kb, "nr_hugepages", &st->total);
 	if (!ret)
 		ret = read_num(size_kb, "free_hugepages", &st->free);
+	if (!ret && read_num(size_kb, "resv_hugepages", &st->resv))
+		st->resv = 0;
+	if (!ret)
+		st->free = st->free > st->resv ? st->free - st->resv : 0;
 	return ret;
 }
 

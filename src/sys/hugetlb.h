@@ -8,7 +8,14 @@
 struct mt_hugepool_state {
 	uint64_t size_kb;
 	long total;	/* nr_hugepages */
-	long free;	/* free_hugepages */
+	/*
+	 * free_hugepages less resv_hugepages: the pages a new mapping can
+	 * have. Pages another process's mapping reserved (not yet faulted)
+	 * count as free in free_hugepages, and a guard that took them for
+	 * ours let the run fault short (SIGBUS) instead of growing the pool.
+	 */
+	long free;
+	long resv;	/* resv_hugepages; 0 where the kernel has no such file */
 };
 
 /* 0, or -errno (-ENOENT: the kernel has no pool of this size). */

@@ -99,6 +99,27 @@ assert m["kernel_page_size"] == 2 << 20 and m["huge_coverage"] == 1.0, m'
 		expect_no_grep 'waiting for memtlb' "$err" "--runs: no run waits on its parent"
 		[ "$(cat "$pool")" = "$before" ] && ok ||
 			fail "hugetlb --runs: the pool is $(cat "$pool"), was $before"
+
+		# Pages another process reserved (mapped, not faulted) are free in
+		# free_hugepages but not ours: --reserve grows the pool past them.
+		echo $((before + 4)) >"$pool"
+		python3 -c '
+import mmap, sys, time
+m = mmap.mmap(-1, 4 << 21, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x40000)
+print("held", flush=True)
+time.sleep(300)' >"$work/held" 2>/dev/null &
+		holder=$!
+		i=0
+		until grep -q held "$work/held" 2>/dev/null || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
+		resv=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/resv_hugepages)
+		run stat --region 8m --backing anon --pages hugetlb:2m --reserve -i 1 -p 1 \
+			-e minor-faults
+		expect_status 0 "hugetlb --reserve beside $resv pages reserved by another"
+		[ "$(cat "$pool")" = $((before + 4)) ] && ok ||
+			fail "hugetlb beside a reservation: pool $(cat "$pool"), was $((before + 4))"
+		kill $holder 2>/dev/null
+		wait $holder 2>/dev/null
+		echo "$before" >"$pool"
 	fi
 	# short of pages without --reserve: exit 1, needed/free, the command
 	free=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages)
