@@ -282,8 +282,13 @@ static void env_json(struct jb *b, json_t *o, const struct mt_env *e)
 	for (unsigned int i = 0; i < e->n_mthp; i++) {
 		char key[24];
 
+		json_t *one = object(b);
+
 		snprintf(key, sizeof(key), "%ukB", e->mthp[i].size_kb);
-		put_str(b, sizes, key, e->mthp[i].enabled);
+		put(b, one, "enabled", str_or_null(b, e->mthp[i].enabled[0], e->mthp[i].enabled));
+		put(b, one, "shmem_enabled", str_or_null(b, e->mthp[i].shmem_enabled[0],
+							 e->mthp[i].shmem_enabled));
+		put(b, sizes, key, one);
 	}
 	put(b, o, "thp_sizes", sizes);
 	/* Only a report has a run; sysinfo --json has none. */
@@ -1658,12 +1663,18 @@ static void load_env(json_t *js, struct mt_env *e)
 	e->alloc_sleep_ms = get_long(v, "alloc_sleep_millisecs", -1);
 	json_object_foreach(json_object_get(js, "thp_sizes"), key, v) {
 		struct mt_env_mthp *m = &e->mthp[e->n_mthp];
-		const char *t = json_string_value(v);
+		/* An older report has a size's enabled string alone: shmem unknown. */
+		const char *t = json_is_string(v) ? json_string_value(v)
+			      : json_string_value(json_object_get(v, "enabled"));
+		const char *sh = json_string_value(json_object_get(v, "shmem_enabled"));
 
-		if (e->n_mthp >= MT_ENV_MTHP_MAX || !t || sscanf(key, "%ukB", &m->size_kb) != 1)
+		if (e->n_mthp >= MT_ENV_MTHP_MAX || (!json_is_string(v) && !json_is_object(v)) ||
+		    sscanf(key, "%ukB", &m->size_kb) != 1)
 			continue;
-		snprintf(m->enabled, sizeof(m->enabled), "%s", t);
+		snprintf(m->enabled, sizeof(m->enabled), "%s", t ? t : "");
+		snprintf(m->shmem_enabled, sizeof(m->shmem_enabled), "%s", sh ? sh : "");
 		printable(m->enabled);
+		printable(m->shmem_enabled);
 		e->n_mthp++;
 	}
 	printable(e->hv_signature);
