@@ -551,9 +551,26 @@ static json_t *mapping_json(struct jb *b, const struct mt_mapinfo *m)
 		json_t *pg = object(b);
 
 		put_int(b, pg, "huge", (json_int_t)m->scan.huge);
+		put_int(b, pg, "large", (json_int_t)m->scan.large);
 		put_int(b, pg, "base", (json_int_t)m->scan.base);
 		put_int(b, pg, "absent", (json_int_t)m->scan.absent);
 		put_str(b, pg, "source", m->scan.smaps ? "smaps" : "pagemap_scan");
+		if (m->scan.folio_source) {
+			json_t *fl = array(b);
+
+			for (unsigned int i = 0; i < m->scan.n_folios; i++) {
+				const struct mt_folio_share *fs = &m->scan.folios[i];
+				json_t *one = object(b);
+
+				put_int(b, one, "size", (json_int_t)fs->size);
+				put_int(b, one, "bytes", (json_int_t)fs->bytes);
+				set_real(b, one, "share", m->scan.len ? (double)fs->bytes /
+							 (double)m->scan.len : 0.0);
+				push(b, fl, one);
+			}
+			put(b, pg, "folios", fl);
+			put_str(b, pg, "folio_source", mt_mapinfo_source_name(m->scan.folio_source));
+		}
 		put(b, o, "pages", pg);
 	}
 	put(b, o, "as_requested", m->page_check ? json_boolean(m->page_check > 0) : json_null());
@@ -1424,12 +1441,27 @@ static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
 			const char *src = json_string_value(json_object_get(pg, "source"));
 
 			m->scanned = true;
+			json_t *fl = json_object_get(pg, "folios");
+			const char *fsrc = json_string_value(json_object_get(pg, "folio_source"));
+			size_t i;
+			json_t *one;
+
 			get_u64(pg, "huge", &m->scan.huge);
+			get_u64(pg, "large", &m->scan.large);
 			get_u64(pg, "base", &m->scan.base);
 			get_u64(pg, "absent", &m->scan.absent);
 			/* the range asked about, so a report read back knows its page size */
-			m->scan.len = m->scan.huge + m->scan.base + m->scan.absent;
+			m->scan.len = m->scan.huge + m->scan.large + m->scan.base + m->scan.absent;
 			m->scan.smaps = src && !strcmp(src, "smaps");
+			m->scan.folio_source = fsrc ? mt_mapinfo_source_parse(fsrc) : MT_FOLIO_NONE;
+			json_array_foreach(fl, i, one) {
+				uint64_t size = 0, bytes = 0;
+
+				if (!get_u64(one, "size", &size) && !get_u64(one, "bytes", &bytes))
+					mt_mapinfo_add_folio(&m->scan, size, bytes);
+			}
+			if (!m->scan.n_folios)
+				m->scan.folio_source = MT_FOLIO_NONE;
 		}
 		if (json_is_boolean(json_object_get(jm, "as_requested"))) {
 			m->page_check = json_is_true(json_object_get(jm, "as_requested")) ? 1 : -1;
