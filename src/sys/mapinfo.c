@@ -228,7 +228,8 @@ static uint64_t main_large(const struct mt_pagescan *s)
 {
 	uint64_t best = 0, bytes = 0;
 
-	for (unsigned int i = 1; i < s->n_folios; i++)
+	/* With base pages the smallest size is theirs. */
+	for (unsigned int i = s->base ? 1 : 0; i < s->n_folios; i++)
 		if (s->folios[i].bytes > bytes) {
 			best = s->folios[i].size;
 			bytes = s->folios[i].bytes;
