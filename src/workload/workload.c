@@ -894,7 +894,12 @@ static void folio_proof(struct mt_workload *w, int pid, const void *base)
 
 	if (!mt_mapinfo_read_folios(pid, base, w->cfg.region, &m->scan))
 		return;
-	stats = w->mthp_known && !mt_mapinfo_mthp_stats(&after);
+	/*
+	 * MADV_NOHUGEPAGE (--pages base) forbids every mTHP size: another
+	 * process's faults in the counters are not this region's.
+	 */
+	stats = w->cfg.pages != MT_PAGES_BASE && w->mthp_known &&
+		!mt_mapinfo_mthp_stats(&after);
 	mt_mapinfo_folios_guess(&m->scan, page, huge, stats ? &w->mthp0 : NULL,
 				stats ? &after : NULL);
 }
