@@ -569,7 +569,8 @@ static json_t *mapping_json(struct jb *b, const struct mt_mapinfo *m)
 				push(b, fl, one);
 			}
 			put(b, pg, "folios", fl);
-			put_str(b, pg, "folio_source", mt_mapinfo_source_name(m->scan.folio_source));
+			put_str(b, pg, "folio_source",
+				mt_mapinfo_source_name(m->scan.folio_source));
 		}
 		put(b, o, "pages", pg);
 	}

@@ -252,7 +252,8 @@ bool mt_mapinfo_verdict(const struct mt_pagescan *s, bool want_huge, const char 
 			 "of %llu KiB", asked, (unsigned long long)(s->base >> 10), total);
 	else if (want_huge && s->large)
 		snprintf(why, len, "not as requested: --pages %s got folios mapped by PTEs for "
-			 "%llu KiB of %llu KiB", asked, (unsigned long long)(s->large >> 10), total);
+			 "%llu KiB of %llu KiB", asked, (unsigned long long)(s->large >> 10),
+			 total);
 	else if (!want_huge && s->huge)
 		snprintf(why, len, "not as requested: --pages %s got huge pages for %llu KiB "
 			 "of %llu KiB", asked, (unsigned long long)(s->huge >> 10), total);

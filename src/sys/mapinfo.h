@@ -11,7 +11,7 @@
 
 /* Bytes of a range in folios of one size. */
 struct mt_folio_share {
-	uint64_t size;		/* the folio: a base page, an mTHP size, a PMD, a hugetlb page */
+	uint64_t size;		/* a base page, an mTHP size, a PMD, a hugetlb page */
 	uint64_t bytes;		/* of the range */
 };
 
@@ -19,7 +19,7 @@ struct mt_folio_share {
 enum mt_folio_source {
 	MT_FOLIO_NONE,		/* not read */
 	MT_FOLIO_KPAGEFLAGS,	/* per page: pagemap's PFN, kpageflags' head and tails */
-	MT_FOLIO_MTHP_STATS,	/* hugepages-<size>/stats fault counts over the run, system-wide */
+	MT_FOLIO_MTHP_STATS,	/* hugepages-<size>/stats faults over the run, system-wide */
 	MT_FOLIO_MAPPING,	/* the mapping alone: PMD and hugetlb sizes, the rest base pages */
 };
 

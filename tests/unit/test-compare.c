@@ -569,7 +569,8 @@ static void test_compare_system(void **state)
 		 "advise");
 	cmp = compare_two(a, b);
 	assert_int_equal(cmp->n_warnings, 2);
-	assert_string_equal(cmp->warnings[0], "new.json: mTHP 64kB differs: always (base) vs never");
+	assert_string_equal(cmp->warnings[0],
+			    "new.json: mTHP 64kB differs: always (base) vs never");
 	assert_string_equal(cmp->warnings[1],
 			    "new.json: mTHP 2048kB shmem differs: inherit (base) vs advise");
 	mt_compare_destroy(cmp);
