@@ -134,14 +134,19 @@ static void print_env(const struct mt_env *e)
 	else
 		print_words("cmdline (translation)", e->cmdline[0] ? e->cmdline : "none");
 	if (e->n_mthp) {
-		char sizes[MT_ENV_MTHP_MAX * 24];
+		char sizes[MT_ENV_MTHP_MAX * 40];
 		size_t off = 0;
 
-		for (unsigned int i = 0; i < e->n_mthp; i++)
-			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%ukB:%s",
-						i ? " " : "", e->mthp[i].size_kb,
-						e->mthp[i].enabled);
-		print_words("THP sizes (mTHP)", sizes);
+		/* SIZE:ANON/SHMEM, "-" for a setting the size does not have. */
+		for (unsigned int i = 0; i < e->n_mthp; i++) {
+			const struct mt_env_mthp *m = &e->mthp[i];
+
+			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%ukB:%s/%s",
+						i ? " " : "", m->size_kb,
+						m->enabled[0] ? m->enabled : "-",
+						m->shmem_enabled[0] ? m->shmem_enabled : "-");
+		}
+		print_words("THP sizes (anon/shmem)", sizes);
 	}
 	row("THP use_zero_page", tri(e->thp_use_zero_page, "yes", "no",
 							"unknown"));

@@ -282,8 +282,13 @@ static void env_json(struct jb *b, json_t *o, const struct mt_env *e)
 	for (unsigned int i = 0; i < e->n_mthp; i++) {
 		char key[24];
 
+		json_t *one = object(b);
+
 		snprintf(key, sizeof(key), "%ukB", e->mthp[i].size_kb);
-		put_str(b, sizes, key, e->mthp[i].enabled);
+		put(b, one, "enabled", str_or_null(b, e->mthp[i].enabled[0], e->mthp[i].enabled));
+		put(b, one, "shmem_enabled", str_or_null(b, e->mthp[i].shmem_enabled[0],
+							 e->mthp[i].shmem_enabled));
+		put(b, sizes, key, one);
 	}
 	put(b, o, "thp_sizes", sizes);
 	/* Only a report has a run; sysinfo --json has none. */
@@ -546,9 +551,27 @@ static json_t *mapping_json(struct jb *b, const struct mt_mapinfo *m)
 		json_t *pg = object(b);
 
 		put_int(b, pg, "huge", (json_int_t)m->scan.huge);
+		put_int(b, pg, "large", (json_int_t)m->scan.large);
 		put_int(b, pg, "base", (json_int_t)m->scan.base);
 		put_int(b, pg, "absent", (json_int_t)m->scan.absent);
 		put_str(b, pg, "source", m->scan.smaps ? "smaps" : "pagemap_scan");
+		if (m->scan.folio_source) {
+			json_t *fl = array(b);
+
+			for (unsigned int i = 0; i < m->scan.n_folios; i++) {
+				const struct mt_folio_share *fs = &m->scan.folios[i];
+				json_t *one = object(b);
+
+				put_int(b, one, "size", (json_int_t)fs->size);
+				put_int(b, one, "bytes", (json_int_t)fs->bytes);
+				set_real(b, one, "share", m->scan.len ? (double)fs->bytes /
+							 (double)m->scan.len : 0.0);
+				push(b, fl, one);
+			}
+			put(b, pg, "folios", fl);
+			put_str(b, pg, "folio_source",
+				mt_mapinfo_source_name(m->scan.folio_source));
+		}
 		put(b, o, "pages", pg);
 	}
 	put(b, o, "as_requested", m->page_check ? json_boolean(m->page_check > 0) : json_null());
@@ -1424,12 +1447,27 @@ static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
 			const char *src = json_string_value(json_object_get(pg, "source"));
 
 			m->scanned = true;
+			json_t *fl = json_object_get(pg, "folios");
+			const char *fsrc = json_string_value(json_object_get(pg, "folio_source"));
+			size_t i;
+			json_t *one;
+
 			get_u64(pg, "huge", &m->scan.huge);
+			get_u64(pg, "large", &m->scan.large);
 			get_u64(pg, "base", &m->scan.base);
 			get_u64(pg, "absent", &m->scan.absent);
 			/* the range asked about, so a report read back knows its page size */
-			m->scan.len = m->scan.huge + m->scan.base + m->scan.absent;
+			m->scan.len = m->scan.huge + m->scan.large + m->scan.base + m->scan.absent;
 			m->scan.smaps = src && !strcmp(src, "smaps");
+			m->scan.folio_source = fsrc ? mt_mapinfo_source_parse(fsrc) : MT_FOLIO_NONE;
+			json_array_foreach(fl, i, one) {
+				uint64_t size = 0, bytes = 0;
+
+				if (!get_u64(one, "size", &size) && !get_u64(one, "bytes", &bytes))
+					mt_mapinfo_add_folio(&m->scan, size, bytes);
+			}
+			if (!m->scan.n_folios)
+				m->scan.folio_source = MT_FOLIO_NONE;
 		}
 		if (json_is_boolean(json_object_get(jm, "as_requested"))) {
 			m->page_check = json_is_true(json_object_get(jm, "as_requested")) ? 1 : -1;
@@ -1674,12 +1712,18 @@ static void load_env(json_t *js, struct mt_env *e)
 	e->alloc_sleep_ms = get_long(v, "alloc_sleep_millisecs", -1);
 	json_object_foreach(json_object_get(js, "thp_sizes"), key, v) {
 		struct mt_env_mthp *m = &e->mthp[e->n_mthp];
-		const char *t = json_string_value(v);
+		/* An older report has a size's enabled string alone: shmem unknown. */
+		const char *t = json_is_string(v) ? json_string_value(v)
+			      : json_string_value(json_object_get(v, "enabled"));
+		const char *sh = json_string_value(json_object_get(v, "shmem_enabled"));
 
-		if (e->n_mthp >= MT_ENV_MTHP_MAX || !t || sscanf(key, "%ukB", &m->size_kb) != 1)
+		if (e->n_mthp >= MT_ENV_MTHP_MAX || (!json_is_string(v) && !json_is_object(v)) ||
+		    sscanf(key, "%ukB", &m->size_kb) != 1)
 			continue;
-		snprintf(m->enabled, sizeof(m->enabled), "%s", t);
+		snprintf(m->enabled, sizeof(m->enabled), "%s", t ? t : "");
+		snprintf(m->shmem_enabled, sizeof(m->shmem_enabled), "%s", sh ? sh : "");
 		printable(m->enabled);
+		printable(m->shmem_enabled);
 		e->n_mthp++;
 	}
 	printable(e->hv_signature);

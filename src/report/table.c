@@ -288,6 +288,61 @@ static int print_extras(FILE *f, const struct mt_result *r, int width)
 	return ret;
 }
 
+/* "64 KiB": a folio's size, exact. */
+static void folio_size(uint64_t v, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB" };
+	unsigned int u = 0;
+
+	while (u < 3 && v >= 1024 && !(v % 1024)) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu %s", (unsigned long long)v, unit[u]);
+}
+
+/*
+ * Each folio size with its bytes and share of the region, largest share
+ * first: "pages: 64.0 MiB in 64 KiB folios (100.0%) (kpageflags)". A
+ * folio of one base page is a base page; every larger one is named by its
+ * size (issue 26).
+ */
+static void print_folios(FILE *f, const struct mt_mapinfo *m, int width)
+{
+	const struct mt_pagescan *s = &m->scan;
+	/* The smallest size is the base page when base pages hold it all. */
+	uint64_t page = s->base && s->base == s->folios[0].bytes ? s->folios[0].size : 0;
+	char line[MT_FOLIO_SIZES * 64 + 256], b[32], z[32];
+	bool done[MT_FOLIO_SIZES] = { false };
+	const char *src = mt_mapinfo_source_label(s->folio_source);
+	size_t off = 0;
+
+	for (unsigned int k = 0; k < s->n_folios; k++) {
+		unsigned int best = MT_FOLIO_SIZES;
+
+		for (unsigned int i = 0; i < s->n_folios; i++)
+			if (!done[i] && (best == MT_FOLIO_SIZES ||
+					 s->folios[i].bytes > s->folios[best].bytes))
+				best = i;
+		done[best] = true;
+		mt_size_format(s->folios[best].bytes, b, sizeof(b));
+		folio_size(s->folios[best].size, z, sizeof(z));
+		off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s in %s %s (%.1f%%)",
+					k ? ", " : "", b, z,
+					s->folios[best].size == page ? "base pages" : "folios",
+					s->len ? 100.0 * (double)s->folios[best].bytes /
+						 (double)s->len : 0.0);
+	}
+	if (s->absent) {
+		mt_size_format(s->absent, b, sizeof(b));
+		off += (size_t)snprintf(line + off, sizeof(line) - off, ", %s not mapped", b);
+	}
+	if (!src[0])
+		src = s->smaps ? "smaps, per mapping" : "PAGEMAP_SCAN, page by page";
+	mt_text_wrapf(f, width, "pages: %s (%s)%s", line, src,
+		      m->page_check > 0 ? ", as requested" : "");
+}
+
 static void print_mapping(FILE *f, const struct mt_result *r, int width)
 {
 	const struct mt_mapinfo *m = &r->map;
@@ -301,9 +356,12 @@ static void print_mapping(FILE *f, const struct mt_result *r, int width)
 			why += 18;
 		mt_text_wrapf(f, width, "PAGE SIZE NOT AS REQUESTED: %s", mt_cell_safe(v, sizeof(v), why));
 	}
-	if (m->scanned) {
+	if (m->scanned && m->scan.n_folios) {
+		print_folios(f, m, width);
+	} else if (m->scanned) {
 		char h[32], b[32];
 
+		/* A report from before folio sizes: its base may hold mTHP folios. */
 		mt_size_format(m->scan.huge, h, sizeof(h));
 		mt_size_format(m->scan.base, b, sizeof(b));
 		mt_text_wrapf(f, width, "pages: %s in huge pages, %s in base pages (%s)%s", h, b,

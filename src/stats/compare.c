@@ -290,6 +290,66 @@ static int check_system(struct mt_comparison *cmp, unsigned int i)
 	return ret;
 }
 
+static const struct mt_env_mthp *mthp_size(const struct mt_env *e, unsigned int kb)
+{
+	for (unsigned int i = 0; i < e->n_mthp; i++)
+		if (e->mthp[i].size_kb == kb)
+			return &e->mthp[i];
+	return NULL;
+}
+
+/* A report that read the sizes' directories knows shmem_enabled somewhere. */
+static bool mthp_whole(const struct mt_env *e)
+{
+	for (unsigned int i = 0; i < e->n_mthp; i++)
+		if (e->mthp[i].shmem_enabled[0])
+			return true;
+	return false;
+}
+
+static void mthp_list(const struct mt_env *e, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < e->n_mthp && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%ukB", i ? " " : "",
+					e->mthp[i].size_kb);
+}
+
+/*
+ * Each mTHP size's settings, as THP's: a size set to always changes what
+ * backs a region with the default pages (the kernel picks the largest
+ * allowed size that fits). A setting either side lacks (an older report,
+ * a size without shmem) is not compared; the list of sizes is compared
+ * where both reports read every directory (older ones missed some).
+ */
+static int check_mthp(struct mt_comparison *cmp, unsigned int i)
+{
+	const struct mt_env *a = &cmp->reps[0]->system.env, *b = &cmp->reps[i]->system.env;
+	char what[48], la[MT_ENV_MTHP_MAX * 12], lb[MT_ENV_MTHP_MAX * 12];
+	int ret = 0;
+
+	for (unsigned int k = 0; k < a->n_mthp; k++) {
+		const struct mt_env_mthp *x = &a->mthp[k], *y = mthp_size(b, x->size_kb);
+
+		if (!y)
+			continue;
+		snprintf(what, sizeof(what), "mTHP %ukB", x->size_kb);
+		if (x->enabled[0] && y->enabled[0])
+			ret |= warn_str(cmp, i, what, x->enabled, y->enabled);
+		snprintf(what, sizeof(what), "mTHP %ukB shmem", x->size_kb);
+		if (x->shmem_enabled[0] && y->shmem_enabled[0])
+			ret |= warn_str(cmp, i, what, x->shmem_enabled, y->shmem_enabled);
+	}
+	if (mthp_whole(a) && mthp_whole(b)) {
+		mthp_list(a, la, sizeof(la));
+		mthp_list(b, lb, sizeof(lb));
+		ret |= warn_str(cmp, i, "mTHP sizes", la, lb);
+	}
+	return ret;
+}
+
 /*
  * An emulated CPU's PMU is qemu's model (sys/emulation): its counts and a
  * TCG guest's times are no evidence about a TLB, on either side.
@@ -320,6 +380,7 @@ static int check_alike(struct mt_comparison *cmp, unsigned int i)
 	ret |= warn_str(cmp, i, "counter backend", a->backend, b->backend);
 	ret |= warn_str(cmp, i, "counting", ua, ub);
 	ret |= check_system(cmp, i);
+	ret |= check_mthp(cmp, i);
 	ret |= warn_str(cmp, i, "memtlb version", a->version, b->version);
 	return ret ? -ENOMEM : 0;
 }

@@ -256,10 +256,26 @@ static int by_size(const void *a, const void *b)
 	return x->size_kb < y->size_kb ? -1 : x->size_kb > y->size_kb;
 }
 
-/* Every size of /sys/kernel/mm/transparent_hugepage/hugepages-*kB (6.8+). */
+/* One setting of a size's directory, the bracketed word; "" when absent. */
+static void mthp_setting(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[4096], line[96];
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage/%.64s/%s", dir, name);
+	buf[0] = '\0';
+	if (read_text(path, line, sizeof(line)))
+		return;
+	bracketed(line);
+	snprintf(buf, len, "%.11s", line);
+}
+
+/*
+ * Every size of /sys/kernel/mm/transparent_hugepage/hugepages-*kB (6.8+):
+ * the directory is the list, whatever files a size has.
+ */
 static void read_mthp(struct mt_env *e)
 {
-	char path[4096], line[64];
+	char path[4096];
 	struct dirent *d;
 	unsigned int kb;
 	DIR *dir;
@@ -268,15 +284,14 @@ static void read_mthp(struct mt_env *e)
 	if (!dir)
 		return;
 	while ((d = readdir(dir)) && e->n_mthp < MT_ENV_MTHP_MAX) {
-		if (sscanf(d->d_name, "hugepages-%ukB", &kb) != 1)
+		struct mt_env_mthp *m = &e->mthp[e->n_mthp];
+
+		if (sscanf(d->d_name, "hugepages-%ukB", &kb) != 1 || !kb)
 			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage/%.64s/enabled",
-			 d->d_name);
-		if (read_text(path, line, sizeof(line)))
-			continue;
-		bracketed(line);
-		e->mthp[e->n_mthp].size_kb = kb;
-		snprintf(e->mthp[e->n_mthp].enabled, sizeof(e->mthp[0].enabled), "%.11s", line);
+		m->size_kb = kb;
+		mthp_setting(d->d_name, "enabled", m->enabled, sizeof(m->enabled));
+		mthp_setting(d->d_name, "shmem_enabled", m->shmem_enabled,
+			     sizeof(m->shmem_enabled));
 		e->n_mthp++;
 	}
 	closedir(dir);

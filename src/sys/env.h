@@ -37,12 +37,18 @@ struct mt_env_mark {
 	long migrations;
 };
 
-#define MT_ENV_MTHP_MAX 16
+#define MT_ENV_MTHP_MAX 24
 
-/* One multi-size THP (mTHP) size: hugepages-<kb>kB/enabled. */
+/*
+ * One multi-size THP (mTHP) size the kernel offers: a hugepages-<kb>kB
+ * directory. A size may have one setting and not the other: 6.18 offers
+ * 8 kB to shmem only (anon folios start at order 2), so its directory has
+ * shmem_enabled and no enabled. "" where the file is absent or unreadable.
+ */
 struct mt_env_mthp {
 	unsigned int size_kb;
-	char enabled[12];	/* "always", "inherit", "madvise", "never" */
+	char enabled[12];	/* anon: "always", "inherit", "madvise", "never" */
+	char shmem_enabled[12];	/* shmem: those, "within_size", "advise" */
 };
 
 struct mt_env {

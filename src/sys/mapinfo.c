@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* A region's /proc/PID/smaps entries: what the kernel really mapped. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "sys/mapinfo.h"
+#include "sys/sysinfo.h"
 
 /*
  * PAGEMAP_SCAN (include/uapi/linux/fs.h, kernel 6.7): Debian 12's headers
@@ -207,10 +210,38 @@ int mt_mapinfo_scan(const void *addr, uint64_t len, struct mt_pagescan *ps)
 	return 0;
 }
 
+/* "64 KiB": a folio size, exact (sys prints nothing, but names sizes in a verdict). */
+static void folio_name(uint64_t v, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned int u = 0;
+
+	while (u < 4 && v >= 1024 && !(v % 1024)) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu %s", (unsigned long long)v, unit[u]);
+}
+
+/* The size of the larger-than-a-page folios holding most of the range. */
+static uint64_t main_large(const struct mt_pagescan *s)
+{
+	uint64_t best = 0, bytes = 0;
+
+	/* With base pages the smallest size is theirs. */
+	for (unsigned int i = s->base ? 1 : 0; i < s->n_folios; i++)
+		if (s->folios[i].bytes > bytes) {
+			best = s->folios[i].size;
+			bytes = s->folios[i].bytes;
+		}
+	return best;
+}
+
 bool mt_mapinfo_verdict(const struct mt_pagescan *s, bool want_huge, const char *asked,
 			char *why, size_t len)
 {
 	unsigned long long total = s->len >> 10;
+	char fs[32];
 
 	if (want_huge && s->huge == s->len)
 		return true;
@@ -219,11 +250,295 @@ bool mt_mapinfo_verdict(const struct mt_pagescan *s, bool want_huge, const char 
 	if (want_huge && s->base)
 		snprintf(why, len, "not as requested: --pages %s got base pages for %llu KiB "
 			 "of %llu KiB", asked, (unsigned long long)(s->base >> 10), total);
+	else if (want_huge && s->large)
+		snprintf(why, len, "not as requested: --pages %s got folios mapped by PTEs for "
+			 "%llu KiB of %llu KiB", asked, (unsigned long long)(s->large >> 10),
+			 total);
 	else if (!want_huge && s->huge)
 		snprintf(why, len, "not as requested: --pages %s got huge pages for %llu KiB "
 			 "of %llu KiB", asked, (unsigned long long)(s->huge >> 10), total);
-	else
+	else if (!want_huge && s->large) {
+		folio_name(main_large(s), fs, sizeof(fs));
+		snprintf(why, len, "not as requested: --pages %s got %s folios for %llu KiB "
+			 "of %llu KiB", asked, fs, (unsigned long long)(s->large >> 10), total);
+	} else
 		snprintf(why, len, "not as requested: --pages %s: %llu KiB of %llu KiB not "
 			 "mapped", asked, (unsigned long long)(s->absent >> 10), total);
 	return false;
+}
+
+/* Each source's name in a report and its words in the pages: line. */
+static const struct {
+	const char *name;
+	const char *label;
+} folio_sources[] = {
+	[MT_FOLIO_KPAGEFLAGS] = { "kpageflags", "kpageflags" },
+	[MT_FOLIO_MTHP_STATS] = { "mthp_stats", "mTHP fault counters over the run, system-wide" },
+	[MT_FOLIO_MAPPING] = { "mapping", "" },	/* the scan's own words */
+};
+
+#define N_SOURCES (sizeof(folio_sources) / sizeof(folio_sources[0]))
+
+const char *mt_mapinfo_source_name(int source)
+{
+	return source > 0 && (size_t)source < N_SOURCES ? folio_sources[source].name : "";
+}
+
+const char *mt_mapinfo_source_label(int source)
+{
+	return source > 0 && (size_t)source < N_SOURCES ? folio_sources[source].label : "";
+}
+
+int mt_mapinfo_source_parse(const char *name)
+{
+	for (size_t i = 1; i < N_SOURCES; i++)
+		if (!strcmp(name, folio_sources[i].name))
+			return (int)i;
+	return MT_FOLIO_NONE;
+}
+
+void mt_mapinfo_add_folio(struct mt_pagescan *ps, uint64_t size, uint64_t bytes)
+{
+	unsigned int i = 0;
+
+	if (!bytes)
+		return;
+	while (i < ps->n_folios && ps->folios[i].size < size)
+		i++;
+	if (i < ps->n_folios && ps->folios[i].size == size) {
+		ps->folios[i].bytes += bytes;
+		return;
+	}
+	if (ps->n_folios == MT_FOLIO_SIZES)
+		return;		/* more sizes than any machine has */
+	memmove(&ps->folios[i + 1], &ps->folios[i], (ps->n_folios - i) * sizeof(ps->folios[0]));
+	ps->folios[i] = (struct mt_folio_share){ size, bytes };
+	ps->n_folios++;
+}
+
+/* A walk stops here: 1 GiB of 4 KiB pages, the largest folio x86 maps. */
+#define FOLIO_MAX_PAGES (1ull << 18)
+
+/*
+ * The folio holding pfn, [*head, *end). A tail's head is the nearest head
+ * below it; a folio ends at the first page that is not its tail. A tail
+ * with no head (the folio split while it was read) is a page alone.
+ */
+static void folio_of(uint64_t pfn, mt_kpf_fn kpf, void *arg, uint64_t *head, uint64_t *end)
+{
+	const uint64_t H = 1ull << MT_KPF_COMPOUND_HEAD, T = 1ull << MT_KPF_COMPOUND_TAIL;
+	uint64_t f = kpf(arg, pfn), h = pfn, e = pfn + 1;
+
+	*head = pfn;
+	*end = pfn + 1;
+	if (!(f & (H | T)))
+		return;
+	if (f & T) {
+		while (h && pfn - h < FOLIO_MAX_PAGES && (kpf(arg, h - 1) & T))
+			h--;
+		if (!h || !(kpf(arg, h - 1) & H))
+			return;
+		h--;
+	}
+	while (e - h < FOLIO_MAX_PAGES && (kpf(arg, e) & T))
+		e++;
+	*head = h;
+	*end = e;
+}
+
+int mt_mapinfo_folios(const uint64_t *pagemap, size_t n, uint64_t page_size, mt_kpf_fn kpf,
+		      void *arg, struct mt_pagescan *ps)
+{
+	uint64_t head = 0, end = 0;	/* the last page's folio: its neighbours share it */
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pfn;
+
+		if (!(pagemap[i] & MT_PM_PRESENT))
+			continue;
+		pfn = pagemap[i] & MT_PM_PFN_MASK;
+		if (!pfn)
+			return -EPERM;
+		if (pfn < head || pfn >= end)
+			folio_of(pfn, kpf, arg, &head, &end);
+		mt_mapinfo_add_folio(ps, (end - head) * page_size, page_size);
+	}
+	return 0;
+}
+
+/* kpageflags, 512 words at a time: a folio's pages are neighbours. */
+struct kpf_cache {
+	int fd;
+	uint64_t base;
+	uint64_t n;
+	uint64_t w[512];
+};
+
+static uint64_t kpf_read(void *arg, uint64_t pfn)
+{
+	struct kpf_cache *c = arg;
+
+	if (pfn < c->base || pfn >= c->base + c->n) {
+		ssize_t r;
+
+		c->base = pfn & ~511ull;
+		r = pread(c->fd, c->w, sizeof(c->w), (off_t)(c->base * sizeof(c->w[0])));
+		c->n = r > 0 ? (uint64_t)r / sizeof(c->w[0]) : 0;
+		if (pfn >= c->base + c->n)
+			return 0;
+	}
+	return c->w[pfn - c->base];
+}
+
+/* large and base from the folios: what is in folios past a page and not huge. */
+static void split_folios(struct mt_pagescan *ps, uint64_t page_size)
+{
+	uint64_t big = 0, base = 0;
+
+	for (unsigned int i = 0; i < ps->n_folios; i++)
+		if (ps->folios[i].size > page_size)
+			big += ps->folios[i].bytes;
+		else
+			base += ps->folios[i].bytes;
+	ps->huge = ps->huge < big ? ps->huge : big;
+	ps->large = big - ps->huge;
+	ps->base = base;
+	if (ps->huge + ps->large + ps->base > ps->len)
+		ps->base = ps->len > ps->huge + ps->large ? ps->len - ps->huge - ps->large : 0;
+	ps->absent = ps->len - ps->huge - ps->large - ps->base;
+}
+
+int mt_mapinfo_read_folios(int pid, const void *addr, uint64_t len, struct mt_pagescan *ps)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo = (uintptr_t)addr, pm[1024];
+	struct mt_pagescan t = *ps;
+	struct kpf_cache *c;
+	char path[64];
+	int fd, ret = 0;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/pagemap");
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c->fd < 0 || fd < 0)
+		ret = -errno;
+	t.n_folios = 0;
+	for (uint64_t off = 0; !ret && off < len; off += sizeof(pm) / sizeof(pm[0]) * page) {
+		uint64_t want = (len - off + page - 1) / page;
+		ssize_t r;
+
+		want = want < sizeof(pm) / sizeof(pm[0]) ? want : sizeof(pm) / sizeof(pm[0]);
+		r = pread(fd, pm, want * sizeof(pm[0]), (off_t)((lo + off) / page * sizeof(pm[0])));
+		if (r < 0)
+			ret = -errno;
+		else if ((size_t)r != want * sizeof(pm[0]))
+			ret = -EIO;
+		else
+			ret = mt_mapinfo_folios(pm, want, page, kpf_read, c, &t);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+	if (ret)
+		return ret;
+	split_folios(&t, page);
+	t.folio_source = MT_FOLIO_KPAGEFLAGS;
+	*ps = t;
+	return 0;
+}
+
+int mt_mapinfo_mthp_stats(struct mt_mthp_stats *st)
+{
+	static const char *const counters[] = { "anon_fault_alloc", "shmem_alloc" };
+	char path[4096], line[64];
+	struct dirent *d;
+	unsigned int kb;
+	DIR *dir;
+
+	memset(st, 0, sizeof(*st));
+	dir = opendir(mt_sys_path(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage"));
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)) && st->n < MT_MTHP_STATS_MAX) {
+		bool any = false;
+
+		if (sscanf(d->d_name, "hugepages-%ukB", &kb) != 1 || !kb)
+			continue;
+		st->size[st->n] = (uint64_t)kb << 10;
+		for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+			snprintf(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage/%.64s/"
+				 "stats/%s", d->d_name, counters[i]);
+			if (mt_sys_read_line(path, line, sizeof(line)))
+				continue;
+			st->alloc[st->n] += strtoull(line, NULL, 10);
+			any = true;
+		}
+		st->n += any;
+	}
+	closedir(dir);
+	return st->n ? 0 : -ENOENT;
+}
+
+static uint64_t mthp_delta(const struct mt_mthp_stats *a, const struct mt_mthp_stats *b,
+			   uint64_t size)
+{
+	for (unsigned int i = 0; i < a->n; i++)
+		for (unsigned int j = 0; j < b->n; j++)
+			if (a->size[i] == size && b->size[j] == size)
+				return b->alloc[j] > a->alloc[i] ? b->alloc[j] - a->alloc[i] : 0;
+	return 0;
+}
+
+void mt_mapinfo_folios_guess(struct mt_pagescan *ps, uint64_t page_size, uint64_t huge_size,
+			     const struct mt_mthp_stats *before,
+			     const struct mt_mthp_stats *after)
+{
+	uint64_t pte = ps->base + ps->large;
+	uint64_t sizes[MT_MTHP_STATS_MAX];
+	unsigned int n = 0;
+
+	ps->n_folios = 0;
+	ps->large = 0;
+	mt_mapinfo_add_folio(ps, huge_size, ps->huge);
+	for (unsigned int i = 0; before && after && i < after->n; i++)
+		if (after->size[i] > page_size && after->size[i] < huge_size)
+			sizes[n++] = after->size[i];
+	/* Largest first: the kernel tries the largest allowed size first. */
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int m = k;
+		uint64_t bytes;
+
+		for (unsigned int j = k + 1; j < n; j++)
+			if (sizes[j] > sizes[m])
+				m = j;
+		bytes = sizes[m];
+		sizes[m] = sizes[k];
+		sizes[k] = bytes;
+		bytes = mthp_delta(before, after, sizes[k]) * sizes[k];
+		bytes = bytes < pte ? bytes : pte;
+		mt_mapinfo_add_folio(ps, sizes[k], bytes);
+		ps->large += bytes;
+		pte -= bytes;
+	}
+	ps->base = pte;
+	mt_mapinfo_add_folio(ps, page_size, pte);
+	ps->folio_source = before && after ? MT_FOLIO_MTHP_STATS : MT_FOLIO_MAPPING;
+}
+
+uint64_t mt_mapinfo_pmd_size(void)
+{
+	char line[32];
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (!mt_sys_read_line("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", line,
+			      sizeof(line)) && strtoull(line, NULL, 10))
+		return strtoull(line, NULL, 10);
+	return page * (page / 8);	/* a page table's entries, each a page */
 }

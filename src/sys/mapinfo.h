@@ -6,17 +6,108 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Every folio size one machine can map: orders 0 to 18 (1 GiB of 4 KiB), and more. */
+#define MT_FOLIO_SIZES 24
+
+/* Bytes of a range in folios of one size. */
+struct mt_folio_share {
+	uint64_t size;		/* a base page, an mTHP size, a PMD, a hugetlb page */
+	uint64_t bytes;		/* of the range */
+};
+
+/* Where a scan's folio sizes come from, most exact first. */
+enum mt_folio_source {
+	MT_FOLIO_NONE,		/* not read */
+	MT_FOLIO_KPAGEFLAGS,	/* per page: pagemap's PFN, kpageflags' head and tails */
+	MT_FOLIO_MTHP_STATS,	/* hugepages-<size>/stats faults over the run, system-wide */
+	MT_FOLIO_MAPPING,	/* the mapping alone: PMD and hugetlb sizes, the rest base pages */
+};
+
+/* A source's name in a report ("kpageflags"), "" for none; its words for people. */
+const char *mt_mapinfo_source_name(int source);
+const char *mt_mapinfo_source_label(int source);
+/* The source a name says, MT_FOLIO_NONE for a name not known. */
+int mt_mapinfo_source_parse(const char *name);
+
 /*
- * What backs a range, page by page: bytes mapped by huge pages (a THP or a
- * hugetlb page), by base pages, and not mapped at all (never touched).
+ * What backs a range: bytes mapped by huge page-table entries (a PMD THP or
+ * a hugetlb page), by PTEs in folios larger than a base page (mTHP, large
+ * page-cache folios), by base pages, and not mapped at all (never touched).
+ * huge + large + base + absent = len. folios names every size with its
+ * bytes, smallest first, from folio_source: no folio larger than a base
+ * page is in base.
  */
 struct mt_pagescan {
 	uint64_t len;		/* the range asked about */
 	uint64_t huge;
+	uint64_t large;
 	uint64_t base;
-	uint64_t absent;	/* len - huge - base */
+	uint64_t absent;	/* len - huge - large - base */
 	bool smaps;		/* PAGEMAP_SCAN missing: from smaps, per VMA, not per page */
+	int folio_source;	/* enum mt_folio_source */
+	unsigned int n_folios;
+	struct mt_folio_share folios[MT_FOLIO_SIZES];
 };
+
+/* Bits of /proc/PID/pagemap and /proc/kpageflags (Documentation/admin-guide/mm/pagemap.rst). */
+#define MT_PM_PRESENT (1ull << 63)
+#define MT_PM_PFN_MASK ((1ull << 55) - 1)
+#define MT_KPF_COMPOUND_HEAD 15
+#define MT_KPF_COMPOUND_TAIL 16
+#define MT_KPF_HUGE 17
+#define MT_KPF_THP 22
+
+/* The kpageflags word of pfn (0 where it cannot be read), for mt_mapinfo_folios. */
+typedef uint64_t (*mt_kpf_fn)(void *arg, uint64_t pfn);
+
+/*
+ * The folio sizes of n pages of pagemap words, added to ps->folios (pure:
+ * kpf reads the flags). A head page and the tails after it are one folio,
+ * their count its size; a page mapped from the middle of a folio is walked
+ * back to its head by PFN. Absent pages are skipped. 0, or -EPERM when a
+ * present page shows PFN 0 (pagemap hides PFNs without CAP_SYS_ADMIN).
+ */
+int mt_mapinfo_folios(const uint64_t *pagemap, size_t n, uint64_t page_size, mt_kpf_fn kpf,
+		      void *arg, struct mt_pagescan *ps);
+
+/* Add bytes in folios of size to ps->folios, kept by size. */
+void mt_mapinfo_add_folio(struct mt_pagescan *ps, uint64_t size, uint64_t bytes);
+
+/*
+ * Each mTHP size's fault counters (hugepages-<size>/stats/anon_fault_alloc
+ * and shmem_alloc, under the sysroot), summed: folios allocated so far.
+ */
+#define MT_MTHP_STATS_MAX 24
+struct mt_mthp_stats {
+	unsigned int n;
+	uint64_t size[MT_MTHP_STATS_MAX];	/* bytes */
+	uint64_t alloc[MT_MTHP_STATS_MAX];
+};
+
+/* 0, or -errno (-ENOENT: no mTHP on this kernel). */
+int mt_mapinfo_mthp_stats(struct mt_mthp_stats *st);
+
+/*
+ * Folio sizes of a scan from what else is known: its huge bytes in folios
+ * of huge_size, and when before/after are given (a kernel with mTHP) the
+ * sizes between a page and huge_size that faulted in between (system-wide:
+ * at most the scan's PTE-mapped bytes, largest size first), the rest in
+ * base pages. Sets large, base and folio_source (pure).
+ */
+void mt_mapinfo_folios_guess(struct mt_pagescan *ps, uint64_t page_size, uint64_t huge_size,
+			     const struct mt_mthp_stats *before,
+			     const struct mt_mthp_stats *after);
+
+/* A PMD's bytes: hpage_pmd_size, or a page table's entries times a page. */
+uint64_t mt_mapinfo_pmd_size(void);
+
+/*
+ * The folio sizes of [addr, addr+len) of pid (0: self) from pagemap and
+ * /proc/kpageflags (root); ps's huge bytes already scanned. Sets large,
+ * base, folios and folio_source. 0, or -errno (-EPERM, -EACCES: not
+ * permitted).
+ */
+int mt_mapinfo_read_folios(int pid, const void *addr, uint64_t len, struct mt_pagescan *ps);
 
 /*
  * Proof of what the kernel mapped: the region's /proc/PID/smaps entry read
@@ -70,7 +161,7 @@ int mt_mapinfo_scan(const void *addr, uint64_t len, struct mt_pagescan *ps);
 
 /*
  * Whether s is what was asked: all of the range in huge pages (want_huge),
- * or all of it in base pages. asked names the request for the reason
+ * or all of it in base pages (no larger folio). asked names the request for the reason
  * ("thp", "base"). True "as requested"; false with why set to
  * "not as requested: <why>" (e.g. "--pages thp got 4.0 KiB pages for 6.0
  * MiB of 8.0 MiB").

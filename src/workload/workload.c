@@ -86,6 +86,9 @@ struct mt_workload {
 	size_t ctl_len;
 	struct mt_region region;
 	struct mt_mapinfo mapinfo;
+	/* mTHP fault counters before the evidence iteration's first fault. */
+	struct mt_mthp_stats mthp0;
+	bool mthp_known;
 	bool tasks_up;		/* spawned and waiting for the next phase */
 	bool respawn;		/* processes sharing the region: forked after its mmap */
 	bool tasks_dead;
@@ -875,6 +878,33 @@ static int check_wrong(struct mt_workload *w, unsigned int ph, unsigned int iter
 }
 
 /*
+ * The folio sizes behind the region (issue 26: a 64 KiB mTHP folio is no
+ * base page, whatever its PTEs). Per page from kpageflags where permitted
+ * (root); else from the per-size fault counters since the iteration began,
+ * which count the whole machine; on a kernel without mTHP the mapping's
+ * huge pages and base pages are the whole story.
+ */
+static void folio_proof(struct mt_workload *w, int pid, const void *base)
+{
+	struct mt_mapinfo *m = &w->mapinfo;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t huge = m->valid && m->kernel_page > page ? m->kernel_page : mt_mapinfo_pmd_size();
+	struct mt_mthp_stats after;
+	bool stats;
+
+	if (!mt_mapinfo_read_folios(pid, base, w->cfg.region, &m->scan))
+		return;
+	/*
+	 * MADV_NOHUGEPAGE (--pages base) forbids every mTHP size: another
+	 * process's faults in the counters are not this region's.
+	 */
+	stats = w->cfg.pages != MT_PAGES_BASE && w->mthp_known &&
+		!mt_mapinfo_mthp_stats(&after);
+	mt_mapinfo_folios_guess(&m->scan, page, huge, stats ? &w->mthp0 : NULL,
+				stats ? &after : NULL);
+}
+
+/*
  * Whether the region is mapped with the pages asked for (issue: a THP run
  * that got base pages measures something else). Page by page where the
  * region is this process's (PAGEMAP_SCAN); a process task's region from its
@@ -901,6 +931,8 @@ static void page_verdict(struct mt_workload *w, int pid, const void *base)
 		m->scan.absent = w->cfg.region - m->scan.huge - m->scan.base;
 		m->scanned = true;
 	}
+	if (m->scanned)
+		folio_proof(w, pid, base);
 	if (!m->scanned || w->cfg.pages == MT_PAGES_DEFAULT)
 		return;
 	m->page_check = mt_mapinfo_verdict(&m->scan, want_huge, mt_pages_name(w->cfg.pages),
@@ -916,6 +948,9 @@ int mt_workload_iterate(struct mt_workload *w, unsigned int iter, uint64_t *time
 
 	if (w->cfg.backing == MT_BACKING_FILE && w->cfg.file_cold)
 		mt_region_drop_cache(&w->region, &w->mapinfo);
+	/* Before the first phase, outside every window: the faults come after. */
+	if (w->ctl->evidence)
+		w->mthp_known = !mt_mapinfo_mthp_stats(&w->mthp0);
 	for (unsigned int ph = 0; ph < w->n_phases; ph++) {
 		const struct phase *phs = &w->phases[ph];
 

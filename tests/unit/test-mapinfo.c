@@ -154,6 +154,123 @@ static void verdict_synthetic(void **state)
 			    "mapped");
 }
 
+/* Physical memory of the fixture: kpageflags words by PFN. */
+#define H (1ull << MT_KPF_COMPOUND_HEAD)
+#define T (1ull << MT_KPF_COMPOUND_TAIL)
+#define THP (1ull << MT_KPF_THP)
+
+static uint64_t fixture_kpf[64];
+
+static uint64_t kpf_at(void *arg, uint64_t pfn)
+{
+	(void)arg;
+	return pfn < 64 ? fixture_kpf[pfn] : 0;
+}
+
+static uint64_t at(uint64_t pfn)
+{
+	return MT_PM_PRESENT | pfn;
+}
+
+static uint64_t share(const struct mt_pagescan *s, uint64_t size)
+{
+	for (unsigned int i = 0; i < s->n_folios; i++)
+		if (s->folios[i].size == size)
+			return s->folios[i].bytes;
+	return 0;
+}
+
+static void folio(uint64_t head, unsigned int pages)
+{
+	fixture_kpf[head] = H | THP;
+	for (unsigned int i = 1; i < pages; i++)
+		fixture_kpf[head + i] = T | THP;
+}
+
+/*
+ * Folio sizes from pagemap and kpageflags words: a head and its tails are
+ * one folio whatever the pages mapped of it; a page mapped from a folio's
+ * middle is walked back to its head; a tail without a head is a page.
+ */
+static void folios_fixture(void **state)
+{
+	uint64_t pm[64];
+	struct mt_pagescan s;
+	size_t n = 0;
+
+	(void)state;
+	memset(fixture_kpf, 0, sizeof(fixture_kpf));
+	memset(&s, 0, sizeof(s));
+	folio(16, 16);			/* 64 KiB */
+	fixture_kpf[32] = 1ull << 5;	/* a base page (LRU) */
+	folio(40, 4);			/* 16 KiB */
+	folio(44, 2);			/* 8 KiB */
+	folio(48, 16);			/* 64 KiB, mapped from its fifth page */
+	fixture_kpf[5] = T;		/* split while read: no head below it */
+	for (uint64_t p = 16; p < 32; p++)
+		pm[n++] = at(p);
+	pm[n++] = 0;			/* never touched */
+	pm[n++] = at(32);
+	for (uint64_t p = 40; p < 46; p++)
+		pm[n++] = at(p);
+	for (uint64_t p = 52; p < 64; p++)
+		pm[n++] = at(p);
+	pm[n++] = at(5);
+	assert_int_equal(mt_mapinfo_folios(pm, n, 4096, kpf_at, NULL, &s), 0);
+	assert_int_equal(s.n_folios, 4);
+	assert_int_equal(s.folios[0].size, 4096);	/* smallest first */
+	assert_int_equal(share(&s, 4096), 2 * 4096);
+	assert_int_equal(share(&s, 8192), 2 * 4096);
+	assert_int_equal(share(&s, 16384), 4 * 4096);
+	assert_int_equal(share(&s, 65536), 28 * 4096);
+	assert_int_equal(s.folios[3].size, 65536);
+	/* Without CAP_SYS_ADMIN pagemap shows PFN 0: no folio is guessed. */
+	pm[0] = MT_PM_PRESENT;
+	assert_int_equal(mt_mapinfo_folios(pm, 1, 4096, kpf_at, NULL, &s), -EPERM);
+}
+
+/*
+ * Without kpageflags: the huge bytes in PMD folios, and the mTHP sizes'
+ * fault counts over the run, largest first and bounded by the PTE-mapped
+ * bytes; a kernel without mTHP has base pages for the rest.
+ */
+static void folios_from_stats(void **state)
+{
+	struct mt_mthp_stats a = { 3, { 16384, 65536, 2 * MB }, { 5, 7, 9 } };
+	struct mt_mthp_stats b = { 3, { 16384, 65536, 2 * MB }, { 1005, 107, 10 } };
+	struct mt_pagescan s = { .len = 16 * MB, .huge = 2 * MB, .base = 10 * MB,
+				 .absent = 4 * MB };
+	struct mt_pagescan t = s;
+	char why[160];
+
+	(void)state;
+	mt_mapinfo_folios_guess(&s, 4096, 2 * MB, &a, &b);
+	assert_int_equal(s.folio_source, MT_FOLIO_MTHP_STATS);
+	assert_int_equal(share(&s, 65536), 100 * 65536);
+	assert_int_equal(share(&s, 16384), 10 * MB - 100 * 65536);
+	assert_int_equal(share(&s, 2 * MB), 2 * MB);
+	assert_int_equal(share(&s, 4096), 0);
+	assert_int_equal(s.large, 10 * MB);
+	assert_int_equal(s.base, 0);
+	assert_int_equal(s.huge + s.large + s.base + s.absent, s.len);
+	mt_mapinfo_folios_guess(&t, 4096, 2 * MB, NULL, NULL);
+	assert_int_equal(t.folio_source, MT_FOLIO_MAPPING);
+	assert_int_equal(share(&t, 4096), 10 * MB);
+	assert_int_equal(t.large, 0);
+	/* Folios past a page are never base pages: a base run that got them is refused. */
+	s = (struct mt_pagescan){ .len = 8 * MB, .large = 8 * MB };
+	mt_mapinfo_add_folio(&s, 65536, 8 * MB);
+	assert_false(mt_mapinfo_verdict(&s, false, "base", why, sizeof(why)));
+	assert_string_equal(why, "not as requested: --pages base got 64 KiB folios for 8192 KiB "
+			    "of 8192 KiB");
+	assert_false(mt_mapinfo_verdict(&s, true, "thp", why, sizeof(why)));
+	assert_string_equal(why, "not as requested: --pages thp got folios mapped by PTEs for "
+			    "8192 KiB of 8192 KiB");
+	assert_int_equal(mt_mapinfo_source_parse("kpageflags"), MT_FOLIO_KPAGEFLAGS);
+	assert_string_equal(mt_mapinfo_source_name(MT_FOLIO_MTHP_STATS), "mthp_stats");
+	assert_int_equal(mt_mapinfo_source_parse("nonsense"), MT_FOLIO_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +278,8 @@ int main(void)
 		cmocka_unit_test(scan_thp),
 		cmocka_unit_test(scan_hugetlb),
 		cmocka_unit_test(verdict_synthetic),
+		cmocka_unit_test(folios_fixture),
+		cmocka_unit_test(folios_from_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -113,6 +113,13 @@ static struct mt_report *make_report(void)
 	r->map = (struct mt_mapinfo){ .valid = true, .addr = 0x7f0000200000, .align = 2 << 20,
 				      .kernel_page = 2 << 20, .hugetlb = 1 << 20,
 				      .huge_coverage = 1.0 };
+	/* The scan with its folio sizes (issue 26): 64 KiB folios are not base pages. */
+	r->map.scanned = true;
+	r->map.scan = (struct mt_pagescan){ .len = 1 << 20, .large = 768 << 10,
+					    .base = 128 << 10, .absent = 128 << 10,
+					    .folio_source = MT_FOLIO_KPAGEFLAGS };
+	mt_mapinfo_add_folio(&r->map.scan, 65536, 768 << 10);
+	mt_mapinfo_add_folio(&r->map.scan, 4096, 128 << 10);
 	r->tasks = 2;
 	assert_int_equal(mt_report_add(rep, r), 0);
 	return rep;
@@ -154,6 +161,19 @@ static void test_round_trip(void **state)
 	assert_float_equal(p->derived[MT_DERIVED_FAULTS_PER_BLOCK], 2.0, 1e-9);
 	assert_false(mt_phase_has(p, MT_DERIVED_DTLB_MISS_RATIO));
 
+	{
+		const struct mt_pagescan *ps = &back->results[0]->map.scan;
+
+		assert_true(back->results[0]->map.scanned);
+		assert_int_equal(ps->len, 1 << 20);
+		assert_int_equal(ps->large, 768 << 10);
+		assert_int_equal(ps->base, 128 << 10);
+		assert_int_equal(ps->folio_source, MT_FOLIO_KPAGEFLAGS);
+		assert_int_equal(ps->n_folios, 2);
+		assert_int_equal(ps->folios[0].size, 4096);
+		assert_int_equal(ps->folios[1].size, 65536);
+		assert_int_equal(ps->folios[1].bytes, 768 << 10);
+	}
 	assert_int_equal(back->config.pages, MT_PAGES_HUGETLB);
 	assert_int_equal(back->config.huge_size, 2 << 20);
 	assert_int_equal(back->config.access, MT_ACCESS_STRIDE);

@@ -150,8 +150,8 @@ static void test_json_round_trip(void **state)
 	si->env.alloc_sleep_ms = 60000;
 	si->env.thp_use_zero_page = 1;
 	si->env.n_mthp = 2;
-	si->env.mthp[0] = (struct mt_env_mthp){ 64, "always" };
-	si->env.mthp[1] = (struct mt_env_mthp){ 2048, "inherit" };
+	si->env.mthp[0] = (struct mt_env_mthp){ 64, "always", "never" };
+	si->env.mthp[1] = (struct mt_env_mthp){ 2048, "inherit", "inherit" };
 	rep->config.events = "minor-faults";
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -473,8 +473,8 @@ static void test_check(void **state)
 		assert_true(strlen(w[i].id) + 2 + strlen(w[i].text) <= 80);
 	/* An mTHP size set to always: its own warning, its own fix. */
 	e->n_mthp = 2;
-	e->mthp[0] = (struct mt_env_mthp){ 16, "never" };
-	e->mthp[1] = (struct mt_env_mthp){ 64, "always" };
+	e->mthp[0] = (struct mt_env_mthp){ 16, "never", "never" };
+	e->mthp[1] = (struct mt_env_mthp){ 64, "always", "never" };
 	n = mt_env_check(&si, &c, w, MT_ENV_WARN_MAX);
 	assert_int_equal(n, 9);
 	assert_string_equal(w[8].id, "mthp");
@@ -561,13 +561,19 @@ static void test_env_fixtures(void **state)
 	assert_string_equal(e.lockdown, "integrity");
 	assert_true(e.loadavg == 3.5);
 	assert_int_equal(e.online_cpus, 4);
-	assert_int_equal(e.n_mthp, 3);		/* smallest first, whatever readdir's order */
-	assert_int_equal(e.mthp[0].size_kb, 16);
-	assert_string_equal(e.mthp[0].enabled, "never");
-	assert_int_equal(e.mthp[1].size_kb, 64);
-	assert_string_equal(e.mthp[1].enabled, "always");
-	assert_int_equal(e.mthp[2].size_kb, 2048);
-	assert_string_equal(e.mthp[2].enabled, "inherit");
+	/* Smallest first, whatever readdir's order; 8 kB is shmem's alone (6.18). */
+	assert_int_equal(e.n_mthp, 4);
+	assert_int_equal(e.mthp[0].size_kb, 8);
+	assert_string_equal(e.mthp[0].enabled, "");
+	assert_string_equal(e.mthp[0].shmem_enabled, "never");
+	assert_int_equal(e.mthp[1].size_kb, 16);
+	assert_string_equal(e.mthp[1].enabled, "never");
+	assert_string_equal(e.mthp[1].shmem_enabled, "");
+	assert_int_equal(e.mthp[2].size_kb, 64);
+	assert_string_equal(e.mthp[2].enabled, "always");
+	assert_string_equal(e.mthp[2].shmem_enabled, "within_size");
+	assert_int_equal(e.mthp[3].size_kb, 2048);
+	assert_string_equal(e.mthp[3].enabled, "inherit");
 	assert_int_equal(e.max_ptes_none, 511);
 	assert_int_equal(e.thp_use_zero_page, 1);
 
