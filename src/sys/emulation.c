@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Is the CPU emulated (qemu TCG)? What qemu itself tells a guest.
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,31 @@ static bool has_compatible(const struct mt_emulation_input *in, const char *want
 	return false;
 }
 
+/* The events qemu's TCG PMU model counts, as Linux's armv8 PMU names them. */
+static const char *const qemu_pmu_events[] = {
+	"sw_incr", "inst_retired", "cpu_cycles", "stall_frontend", "stall_backend", "stall",
+};
+
+/* events (space-separated) is not empty and holds qemu's model's alone. */
+static bool qemu_pmu_only(const char *events)
+{
+	char buf[4096], *tok, *save = NULL;
+	size_t n = 0;
+
+	if (!events || strlen(events) >= sizeof(buf))
+		return false;
+	snprintf(buf, sizeof(buf), "%s", events);
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save), n++) {
+		bool known = false;
+
+		for (size_t i = 0; i < sizeof(qemu_pmu_events) / sizeof(*qemu_pmu_events); i++)
+			known |= !strcmp(tok, qemu_pmu_events[i]);
+		if (!known)
+			return false;
+	}
+	return n > 0;
+}
+
 static void say(struct mt_emulation *em, int emulated, const char *evidence)
 {
 	em->emulated = emulated;
@@ -104,8 +130,19 @@ void mt_emulation_judge(struct mt_emulation *em, const struct mt_emulation_input
 		say(em, 1, "qemu TCG: MIDR implementer 0x00, part 0x051 (qemu max)");
 		return;
 	}
+	/*
+	 * A named CPU (cortex-a57) on qemu's virt board: its MIDR is the real
+	 * core's. Under KVM the guest's PMU advertises the host core's events
+	 * (dozens: caches, TLBs, branches); qemu's TCG models only its own
+	 * handful (pm_events in qemu's target/arm: SW_INCR, INST_RETIRED,
+	 * CPU_CYCLES and the stall counts). A PMU with nothing else is qemu's.
+	 */
 	if (has_compatible(in, "linux,dummy-virt")) {
-		say(em, -1, "qemu virt board (linux,dummy-virt): TCG or KVM unknown");
+		if (qemu_pmu_only(in->pmu_events))
+			say(em, 1, "qemu TCG: virt board, its PMU counts only qemu's modelled "
+				"events");
+		else
+			say(em, -1, "qemu virt board (linux,dummy-virt): TCG or KVM unknown");
 		return;
 	}
 	/*
@@ -146,11 +183,45 @@ static char *slurp(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
+/*
+ * The armv8 PMU's event names (its sysfs events/ directory, whichever
+ * armv8_* PMU it is) into buf, space-separated: false where there is none.
+ */
+static bool pmu_events(char *buf, size_t len)
+{
+	char dir[4096], ev[4096 + 300];
+	struct dirent *d, *e;
+	size_t off = 0;
+	DIR *devs, *evs;
+	bool found = false;
+
+	buf[0] = '\0';
+	devs = opendir(mt_sys_path(dir, sizeof(dir), "/sys/bus/event_source/devices"));
+	while (devs && !found && (d = readdir(devs))) {
+		if (strncmp(d->d_name, "armv8", 5))
+			continue;
+		snprintf(ev, sizeof(ev), "%s/%s/events", dir, d->d_name);
+		evs = opendir(ev);
+		while (evs && (e = readdir(evs))) {
+			if (e->d_name[0] == '.' || off + strlen(e->d_name) + 2 > len)
+				continue;
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "",
+						e->d_name);
+			found = true;
+		}
+		if (evs)
+			closedir(evs);
+	}
+	if (devs)
+		closedir(devs);
+	return found;
+}
+
 int mt_emulation_detect(struct mt_emulation *em)
 {
 	struct mt_emulation_input in = { 0 };
 	const char *root = getenv("MEMTLB_SYSROOT");
-	char *cpuinfo, *compat, p[4096];
+	char *cpuinfo, *compat, p[4096], events[4096];
 	size_t len = 0;
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d, sig[3];
@@ -164,6 +235,7 @@ int mt_emulation_detect(struct mt_emulation *em)
 	in.dt_compatible_len = compat ? len : 0;
 	in.dt_hypervisor = !access(mt_sys_path(p, sizeof(p),
 					       "/sys/firmware/devicetree/base/hypervisor"), F_OK);
+	in.pmu_events = pmu_events(events, sizeof(events)) ? events : NULL;
 #if defined(__x86_64__) || defined(__i386__)
 	/* A fixture tree describes another machine: this CPU's cpuid is not it. */
 	if (!(root && *root) && __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {

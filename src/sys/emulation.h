@@ -24,6 +24,11 @@ struct mt_emulation_input {
 	size_t dt_compatible_len;
 	bool dt_hypervisor;		/* the device tree has a /hypervisor node */
 	const char *cpuid_hv;		/* x86: cpuid 0x40000000's 12-byte vendor */
+	/*
+	 * arm64: the armv8 PMU's event names in sysfs (what its PMCEID
+	 * registers advertise), space-separated; NULL where no such PMU.
+	 */
+	const char *pmu_events;
 };
 
 /* Judge from in: fills em (pure). */

@@ -35,11 +35,19 @@ expect_status 0 "stat, a machine"
 if grep -q 'emulated' "$out"; then fail "stat: a machine said emulated"; else ok; fi
 expect_grep '"cpu_emulated": false' "$work/host.json" "report: cpu_emulated false"
 
-# A named CPU model on qemu's virt board: TCG or KVM cannot be told.
+# A named CPU model on qemu's virt board (cortex-a57 under TCG): its MIDR
+# is the real core's, but its PMU has qemu's modelled events alone.
 cp -R "$data/sysroot-qemu-arm64" "$work/a57"
 printf 'processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd07\n' >"$work/a57/proc/cpuinfo"
 MEMTLB_SYSROOT=$work/a57 run stat -r 1m -i 1 -p 1
 expect_status 0 "stat, cortex-a57 on qemu's virt board"
+expect_grep "^emulated CPU: qemu TCG: virt board, its PMU counts only qemu's" "$out" \
+	"stat: a cortex-a57 TCG guest is emulated"
+# The same with the host core's events (KVM passes them): cannot be told.
+ev=$work/a57/sys/bus/event_source/devices/armv8_pmuv3/events
+for e in l1d_cache l1d_cache_refill l1d_tlb_refill br_mis_pred; do echo "event=0x1" >"$ev/$e"; done
+MEMTLB_SYSROOT=$work/a57 run stat -r 1m -i 1 -p 1
+expect_status 0 "stat, cortex-a57 on qemu's virt board, a host's PMU"
 expect_grep '^CPU perhaps emulated: qemu virt board \(linux,dummy-virt\)' "$out" \
 	"stat: perhaps emulated"
 expect_grep "^under TCG these counts and times are qemu's: no TLB conclusion$" "$out" \

@@ -24,13 +24,15 @@ static const char x86[] = "processor\t: 0\nvendor_id\t: GenuineIntel\n"
 	"model name\t: Intel Xeon Processor (Icelake)\nflags\t\t: fpu hypervisor\n";
 static const char dummy_virt[] = "linux,dummy-virt";
 
+static const char *pmu;	/* the armv8 PMU's events for judge(), NULL: none */
+
 static struct mt_emulation judge(const char *cpuinfo, const char *compat, bool hv,
 				 const char *sig)
 {
 	struct mt_emulation_input in = {
 		.cpuinfo = cpuinfo, .dt_compatible = compat,
 		.dt_compatible_len = compat ? strlen(compat) + 1 : 0,
-		.dt_hypervisor = hv, .cpuid_hv = sig,
+		.dt_hypervisor = hv, .cpuid_hv = sig, .pmu_events = pmu,
 	};
 	struct mt_emulation em;
 
@@ -63,10 +65,24 @@ static void test_arm64(void **state)
 	em = judge(arm64_max, dummy_virt, false, NULL);
 	assert_int_equal(em.emulated, 1);
 	assert_non_null(strstr(em.evidence, "implementer 0x00"));
-	/* A named CPU model on qemu's board: TCG or KVM, not told. */
+	/* A named CPU model on qemu's board, no PMU: TCG or KVM, not told. */
 	em = judge(arm64_a57, dummy_virt, false, NULL);
 	assert_int_equal(em.emulated, -1);
 	assert_non_null(strstr(em.evidence, "linux,dummy-virt"));
+	/* ... with qemu's PMU model (cortex-a57 under TCG): emulated */
+	pmu = "cpu_cycles inst_retired sw_incr stall";
+	em = judge(arm64_a57, dummy_virt, false, NULL);
+	assert_int_equal(em.emulated, 1);
+	assert_non_null(strstr(em.evidence, "qemu's modelled events"));
+	/* ... with the host core's PMU (KVM passes its events): not told */
+	pmu = "cpu_cycles inst_retired l1d_cache l1d_cache_refill l1d_tlb_refill br_mis_pred";
+	em = judge(arm64_a57, dummy_virt, false, NULL);
+	assert_int_equal(em.emulated, -1);
+	/* an empty list is no evidence */
+	pmu = "";
+	em = judge(arm64_a57, dummy_virt, false, NULL);
+	assert_int_equal(em.emulated, -1);
+	pmu = NULL;
 	/* An empty or odd implementer field is no evidence. */
 	em = judge("CPU implementer\t: \nCPU part\t: 0x051\n", NULL, false, NULL);
 	assert_int_equal(em.emulated, 0);
