@@ -65,7 +65,7 @@ static void change_cell(char *buf, size_t len, const struct mt_cmp_side *s, cons
 	int n;
 
 	if (!s->have_change) {
-		snprintf(buf, len, "-");
+		snprintf(buf, len, "%s", s->emulated ? "emulated" : "-");
 		return;
 	}
 	if (s->absolute) {
@@ -420,7 +420,7 @@ static void print_csv(FILE *f, const struct mt_comparison *cmp)
 			if (n->have_change)
 				fprintf(f, "%.17g,%s,", n->change, n->absolute ? "abs" : "%");
 			else
-				fprintf(f, ",,");
+				fprintf(f, ",%s,", n->emulated ? "emulated" : "");
 			if (n->tested)
 				fprintf(f, "%.17g,%d,%d,", n->p, n->significant, n->regression);
 			else
@@ -451,6 +451,8 @@ static json_t *side_json(const struct mt_cmp_side *s, bool base)
 			json_object_set_new(o, "n", json_integer((json_int_t)s->s.n));
 		}
 	}
+	if (!base && s->emulated)
+		json_object_set_new(o, "emulated", json_true());
 	if (base || !s->have_change)
 		return o;
 	json_object_set_new(o, s->absolute ? "change_abs" : "change_pct", json_real(s->change));

@@ -55,6 +55,12 @@ struct mt_cmp_side {
 	double ci_low, ci_high;
 	bool changed;		/* significant and beyond the noise (or absolute) */
 	bool regression;	/* changed and in the worse direction */
+	/*
+	 * A time where this input or the base ran on an emulated CPU (or one
+	 * perhaps emulated): qemu's translator's time, no change judged, never
+	 * a verdict; its counts still compare.
+	 */
+	bool emulated;
 };
 
 /* One metric of one phase of one point, across the inputs. */

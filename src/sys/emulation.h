@@ -31,6 +31,15 @@ struct mt_emulation_input {
 	const char *pmu_events;
 };
 
+/*
+ * Emulated, or perhaps (qemu's board, TCG or KVM not told): a time from it
+ * is qemu's. A report without the judgement (-1, no evidence) is not.
+ */
+static inline bool mt_emulation_maybe(const struct mt_emulation *em)
+{
+	return em->emulated == 1 || (em->emulated < 0 && em->evidence[0]);
+}
+
 /* Judge from in: fills em (pure). */
 void mt_emulation_judge(struct mt_emulation *em, const struct mt_emulation_input *in);
 

@@ -60,6 +60,34 @@ expect_grep '^memtlb: warning: .*guest\.json: emulated CPU \(qemu TCG: MIDR.*no 
 	"$err" "compare: warns of the emulated side"
 if grep -q 'host\.json: emulated' "$err"; then fail "compare: host said emulated"; else ok; fi
 
+# Two TCG reports: qemu's times are not compared (+1217% with a star and
+# exit 1 before), under --fail-above too; the counts still are.
+python3 - "$work/guest.json" "$work/guest2.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for ph in r["results"][0]["phases"]:
+    t = ph["time_ns"]
+    for k in ("mean", "min", "median", "max"):
+        if k in t:
+            t[k] *= 13.18
+    t["samples"] = [int(v * 13.18) for v in t.get("samples", [])]
+    for c in ph["counters"].values():
+        if c.get("counted") and "mean" in c:
+            c["mean"] *= 3
+json.dump(r, open(sys.argv[2], "w"))
+PY
+run compare "$work/guest.json" "$work/guest2.json" --fail-above 5
+expect_status 0 "compare of two TCG reports: no verdict from times"
+expect_grep " emulated .*\.time_us$" "$out" "compare: a time row says emulated"
+if grep -E '[+-][0-9.]+%.*time_us' "$out"; then fail "compare: a TCG time turned into a change"; else ok; fi
+run compare "$work/guest.json" "$work/guest2.json" --format json
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["rows"]
+t = [r for r in rows if r["metric"] == "time_us"]
+assert t and all(s.get("emulated") and "change_pct" not in s for r in t for s in r["inputs"][1:]), t[:1]' \
+	"$out" 2>"$work/py.err" && ok || { fail "compare json: time rows emulated"; cat "$work/py.err" >&2; }
+
 run report "$work/guest.json"
 expect_status 0 "report"
 expect_grep '^CPU emulated +yes: no TLB conclusion$' "$out" "report: CPU emulated row"
