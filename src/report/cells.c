@@ -482,7 +482,7 @@ void mt_text_wrapf(FILE *f, int width, const char *fmt, ...)
 
 void mt_report_print_system(FILE *f, const struct mt_report *rep, int width)
 {
-	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX], why[MT_SAFE_MAX];
+	char kern[MT_SAFE_MAX], cpu[MT_SAFE_MAX], be[MT_SAFE_MAX];
 
 	mt_text_wrapf(f, width, "kernel %s on %s, counters: %s%s",
 		      mt_cell_safe(kern, sizeof(kern), rep->system.kernel),
@@ -490,13 +490,20 @@ void mt_report_print_system(FILE *f, const struct mt_report *rep, int width)
 				   rep->system.machine),
 		      mt_cell_safe(be, sizeof(be), rep->backend),
 		      rep->user_only ? " (user space only)" : "");
-	mt_cell_safe(why, sizeof(why), rep->system.emulation.evidence);
+	mt_report_print_emulation(f, &rep->system.emulation);
+}
+
+void mt_report_print_emulation(FILE *f, const struct mt_emulation *em)
+{
+	char why[MT_SAFE_MAX];
+
+	mt_cell_safe(why, sizeof(why), em->evidence);
 	/* An emulated PMU counts what qemu's translator models, not a TLB. */
-	if (rep->system.emulation.emulated == 1) {
+	if (em->emulated == 1) {
 		fprintf(f, "emulated CPU: %s\n", why);
 		fprintf(f, "these counts and times are qemu's, not hardware's: "
 			"no TLB conclusion\n");
-	} else if (rep->system.emulation.emulated < 0 && why[0]) {
+	} else if (em->emulated < 0 && why[0]) {
 		fprintf(f, "CPU perhaps emulated: %s\n", why);
 		fprintf(f, "under TCG these counts and times are qemu's: no TLB conclusion\n");
 	}

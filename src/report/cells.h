@@ -162,6 +162,8 @@ void mt_text_wrapf(FILE *f, int width, const char *fmt, ...)
  * its CPU was or may have been emulated (sys/emulation).
  */
 void mt_report_print_system(FILE *f, const struct mt_report *rep, int width);
+/* An emulated (or perhaps emulated) CPU's two lines; nothing for hardware. */
+void mt_report_print_emulation(FILE *f, const struct mt_emulation *em);
 
 /*
  * Whether event e counted in no phase (not supported, or its group never

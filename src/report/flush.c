@@ -211,9 +211,11 @@ int mt_flush_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 
 	if (!fi || !rep->n_results || fi->n_points < rep->n_results)
 		return -EINVAL;
-	fprintf(f, "memtlb flush: %s, %lu task%s (%u pinned), %lu ops x %lu iterations\n\n",
+	fprintf(f, "memtlb flush: %s, %lu task%s (%u pinned), %lu ops x %lu iterations\n",
 		mt_flush_op_name(fi->op) ? mt_flush_op_name(fi->op) : "?", fi->tasks,
 		fi->tasks == 1 ? "" : "s", fi->pinned, fi->ops, rep->config.iterations);
+	mt_report_print_emulation(f, &rep->system.emulation);
+	fputc('\n', f);
 	times(f, rep);
 	events(f, rep, verbose);
 	irqs(f, rep);

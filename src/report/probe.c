@@ -123,6 +123,10 @@ int mt_report_print_probe(FILE *f, const struct mt_probe_result *r, const struct
 		fprintf(f, "memtlb probe: translation cost = %s pages - 2 MiB %s pages, the same\n"
 			"chain (one line per %s, random order), %u repetitions interleaved\n\n", s,
 			r->kind == MT_PROBE_PAGES_HUGETLB ? "hugetlb" : "THP", s, r->reps);
+	if (si && mt_emulation_maybe(&si->emulation)) {
+		mt_report_print_emulation(f, &si->emulation);
+		fputc('\n', f);
+	}
 	fprintf(f, "%7s %10s %9s %9s %10s %7s %9s  %s\n", "pages", "size", "base ns",
 		"huge ns", "transl ns", "+-95%", "packed", "level");
 	for (size_t i = 0; i < r->n_points; i++) {

@@ -88,6 +88,14 @@ t = [r for r in rows if r["metric"] == "time_us"]
 assert t and all(s.get("emulated") and "change_pct" not in s for r in t for s in r["inputs"][1:]), t[:1]' \
 	"$out" 2>"$work/py.err" && ok || { fail "compare json: time rows emulated"; cat "$work/py.err" >&2; }
 
+# flush and probe say it too, under their titles
+MEMTLB_SYSROOT=$data/sysroot-qemu-arm64 run flush --pages 1..2:x2 -i 1 --ops 5 -e task-clock
+expect_status 0 "flush, arm64 guest"
+expect_grep '^emulated CPU: qemu TCG: MIDR' "$out" "flush: says emulated"
+MEMTLB_SYSROOT=$data/sysroot-qemu-arm64 run probe --max 64k
+expect_status 0 "probe, arm64 guest"
+expect_grep '^emulated CPU: qemu TCG: MIDR' "$out" "probe: says emulated"
+
 run report "$work/guest.json"
 expect_status 0 "report"
 expect_grep '^CPU emulated +yes: no TLB conclusion$' "$out" "report: CPU emulated row"
