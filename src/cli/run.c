@@ -116,7 +116,7 @@ static void print_interval(void *arg, double t_s, const struct mt_event *ev,
 		fprintf(stderr, "#%15s %18s %-5s %s\n", "time", "counts", "unit", "events");
 	io->header = true;
 	for (size_t i = 0; i < n_ev; i++) {
-		bool clock = !strcmp(ev[i].name, "task-clock") || !strcmp(ev[i].name, "cpu-clock");
+		bool clock = mt_event_time_unit(ev[i].name) != NULL;
 		double v = (double)d[i].val, run = 100.0;
 
 		share[0] = '\0';

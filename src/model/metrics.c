@@ -18,6 +18,16 @@ static const char *const role_names[] = {
 	[MT_ROLE_ITLB_MISSES] = "itlb-miss",
 };
 
+static const char *const clock_events[] = { "task-clock", "cpu-clock" };
+
+const char *mt_event_time_unit(const char *event)
+{
+	for (size_t i = 0; event && i < sizeof(clock_events) / sizeof(*clock_events); i++)
+		if (!strcmp(event, clock_events[i]))
+			return "msec";
+	return NULL;
+}
+
 const char *mt_role_name(int role)
 {
 	if (role < 0 || (size_t)role >= sizeof(role_names) / sizeof(role_names[0]))

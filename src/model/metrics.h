@@ -38,6 +38,14 @@ enum mt_derived {
 	MT_DERIVED_MAX,
 };
 
+/*
+ * The events whose count is a time: perf's task-clock and cpu-clock count
+ * nanoseconds, and perf prints them as msec. Their unit, "msec", or NULL
+ * for an event that counts things.
+ */
+const char *mt_event_time_unit(const char *event);
+#define MT_CLOCK_NS_PER_UNIT	1e6	/* ns in one "msec" */
+
 const char *mt_derived_name(enum mt_derived d);	/* "ns_per_block"; NULL out of range */
 const char *mt_derived_unit(enum mt_derived d);	/* "ns/block", "fraction", ... */
 const char *mt_derived_label(enum mt_derived d);	/* table heading: "ns/block", "dTLB miss%" */

@@ -120,7 +120,8 @@ void mt_cell_count(char *buf, size_t len, double v)
 	buf[n] = '\0';
 }
 
-void mt_cell_counter(char *buf, size_t len, const struct mt_counter_stat *cs)
+void mt_cell_counter(char *buf, size_t len, const char *event,
+		     const struct mt_counter_stat *cs)
 {
 	const char *state = mt_cell_state(cs->state);
 
@@ -128,7 +129,11 @@ void mt_cell_counter(char *buf, size_t len, const struct mt_counter_stat *cs)
 		snprintf(buf, len, "%s", state);
 		return;
 	}
-	mt_cell_count(buf, len, cs->s.mean);
+	/* a clock event's nanoseconds in its unit, as perf prints them */
+	if (mt_event_time_unit(event))
+		mt_cell_time(buf, len, cs->s.mean, MT_CLOCK_NS_PER_UNIT);
+	else
+		mt_cell_count(buf, len, cs->s.mean);
 	running_share(buf, len, (int)strlen(buf), cs->running);
 }
 
@@ -856,7 +861,11 @@ int mt_phase_table(struct mt_table **out, const struct mt_report *rep,
 		if (!show[e])
 			continue;
 		t->width[c++] = 8;
-		mt_table_add(t, "%s", r->events[e].name);
+		if (mt_event_time_unit(r->events[e].name))
+			mt_table_add(t, "%s (%s)", r->events[e].name,
+				     mt_event_time_unit(r->events[e].name));
+		else
+			mt_table_add(t, "%s", r->events[e].name);
 	}
 	for (int d = MT_DERIVED_NS_PER_BLOCK + 1; d < MT_DERIVED_MAX; d++) {
 		if (!(any & (1u << d)))
@@ -880,7 +889,7 @@ int mt_phase_table(struct mt_table **out, const struct mt_report *rep,
 		for (unsigned int e = 0; e < r->n_events; e++) {
 			if (!show[e])
 				continue;
-			mt_cell_counter(cell, sizeof(cell), &ps->counters[e]);
+			mt_cell_counter(cell, sizeof(cell), r->events[e].name, &ps->counters[e]);
 			mt_table_add(t, "%s", cell);
 		}
 		for (int d = MT_DERIVED_NS_PER_BLOCK + 1; d < MT_DERIVED_MAX; d++) {

@@ -48,11 +48,13 @@ void mt_report_number(char *buf, size_t len, double v);
 const char *mt_cell_state(enum mt_counter_state state);
 
 /*
- * A counter's mean per iteration as mt_cell_count (262,144); " (x%)", the
- * share of time counted, when it was multiplexed;
+ * A counter's mean per iteration as mt_cell_count (262,144), a clock
+ * event's (task-clock) in msec as mt_cell_time; " (x%)", the share of
+ * time counted, when it was multiplexed;
  * "not supported", "not counted".
  */
-void mt_cell_counter(char *buf, size_t len, const struct mt_counter_stat *cs);
+void mt_cell_counter(char *buf, size_t len, const char *event,
+		     const struct mt_counter_stat *cs);
 
 /* A count for people: whole with thousands separators (262,144), 2 decimals below 100. */
 void mt_cell_count(char *buf, size_t len, double v);

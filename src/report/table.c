@@ -171,17 +171,21 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		const struct mt_counter_stat *cs = &ps->counters[e];
 
-		if (cs->state == MT_COUNTER_OK && cs->s.n < ps->time_ns.n) {
-			char what[sizeof(r->events[e].name) + 48];
+		const char *tu = mt_event_time_unit(r->events[e].name);
 
-			/* over the runs that counted it, and says so */
-			snprintf(what, sizeof(what), "%s n=%zu of %zu", r->events[e].name,
-				 cs->s.n, ps->time_ns.n);
-			run_row(t, what, &cs->s, 1.0, cs->running, true);
-			continue;
-		}
 		if (cs->state == MT_COUNTER_OK) {
-			run_row(t, r->events[e].name, &cs->s, 1.0, cs->running, true);
+			char what[sizeof(r->events[e].name) + 64];
+			int n;
+
+			/* a clock's nanoseconds as perf shows them, in msec */
+			n = snprintf(what, sizeof(what), "%s%s%s%s", r->events[e].name,
+				     tu ? " (" : "", tu ? tu : "", tu ? ")" : "");
+			/* over the runs that counted it, and says so */
+			if (cs->s.n < ps->time_ns.n && n > 0 && (size_t)n < sizeof(what))
+				snprintf(what + n, sizeof(what) - (size_t)n, " n=%zu of %zu",
+					 cs->s.n, ps->time_ns.n);
+			run_row(t, what, &cs->s, tu ? MT_CLOCK_NS_PER_UNIT : 1.0, cs->running,
+				!tu);
 			continue;
 		}
 		if (!verbose)
@@ -622,13 +626,17 @@ int mt_report_print_csv(FILE *f, const struct mt_report *rep)
 				const struct mt_counter_stat *cs = &ps->counters[e];
 
 				fprintf(f, "%zu,", i);
+				/* a clock event counts nanoseconds: its unit says so */
+				const char *unit = mt_event_time_unit(r->events[e].name) ?
+						   "ns" : "count";
+
 				if (cs->state == MT_COUNTER_OK)
-					csv_summary(f, ps->name, r->events[e].name, "count", &cs->s,
+					csv_summary(f, ps->name, r->events[e].name, unit, &cs->s,
 						    cs->running, "ok");
 				else
-					fprintf(f, "%s,%s,count,,,,,%s\n", qp,
+					fprintf(f, "%s,%s,%s,,,,,%s\n", qp,
 						mt_cell_csv(qe, sizeof(qe), r->events[e].name,
-							    false),
+							    false), unit,
 						mt_cell_state(cs->state));
 			}
 			for (int d = 0; d < MT_DERIVED_MAX; d++) {

@@ -621,7 +621,7 @@ static bool row_is_time(const struct mt_cmp_row *row)
 	       (row->family == MT_FAMILY_PER_BLOCK &&
 		!strcmp(row->metric, mt_derived_name(MT_DERIVED_NS_PER_BLOCK))) ||
 	       (row->family == MT_FAMILY_COUNTER &&
-		(!strcmp(row->metric, "task-clock") || !strcmp(row->metric, "cpu-clock")));
+		mt_event_time_unit(row->metric));
 }
 
 static int judge(struct mt_comparison *cmp, struct mt_cmp_row *row, unsigned int i)
