@@ -122,4 +122,55 @@ status=$?
 expect_status 2 "report from a pipe over the cap"
 expect_grep 'larger than a report can be' "$work/err" "report from a pipe: capped"
 
+# --- the kernel's rules, not a hand-made resolver (root) -------------------
+# A link another user planted in a sticky world-writable directory (/tmp's
+# kind) is the kernel's to refuse (fs.protected_symlinks): root's -o once
+# followed it by hand and replaced the file it named, any file.
+ps=/proc/sys/fs/protected_symlinks
+if [ "$(id -u)" -eq 0 ] && [ -w $ps ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1
+then
+	was=$(cat $ps)
+	echo 1 >$ps
+	chmod 755 "$work"
+	mkdir "$work/sticky" && chmod 1777 "$work/sticky"
+	echo precious >"$work/victim"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		ln -s "$work/victim" "$work/sticky/run.json"
+	run $stat1 -o "$work/sticky/run.json"
+	[ "$status" -ne 0 ] && ok || fail "-o a link planted in a sticky directory: followed"
+	[ "$(cat "$work/victim")" = precious ] && ok || fail "-o replaced the planted link's target"
+	[ -L "$work/sticky/run.json" ] && ok || fail "-o replaced the planted link"
+	# ... and planted while root's run goes on, after -o was checked
+	rm -f "$work/sticky/run.json"
+	MEMTLB_TEST_HOLD="$work/go" MEMTLB_TEST_HELD="$work/held" \
+		LD_PRELOAD="$MEMTLB_TEST_BUILD/libhold-open.so" \
+		"$MEMTLB" $stat1 -o "$work/sticky/run.json" >/dev/null 2>"$work/race.err" &
+	pid=$!
+	i=0
+	until [ -e "$work/held" ] || [ $i -ge 500 ]; do sleep 0.02; i=$((i + 1)); done
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		ln -s "$work/victim" "$work/sticky/run.json"
+	touch "$work/go"
+	wait $pid
+	[ "$(cat "$work/victim")" = precious ] && ok ||
+		fail "-o replaced the target of a link planted during the run"
+	echo "$was" >$ps
+else
+	echo "not root, or no setpriv/nobody: the planted-link case skipped"
+fi
+
+# -o /dev/stdout appended to a log: written through the descriptor, the log
+# kept (it was renamed over, the log lost).
+echo "earlier build output" >"$d/build.log"
+"$MEMTLB" $stat1 --format csv -o /dev/stdout >>"$d/build.log" 2>/dev/null
+expect_grep '^earlier build output$' "$d/build.log" "-o /dev/stdout >> log: the log kept"
+expect_grep '"schema"' "$d/build.log" "-o /dev/stdout >> log: the report after it"
+expect_grep '^point,phase,metric' "$d/build.log" "-o /dev/stdout >> log: the CSV after it"
+
+# A write past RLIMIT_FSIZE (SIGXFSZ) fails, and leaves no temp file.
+(ulimit -f 1; exec "$MEMTLB" $stat1 -o "$d/big.json") >/dev/null 2>"$work/xfsz.err"
+status=$?
+[ "$status" -ne 0 ] && ok || fail "-o past RLIMIT_FSIZE: exit 0"
+if ls -a "$d" | grep -q '^\.memtlb-'; then fail "-o past RLIMIT_FSIZE: a temp file left"; else ok; fi
+
 finish
