@@ -329,12 +329,6 @@ static int find(const double *x, const double *y, size_t n, const struct mt_knee
 			 * from a level a third as high.
 			 */
 			why = MT_KNEE_WHY_DROP;
-			levels++;
-			prev_from = start;
-			prev_to = i;
-			start = i + 1;
-			use[i + 1] = true;
-			on_level = 1;
 		} else {
 			if (found < max) {
 				size_t before = i;
@@ -351,6 +345,9 @@ static int find(const double *x, const double *y, size_t n, const struct mt_knee
 			}
 			why = MT_KNEE_WHY_KNEE;
 			found++;
+		}
+		if (why == MT_KNEE_WHY_DROP || why == MT_KNEE_WHY_KNEE) {
+			/* the point after the step starts the next level */
 			levels++;
 			prev_from = start;
 			prev_to = i;

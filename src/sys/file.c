@@ -208,18 +208,12 @@ static int write_through(FILE *f, int (*fill)(FILE *f, void *arg), void *arg)
 	return ret;
 }
 
-/*
- * Straight into what is open for writing as fd: a device, a FIFO, or a
- * descriptor's file at its end. No O_TRUNC: a device has no length, and a
- * log opened for append keeps what it had.
- */
-static int write_special(const char *path, int flags, int (*fill)(FILE *f, void *arg),
-			 void *arg)
+/* Straight into fd (-1: errno says why), which is closed after. */
+static int write_fd(int fd, int (*fill)(FILE *f, void *arg), void *arg)
 {
 	FILE *f;
-	int fd, ret;
+	int ret;
 
-	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
 	f = fdopen(fd, "w");
@@ -235,6 +229,17 @@ static int write_special(const char *path, int flags, int (*fill)(FILE *f, void 
 }
 
 /*
+ * Straight into what path opens for writing: a device, a FIFO, or a
+ * descriptor's file at its end. No O_TRUNC: a device has no length, and a
+ * log opened for append keeps what it had.
+ */
+static int write_special(const char *path, int flags, int (*fill)(FILE *f, void *arg),
+			 void *arg)
+{
+	return write_fd(open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | flags), fill, arg);
+}
+
+/*
  * Through a descriptor path (/dev/stdout, /proc/self/fd/N): where it is one
  * of this process's own open files, written through that very descriptor,
  * at its offset and with its flags (> out: after what memtlb wrote; >>
@@ -244,7 +249,6 @@ static int write_special(const char *path, int flags, int (*fill)(FILE *f, void 
 static int write_descriptor(const char *path, int (*fill)(FILE *f, void *arg), void *arg)
 {
 	struct stat want, st;
-	FILE *f;
 	int fd, ret, mine = -1;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
@@ -265,19 +269,7 @@ static int write_descriptor(const char *path, int (*fill)(FILE *f, void *arg), v
 		return write_special(path, O_APPEND, fill, arg);
 	/* stdio's own buffer first, then the report after it: the descriptor's order */
 	fflush(NULL);
-	fd = fcntl(mine, F_DUPFD_CLOEXEC, 3);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	ret = write_through(f, fill, arg);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
+	return write_fd(fcntl(mine, F_DUPFD_CLOEXEC, 3), fill, arg);
 }
 
 /* ".memtlb-" and six random letters: the temp file's name. */
