@@ -185,7 +185,14 @@ int mt_cli_machine_lock(void);
 void mt_cli_machine_recover(void);
 
 /* -o FILE checked as far as it can be before the run: 0, or MT_EXIT_USAGE (printed). */
-int mt_cli_output_check(const char *path);
+int mt_cli_output_check(const char *output);
+
+/*
+ * -o must not replace one of the command's inputs (a report, --tlb's
+ * probe, --from's sweep), by name, link or hard link: 0, or
+ * MT_EXIT_USAGE said ("-o: F: is the input G"). NULL inputs are skipped.
+ */
+int mt_cli_output_not_input(const char *output, const char *const *inputs, size_t n);
 
 /*
  * With -o or --format json: whether the report of POINTS points of cfg

@@ -85,14 +85,8 @@ static int check_output(const char *output, int n, char *files[])
 {
 	int ret = mt_cli_output_check(output);
 
-	for (int i = 0; !ret && i < n && strcmp(output, "-"); i++) {
-		if (mt_file_same(output, files[i])) {
-			mt_err("-o: %s: is the input %s", output, files[i]);
-			mt_hint("write the comparison to another file");
-			ret = MT_EXIT_USAGE;
-		}
-	}
-	return ret;
+	return ret ? ret : mt_cli_output_not_input(output, (const char *const *)files,
+						   (size_t)n);
 }
 
 /* Each metric over the gate, so that a failing CI job says which one. */

@@ -85,6 +85,18 @@ int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
+int mt_cli_output_not_input(const char *output, const char *const *inputs, size_t n)
+{
+	for (size_t i = 0; output && strcmp(output, "-") && i < n; i++) {
+		if (inputs[i] && mt_file_same(output, inputs[i])) {
+			mt_err("-o: %s: is the input %s", output, inputs[i]);
+			mt_hint("write the report to another file: the input is read, never replaced");
+			return MT_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 int mt_cli_tlb_opt(const char *path, struct mt_reach *out, size_t *n)
 {
 	char msg[256];

@@ -245,14 +245,9 @@ static int cmd_report(int argc, char *argv[])
 		ret = mt_cli_output_check(output);
 		if (ret)
 			goto out;
-		for (int i = 0; i < n && strcmp(output, "-"); i++) {
-			if (mt_file_same(output, in.path[i])) {
-				mt_err("-o: %s: is the input %s", output, in.path[i]);
-				mt_hint("write the document to another file");
-				ret = MT_EXIT_USAGE;
-				goto out;
-			}
-		}
+		ret = mt_cli_output_not_input(output, (const char *const *)in.path, (size_t)n);
+		if (ret)
+			goto out;
 	}
 	for (int i = 0; i < n; i++) {
 		int err = mt_report_load(in.path[i], &reps[i], msg, sizeof(msg));

@@ -259,6 +259,7 @@ static int cmd_stat(int argc, char *argv[])
 	struct mt_reach tlb[MT_REACH_MAX];
 	size_t n_ev = 0, n_tlb = 0;
 	bool limits = false;
+	const char *tlb_path = NULL;
 	int c, ret, child = run_child_fd();
 
 	mt_config_init(&cfg);
@@ -286,6 +287,7 @@ static int cmd_stat(int argc, char *argv[])
 			continue;
 		}
 		if (c == MT_OPT_TLB) {
+			tlb_path = optarg;
 			ret = mt_cli_tlb_opt(optarg, tlb, &n_tlb);
 			if (ret)
 				return ret;
@@ -317,6 +319,8 @@ static int cmd_stat(int argc, char *argv[])
 		cfg.runs = 0;	/* a child is one run, and never writes -o */
 		cfg.output = NULL;
 	}
+	if (mt_cli_output_not_input(cfg.output, &tlb_path, 1))
+		return MT_EXIT_USAGE;
 	ret = mt_cli_config_check(&cfg);
 	if (!ret)
 		ret = mt_cli_repeat_check("stat", &cfg, limits, 1);

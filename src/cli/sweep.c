@@ -371,6 +371,7 @@ static int cmd_sweep(int argc, char *argv[])
 {
 	struct sweep_cmd sc = { 0 };
 	struct mt_msg msg;
+	const char *tlb_path = NULL;
 	int c, ret;
 
 	mt_config_init(&sc.base);
@@ -420,6 +421,7 @@ static int cmd_sweep(int argc, char *argv[])
 			sc.order_given = true;
 			continue;
 		case MT_OPT_TLB:
+			tlb_path = optarg;
 			ret = mt_cli_tlb_opt(optarg, sc.tlb, &sc.n_tlb);
 			if (ret)
 				goto out;
@@ -461,6 +463,9 @@ static int cmd_sweep(int argc, char *argv[])
 		ret = from_file(&sc);
 		goto out;
 	}
+	ret = mt_cli_output_not_input(sc.base.output, &tlb_path, 1);
+	if (ret)
+		goto out;
 	if (sc.region_auto) {
 		ret = regions_auto(&sc);
 		if (ret)

@@ -173,4 +173,14 @@ status=$?
 [ "$status" -ne 0 ] && ok || fail "-o past RLIMIT_FSIZE: exit 0"
 if ls -a "$d" | grep -q '^\.memtlb-'; then fail "-o past RLIMIT_FSIZE: a temp file left"; else ok; fi
 
+# --- stat and sweep never replace their --tlb input ------------------------
+run probe --max 64k -o "$d/p.json"
+cp "$d/p.json" "$d/p.keep"
+for cmd in "stat --region 64k -i 1 -p 1" "sweep --region 64k..128k -i 1 -p 1"; do
+	run $cmd -e minor-faults --tlb "$d/p.json" -o "$d/p.json"
+	expect_status 2 "${cmd%% *} -o its --tlb input"
+	expect_grep '^memtlb: -o: .*p\.json: is the input ' "$err" "${cmd%% *}: said"
+	cmp -s "$d/p.json" "$d/p.keep" && ok || fail "${cmd%% *}: the --tlb input replaced"
+done
+
 finish
