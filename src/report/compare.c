@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "model/metrics.h"
 #include "model/report.h"
 #include "report/cells.h"
 #include "report/compare.h"
@@ -42,8 +43,20 @@ static const char *state_name(enum mt_side_state s)
 	return "?";
 }
 
+/*
+ * What a row's values are divided by for people: a clock event's (task-clock)
+ * nanoseconds are shown in msec, as stat and run show them; 1 for the rest.
+ * The CSV and the JSON keep the report's raw unit.
+ */
+static double row_scale(const struct mt_cmp_row *r)
+{
+	return r->family == MT_FAMILY_COUNTER && mt_event_time_unit(r->metric) ?
+	       MT_CLOCK_NS_PER_UNIT : 1.0;
+}
+
 /* "12345 ~ 2%" as lkp prints it; the spread only when there were samples. */
-static void value_cell(char *buf, size_t len, const struct mt_cmp_side *s)
+static void value_cell(char *buf, size_t len, const struct mt_cmp_row *r,
+		       const struct mt_cmp_side *s)
 {
 	char v[32];
 
@@ -51,7 +64,7 @@ static void value_cell(char *buf, size_t len, const struct mt_cmp_side *s)
 		snprintf(buf, len, "%s", s->state == MT_SIDE_ABSENT ? "-" : state_name(s->state));
 		return;
 	}
-	mt_report_number(v, sizeof(v), s->s.mean);
+	mt_report_number(v, sizeof(v), s->s.mean / row_scale(r));
 	if (s->s.n >= 2)
 		snprintf(buf, len, "%s ~%2.0f%%", v, 100.0 * s->s.cv);
 	else
@@ -59,7 +72,8 @@ static void value_cell(char *buf, size_t len, const struct mt_cmp_side *s)
 }
 
 /* "+30.0% +-2.1 *": the change, half its 95% CI (perf's +-), the call. */
-static void change_cell(char *buf, size_t len, const struct mt_cmp_side *s, const char *mark)
+static void change_cell(char *buf, size_t len, const struct mt_cmp_row *r,
+			const struct mt_cmp_side *s, const char *mark)
 {
 	char v[32], h[32] = "";
 	int n;
@@ -69,10 +83,11 @@ static void change_cell(char *buf, size_t len, const struct mt_cmp_side *s, cons
 		return;
 	}
 	if (s->absolute) {
-		mt_report_number(v, sizeof(v), s->change);
+		mt_report_number(v, sizeof(v), s->change / row_scale(r));
 		n = snprintf(buf, len, "%s%s abs", s->change >= 0 ? "+" : "", v);
 		if (s->have_ci)
-			mt_report_number(h, sizeof(h), (s->ci_high - s->ci_low) / 2.0);
+			mt_report_number(h, sizeof(h),
+					 (s->ci_high - s->ci_low) / 2.0 / row_scale(r));
 	} else {
 		n = snprintf(buf, len, "%+.1f%%", s->change);
 		if (s->have_ci)
@@ -90,8 +105,12 @@ static void side_label(char *buf, size_t len, const struct mt_comparison *cmp, u
 	char raw[MT_SAFE_MAX];
 
 	/* kernel and host come from the files: escaped for the terminal */
-	snprintf(raw, sizeof(raw), "%s on %s (%s)", si->kernel[0] ? si->kernel : "(unknown kernel)",
-		 si->host[0] ? si->host : "(unknown host)", cmp->files[i]);
+	snprintf(raw, sizeof(raw), "%s on %s (%s)%s",
+		 si->kernel[0] ? si->kernel : "(unknown kernel)",
+		 si->host[0] ? si->host : "(unknown host)", cmp->files[i],
+		 /* a reader of the table alone learns why times say emulated */
+		 !mt_emulation_maybe(&si->emulation) ? "" :
+		 si->emulation.emulated > 0 ? ", emulated CPU" : ", CPU perhaps emulated");
 	mt_cell_safe(buf, len, raw);
 }
 
@@ -180,6 +199,28 @@ static void wrapped(FILE *f, const char *lead, const char *words)
 	fputc('\n', f);
 }
 
+/*
+ * The legend's words that only some comparisons use, each defined where it
+ * appears: "emulated" cells, clock events shown in msec. "" where none.
+ */
+static const char *legend_emulated(const struct mt_comparison *cmp)
+{
+	for (size_t k = 0; k < cmp->n_rows; k++)
+		for (unsigned int i = 1; i < cmp->n_inputs; i++)
+			if (cmp->rows[k].side[i].emulated)
+				return "emulated: a time from a CPU emulated (qemu TCG), or perhaps "
+				       "so: not compared";
+	return "";
+}
+
+static const char *legend_clock(const struct mt_comparison *cmp)
+{
+	for (size_t k = 0; k < cmp->n_rows; k++)
+		if (row_scale(&cmp->rows[k]) != 1.0 && counted(cmp, &cmp->rows[k]))
+			return "task-clock, cpu-clock: msec (ns in the CSV and the JSON)";
+	return "";
+}
+
 static const char *test_label(const struct mt_comparison *cmp)
 {
 	return cmp->opts.test == MT_COMPARE_MWU
@@ -237,17 +278,17 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool w
 
 			if (!wide && !counted(cmp, r))
 				continue;
-			value_cell(a, sizeof(a), &r->side[0]);
+			value_cell(a, sizeof(a), r, &r->side[0]);
 			if (md)
 				fprintf(f, "| %s", a);
 			else
 				fprintf(f, "%*s", VALW, a);
 			for (unsigned int i = 1; i < cmp->n_inputs; i++) {
 				/* unmarked cells padded: the numbers stay in line */
-				change_cell(a, sizeof(a), &r->side[i], md ? " \\*" : " *");
+				change_cell(a, sizeof(a), r, &r->side[i], md ? " \\*" : " *");
 				if (!md && !r->side[i].changed && r->side[i].have_change)
 					strcat(a, "  ");
-				value_cell(b, sizeof(b), &r->side[i]);
+				value_cell(b, sizeof(b), r, &r->side[i]);
 				if (md)
 					fprintf(f, "%s%s%s%s", sep, a, sep, b);
 				else
@@ -284,6 +325,10 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool w
 	fprintf(f, "spread: %s\n", cmp->between_runs ?
 		"between runs (--runs on every side: each run's mean a sample, Welch)" :
 		"within the run (over its iterations)");
+	if (legend_emulated(cmp)[0])
+		fprintf(f, "%s\n", legend_emulated(cmp));
+	if (legend_clock(cmp)[0])
+		fprintf(f, "%s\n", legend_clock(cmp));
 }
 
 static void html(FILE *f, const char *s)
@@ -345,13 +390,13 @@ void mt_compare_print_html_body(FILE *f, const struct mt_comparison *cmp, bool w
 
 			if (!wide && !counted(cmp, r))
 				continue;
-			value_cell(a, sizeof(a), &r->side[0]);
+			value_cell(a, sizeof(a), r, &r->side[0]);
 			fprintf(f, "<tr><td>%s</td>", a);
 			for (unsigned int i = 1; i < cmp->n_inputs; i++) {
 				const struct mt_cmp_side *s = &r->side[i];
 
-				change_cell(a, sizeof(a), s, " *");
-				value_cell(b, sizeof(b), s);
+				change_cell(a, sizeof(a), r, s, " *");
+				value_cell(b, sizeof(b), r, s);
 				fprintf(f, "<td%s>%s</td><td>%s</td>",
 					s->changed ? " class=\"changed\"" : "", a, b);
 			}
@@ -379,8 +424,13 @@ void mt_compare_print_html_body(FILE *f, const struct mt_comparison *cmp, bool w
 					cmp->geomean_n[i][fam]);
 	fprintf(f, "<li>~ cv over iterations; +- half the 95%% CI of the change (delta "
 		   "method); * changed: p &lt; %.2f and beyond the %g%% noise threshold; abs: "
-		   "absolute change (near-zero base); test: %s</li>\n</ul>\n",
+		   "absolute change (near-zero base); test: %s</li>\n",
 		MT_COMPARE_ALPHA, cmp->opts.noise_pct, test_label(cmp));
+	if (legend_emulated(cmp)[0])
+		fprintf(f, "<li>%s</li>\n", legend_emulated(cmp));
+	if (legend_clock(cmp)[0])
+		fprintf(f, "<li>%s</li>\n", legend_clock(cmp));
+	fputs("</ul>\n", f);
 }
 
 static void print_html(FILE *f, const struct mt_comparison *cmp, bool wide)

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "model/metrics.h"
 #include "model/size.h"
 #include "report/export.h"
 #include "report/json.h"
@@ -153,8 +154,10 @@ static int walk_phase(const struct mt_report *rep, const struct mt_result *r,
 
 		it = (struct item){ .rep = rep, .skip = cs->state != MT_COUNTER_OK, .s = &cs->s,
 				    .scale = 1 };
+		/* a clock event (task-clock) counts nanoseconds: a time, as time_ns */
 		ret = emit(fn, arg, &it, (const char *[]){ point, ps->name, r->events[e].name, NULL },
-			   it.skip ? NAN : cs->s.mean, "");
+			   it.skip ? NAN : cs->s.mean,
+			   mt_event_time_unit(r->events[e].name) ? "ns" : "");
 	}
 	for (int d = 0; !ret && d < MT_DERIVED_MAX; d++) {
 		if (d == MT_DERIVED_NS_PER_BLOCK || !mt_phase_has(ps, (enum mt_derived)d))

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/metrics.h"
 #include "report/cells.h"
 #include "report/flush.h"
 #include "stats/compare.h"
@@ -13,11 +14,18 @@
 
 #define EV_COLS 5
 
-static const char *count(const struct mt_counter_stat *cs, char *buf, size_t len)
+/*
+ * A clock event (task-clock) counts nanoseconds: per op it is shown in us,
+ * the unit of the times above it, never as a count of ns.
+ */
+#define CLOCK_NS_PER_US 1e3
+
+static const char *count(const char *event, const struct mt_counter_stat *cs, char *buf,
+			 size_t len)
 {
 	if (cs->state == MT_COUNTER_NOT_COUNTED)
 		return "not counted";
-	snprintf(buf, len, "%.2f", cs->s.mean);
+	snprintf(buf, len, "%.2f", cs->s.mean / (mt_event_time_unit(event) ? CLOCK_NS_PER_US : 1));
 	return buf;
 }
 
@@ -68,7 +76,8 @@ static void events(FILE *f, const struct mt_report *rep, bool verbose)
 			fputc('\n', f);
 		for (unsigned int c = c0; c < c1; c++) {
 			mt_compare_escape(name, sizeof(name), r0->events[cols[c]].name);
-			fprintf(f, "  [%u] %s\n", c + 1, name);
+			fprintf(f, "  [%u] %s%s\n", c + 1, name,
+				mt_event_time_unit(r0->events[cols[c]].name) ? " (us)" : "");
 		}
 		fprintf(f, "%6s", "pages");
 		for (unsigned int c = c0; c < c1; c++) {
@@ -82,7 +91,8 @@ static void events(FILE *f, const struct mt_report *rep, bool verbose)
 			fprintf(f, "%6llu", (unsigned long long)r->blocks);
 			for (unsigned int c = c0; c < c1; c++)
 				fprintf(f, " %12s", cols[c] < r->n_events ?
-					count(&r->phases[0].counters[cols[c]], buf, sizeof(buf))
+					count(r->events[cols[c]].name,
+					      &r->phases[0].counters[cols[c]], buf, sizeof(buf))
 					: "-");
 			fputc('\n', f);
 		}

@@ -254,8 +254,9 @@ static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *con
 		ROW("hardware counters", "%s", si->hw_counters < 0 ? "unknown"
 					       : si->hw_counters ? "yes" : "no");
 		/* qemu TCG (sys/emulation): no TLB conclusion from its counts */
-		ROW("CPU emulated", "%s", si->emulation.emulated < 0 ? "unknown"
-					  : si->emulation.emulated ? "yes: no TLB conclusion" : "no");
+		ROW("CPU emulated", "%s", si->emulation.emulated > 0 ? "yes: no TLB conclusion" :
+			!si->emulation.emulated ? "no" : mt_emulation_maybe(&si->emulation) ?
+			"perhaps (qemu's board): under TCG no TLB conclusion" : "unknown");
 		ROW("caches (CPU 0)", "%s", cache_list(si, cl, sizeof(cl)));
 		ROW("page size", "%ld", si->page_size);
 		ROW("THP enabled", "%s", si->thp_enabled);

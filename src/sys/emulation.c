@@ -131,6 +131,28 @@ void mt_emulation_judge(struct mt_emulation *em, const struct mt_emulation_input
 		return;
 	}
 	/*
+	 * qemu's arm (and riscv) virt board writes its SMBIOS system as
+	 * vendor "QEMU", product "KVM Virtual Machine" under KVM and "QEMU
+	 * Virtual Machine" under any other accelerator (hw/arm/virt.c,
+	 * virt_build_smbios). Firmware (UEFI) passes it on; such a guest
+	 * usually boots by ACPI, with no device tree to read. It is qemu's
+	 * own word on the accelerator, so it outranks the PMU's events below.
+	 * Besides TCG only Apple's HVF runs that board without KVM, and HVF
+	 * runs the host's core alone: an Apple MIDR (implementer 0x61).
+	 */
+	if (in->dmi_vendor && !strcmp(in->dmi_vendor, "QEMU") && in->dmi_product) {
+		bool apple = hex_is(impl, 0x61);
+
+		if (!strcmp(in->dmi_product, "KVM Virtual Machine")) {
+			say(em, 0, "qemu KVM: SMBIOS product KVM Virtual Machine");
+			return;
+		}
+		if (!strcmp(in->dmi_product, "QEMU Virtual Machine") && !apple) {
+			say(em, 1, "qemu TCG: SMBIOS product QEMU Virtual Machine, not KVM's");
+			return;
+		}
+	}
+	/*
 	 * A named CPU (cortex-a57) on qemu's virt board: its MIDR is the real
 	 * core's. Under KVM the guest's PMU advertises the host core's events
 	 * (dozens: caches, TLBs, branches); qemu's TCG models only its own
@@ -183,6 +205,16 @@ static char *slurp(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
+/* s without its trailing newline, as sysfs ends a one-line file; s may be NULL. */
+static const char *chomp(char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+	return s;
+}
+
 /*
  * The armv8 PMU's event names (its sysfs events/ directory, whichever
  * armv8_* PMU it is) into buf, space-separated: false where there is none.
@@ -221,7 +253,7 @@ int mt_emulation_detect(struct mt_emulation *em)
 {
 	struct mt_emulation_input in = { 0 };
 	const char *root = getenv("MEMTLB_SYSROOT");
-	char *cpuinfo, *compat, p[4096], events[4096];
+	char *cpuinfo, *compat, *vendor, *product, p[4096], events[4096];
 	size_t len = 0;
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d, sig[3];
@@ -236,6 +268,10 @@ int mt_emulation_detect(struct mt_emulation *em)
 	in.dt_hypervisor = !access(mt_sys_path(p, sizeof(p),
 					       "/sys/firmware/devicetree/base/hypervisor"), F_OK);
 	in.pmu_events = pmu_events(events, sizeof(events)) ? events : NULL;
+	vendor = slurp("/sys/class/dmi/id/sys_vendor", 256, &len);
+	in.dmi_vendor = chomp(vendor);
+	product = slurp("/sys/class/dmi/id/product_name", 256, &len);
+	in.dmi_product = chomp(product);
 #if defined(__x86_64__) || defined(__i386__)
 	/* A fixture tree describes another machine: this CPU's cpuid is not it. */
 	if (!(root && *root) && __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
@@ -249,5 +285,7 @@ int mt_emulation_detect(struct mt_emulation *em)
 	mt_emulation_judge(em, &in);
 	free(cpuinfo);
 	free(compat);
+	free(vendor);
+	free(product);
 	return 0;
 }

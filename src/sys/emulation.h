@@ -29,6 +29,13 @@ struct mt_emulation_input {
 	 * registers advertise), space-separated; NULL where no such PMU.
 	 */
 	const char *pmu_events;
+	/*
+	 * SMBIOS system (/sys/class/dmi/id sys_vendor, product_name), one
+	 * line each without the newline: what firmware (UEFI) passed on from
+	 * qemu's board; NULL without firmware (a kernel booted directly).
+	 */
+	const char *dmi_vendor;
+	const char *dmi_product;
 };
 
 /*
@@ -44,8 +51,9 @@ static inline bool mt_emulation_maybe(const struct mt_emulation *em)
 void mt_emulation_judge(struct mt_emulation *em, const struct mt_emulation_input *in);
 
 /*
- * Read /proc/cpuinfo and /sys/firmware/devicetree/base (under
- * MEMTLB_SYSROOT) and, on x86 without a sysroot, cpuid; then judge. 0.
+ * Read /proc/cpuinfo, /sys/firmware/devicetree/base, the armv8 PMU's
+ * events and /sys/class/dmi/id (under MEMTLB_SYSROOT) and, on x86 without
+ * a sysroot, cpuid; then judge. 0.
  */
 int mt_emulation_detect(struct mt_emulation *em);
 

@@ -53,8 +53,32 @@ expect_grep '^CPU perhaps emulated: qemu virt board \(linux,dummy-virt\)' "$out"
 expect_grep "^under TCG these counts and times are qemu's: no TLB conclusion$" "$out" \
 	"stat: perhaps emulated, no TLB conclusion"
 
+# A cortex-a57 booted by UEFI (ACPI, no device tree, no PMU): qemu's
+# SMBIOS product names the accelerator, "KVM Virtual Machine" under KVM.
+MEMTLB_SYSROOT=$data/sysroot-qemu-arm64-acpi run sysinfo
+expect_grep '^cpu emulated +yes \(qemu TCG: SMBIOS product QEMU Virtual Machine' "$out" \
+	"sysinfo: a cortex-a57 TCG guest booted by UEFI"
+MEMTLB_SYSROOT=$data/sysroot-qemu-arm64-acpi run stat -r 1m -i 1 -p 1
+expect_grep '^emulated CPU: qemu TCG: SMBIOS product QEMU Virtual Machine' "$out" \
+	"stat: a cortex-a57 TCG guest booted by UEFI"
+cp -R "$data/sysroot-qemu-arm64-acpi" "$work/a57kvm"
+echo "KVM Virtual Machine" >"$work/a57kvm/sys/class/dmi/id/product_name"
+MEMTLB_SYSROOT=$work/a57kvm run sysinfo
+expect_grep '^cpu emulated +no \(qemu KVM: SMBIOS product KVM Virtual Machine\)$' "$out" \
+	"sysinfo: the same under KVM"
+MEMTLB_SYSROOT=$work/a57kvm run stat -r 1m -i 1 -p 1
+expect_no_grep 'emulated' "$out" "stat: a KVM guest is not said emulated"
+
 run compare "$work/host.json" "$work/guest.json"
 expect_status 0 "compare"
+# the table says it too, for a reader of standard output alone
+expect_grep '^new\[1\]: .*guest\.json\), emulated CPU$' "$out" "compare: the input said emulated"
+expect_no_grep '^base: .*emulated' "$out" "compare: the host not said emulated"
+expect_grep '^emulated: a time from a CPU emulated \(qemu TCG\), or perhaps so: not compared$' \
+	"$out" "compare: the legend defines emulated"
+# (but the lines naming the files, as long as their paths)
+if awk '!/^(base|new\[[0-9]+\]): / && length > 80 { bad = 1 } END { exit bad }' "$out"; then ok
+else fail "compare: fits 80 columns"; fi
 # compare's warnings go to standard error, before the table.
 expect_grep '^memtlb: warning: .*guest\.json: emulated CPU \(qemu TCG: MIDR.*no TLB conclusion' \
 	"$err" "compare: warns of the emulated side"
@@ -99,5 +123,30 @@ expect_grep '^emulated CPU: qemu TCG: MIDR' "$out" "probe: says emulated"
 run report "$work/guest.json"
 expect_status 0 "report"
 expect_grep '^CPU emulated +yes: no TLB conclusion$' "$out" "report: CPU emulated row"
+
+# Perhaps emulated (a cortex-a57 on qemu's board, no PMU, no SMBIOS): its
+# times are no verdict either, against a machine's report.
+rm -r "$work/a57/sys/bus/event_source/devices/armv8_pmuv3"
+MEMTLB_SYSROOT=$work/a57 run stat -r 1m -i 2 -p 1 -o "$work/maybe.json"
+expect_grep '^CPU perhaps emulated: ' "$out" "stat: perhaps emulated without a PMU"
+MEMTLB_SYSROOT=$data/sysroot-pmu run stat -r 1m -i 2 -p 1 -o "$work/host2.json"
+python3 - "$work/maybe.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for ph in r["results"][0]["phases"]:
+    t = ph["time_ns"]
+    for k in ("mean", "min", "median", "max"):
+        if k in t:
+            t[k] *= 13.18
+    t["samples"] = [int(v * 13.18) for v in t.get("samples", [])]
+json.dump(r, open(sys.argv[1], "w"))
+PY
+run compare "$work/host2.json" "$work/maybe.json" --fail-above 5
+expect_status 0 "compare, perhaps emulated: no verdict from times"
+expect_grep '^new\[1\]: .*maybe\.json\), CPU perhaps emulated$' "$out" "compare: perhaps said"
+expect_no_grep '[+-][0-9.]+%.*(time_us|ns_per_block)$' "$out" "compare: no perhaps-TCG change"
+run report "$work/maybe.json"
+expect_grep "^CPU emulated +perhaps \(qemu's board\): under TCG no TLB conclusion$" "$out" \
+	"report: perhaps emulated row"
 
 finish

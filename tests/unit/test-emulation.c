@@ -25,6 +25,7 @@ static const char x86[] = "processor\t: 0\nvendor_id\t: GenuineIntel\n"
 static const char dummy_virt[] = "linux,dummy-virt";
 
 static const char *pmu;	/* the armv8 PMU's events for judge(), NULL: none */
+static const char *dmi_product;	/* SMBIOS product for judge(), vendor "QEMU"; NULL: none */
 
 static struct mt_emulation judge(const char *cpuinfo, const char *compat, bool hv,
 				 const char *sig)
@@ -33,6 +34,7 @@ static struct mt_emulation judge(const char *cpuinfo, const char *compat, bool h
 		.cpuinfo = cpuinfo, .dt_compatible = compat,
 		.dt_compatible_len = compat ? strlen(compat) + 1 : 0,
 		.dt_hypervisor = hv, .cpuid_hv = sig, .pmu_events = pmu,
+		.dmi_vendor = dmi_product ? "QEMU" : NULL, .dmi_product = dmi_product,
 	};
 	struct mt_emulation em;
 
@@ -93,6 +95,52 @@ static void test_arm64(void **state)
 	assert_int_equal(em.emulated, 0);
 }
 
+/*
+ * qemu's virt board booted by UEFI: its SMBIOS product says the
+ * accelerator, with or without a device tree, whatever the PMU shows.
+ */
+static const char arm64_apple[] = "processor\t: 0\nCPU implementer\t: 0x61\n"
+	"CPU architecture: 8\nCPU variant\t: 0x2\nCPU part\t: 0x033\n";
+
+static void test_arm64_smbios(void **state)
+{
+	struct mt_emulation em;
+
+	(void)state;
+	/* a cortex-a57 under TCG booted by ACPI: no device tree, no PMU */
+	dmi_product = "QEMU Virtual Machine";
+	em = judge(arm64_a57, NULL, false, NULL);
+	assert_int_equal(em.emulated, 1);
+	assert_non_null(strstr(em.evidence, "SMBIOS"));
+	/* ... and with the device tree too */
+	em = judge(arm64_a57, dummy_virt, false, NULL);
+	assert_int_equal(em.emulated, 1);
+	/* KVM says so, even where its PMU would look like qemu's model */
+	dmi_product = "KVM Virtual Machine";
+	pmu = "cpu_cycles sw_incr";
+	em = judge(arm64_a57, dummy_virt, false, NULL);
+	assert_int_equal(em.emulated, 0);
+	assert_non_null(strstr(em.evidence, "KVM"));
+	pmu = NULL;
+	em = judge(arm64_a57, NULL, false, NULL);
+	assert_int_equal(em.emulated, 0);
+	/* not KVM with the host's Apple core: HVF, hardware, not emulated */
+	dmi_product = "QEMU Virtual Machine";
+	em = judge(arm64_apple, NULL, false, NULL);
+	assert_int_equal(em.emulated, 0);
+	/* a product the user set (-smbios type=1): no word, the board's rule */
+	dmi_product = "my board";
+	em = judge(arm64_a57, dummy_virt, false, NULL);
+	assert_int_equal(em.emulated, -1);
+	em = judge(arm64_a57, NULL, false, NULL);
+	assert_int_equal(em.emulated, 0);
+	/* x86's qemu boards name the chipset, not the accelerator */
+	dmi_product = "Standard PC (Q35 + ICH9, 2009)";
+	em = judge(x86, NULL, false, "KVMKVMKVM\0\0\0");
+	assert_int_equal(em.emulated, 0);
+	dmi_product = NULL;
+}
+
 static void test_pseries(void **state)
 {
 	struct mt_emulation em;
@@ -123,6 +171,12 @@ static void test_detect_sysroot(void **state)
 	setenv("MEMTLB_SYSROOT", root, 1);
 	assert_int_equal(mt_emulation_detect(&em), 0);
 	assert_int_equal(em.emulated, 1);
+	/* a cortex-a57 under TCG booted by UEFI and ACPI: SMBIOS alone */
+	snprintf(root, sizeof(root), "%s/sysroot-qemu-arm64-acpi", data);
+	setenv("MEMTLB_SYSROOT", root, 1);
+	assert_int_equal(mt_emulation_detect(&em), 0);
+	assert_int_equal(em.emulated, 1);
+	assert_non_null(strstr(em.evidence, "SMBIOS product QEMU Virtual Machine"));
 	/* A machine's tree without a qemu sign: no cpuid read under a sysroot. */
 	snprintf(root, sizeof(root), "%s/sysroot-pmu", data);
 	setenv("MEMTLB_SYSROOT", root, 1);
@@ -136,6 +190,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86),
 		cmocka_unit_test(test_arm64),
+		cmocka_unit_test(test_arm64_smbios),
 		cmocka_unit_test(test_pseries),
 		cmocka_unit_test(test_detect_sysroot),
 	};
