@@ -813,6 +813,8 @@ static json_t *flush_json(struct jb *b, const struct mt_report *rep)
 			set_real(b, own, mt_flush_irq_names[j], fp->own_irq[j]);
 		if (json_object_size(own))
 			put(b, jp, "own_irq", own);
+		else
+			json_decref(own);	/* nothing measured: no key, and no leak */
 		push(b, pts, jp);
 	}
 	put(b, o, "points", pts);
