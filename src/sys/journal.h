@@ -99,6 +99,15 @@ int mt_journal_write(const struct mt_journal_entry *e, size_t n);
  */
 char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad);
 
+/*
+ * One "restore PATH VALUE" line of a journal, its newline gone, split and
+ * unescaped in place (path and value point into line): 0, or -EINVAL
+ * where it is not one memtlb writes (a cut line, a bad escape, "%00"
+ * inside a field, a path of PATH_MAX bytes or more, a value past
+ * MT_JOURNAL_VALUE_MAX).
+ */
+int mt_journal_parse_restore(char *line, char **path, char **value);
+
 /* Remove this process's journal; async-signal-safe (an unlink). */
 void mt_journal_remove(void);
 
@@ -119,6 +128,13 @@ struct mt_journal_file {
 	ino_t ino;
 	struct timespec born;	/* statx's btime; 0 where the file system has none */
 };
+
+/*
+ * One "file PATH [DEV INO SEC.NSEC]" line of a files list, its newline
+ * gone, parsed in place (out->path points into line): 0, or -EINVAL where
+ * it is not one memtlb writes. A damaged line names no file to remove.
+ */
+int mt_journal_parse_file(char *line, struct mt_journal_file *out);
 
 /* A file's birth time (0 where the file system keeps none), by statx. */
 void mt_journal_born(int dirfd, const char *path, int flags, struct timespec *born);
