@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "sys/cleanup.h"
+#include "sys/hugetlb.h"
 #include "sys/journal.h"
 
 /* Each case forks: the registry and the lock are per process. */
@@ -343,6 +344,33 @@ static void test_journal_round_trip(void **state)
 	unlink(journal);
 }
 
+/* A pool size that is not a count alone is refused: it would be saved, then written back. */
+static void test_pool_count_strict(void **state)
+{
+	static const char *const bad[] = {
+		"12abc\n", "-1\n", "99999999999999999999\n",
+		"1111111111111111111111111111111111111111111111111111111111111111111\n", "\n",
+	};
+	char dir[192], file[256], cmd[256];
+	struct mt_hugepool_state st;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/sys/kernel/mm/hugepages/hugepages-2048kB", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(file, sizeof(file), "%s/free_hugepages", dir);
+	put(file, "0\n");
+	snprintf(file, sizeof(file), "%s/nr_hugepages", dir);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		put(file, bad[i]);
+		if (mt_hugetlb_pool_read(2048, &st) != -EINVAL)
+			fail_msg("nr_hugepages '%s' taken as a count", bad[i]);
+	}
+	put(file, "12\n");
+	assert_int_equal(mt_hugetlb_pool_read(2048, &st), 0);
+	assert_int_equal(st.total, 12);
+}
+
 /* Lines memtlb never writes are refused, each field strictly: never a guess. */
 static void test_parse_strict(void **state)
 {
@@ -497,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_restore_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_write_kept, setup, teardown),
 		cmocka_unit_test(test_parse_strict),
+		cmocka_unit_test_setup_teardown(test_pool_count_strict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_journal_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_held, setup, teardown),
 	};
