@@ -241,7 +241,7 @@ char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad)
 		n++;
 		/* a line the writer never ends, longer than it writes, or with a NUL */
 		ok = line[got - 1] == '\n' && (size_t)got <= MT_JOURNAL_LINE_MAX &&
-		     strlen(line) == (size_t)got;
+		     strlen(line) == (size_t)got && n <= 2 + MT_JOURNAL_RESTORES_MAX;
 		if (ok) {
 			line[got - 1] = '\0';
 			if (n == 1) {

@@ -78,6 +78,13 @@ const char *mt_journal_note(void);
 #define MT_JOURNAL_VALUE_MAX	4096
 #define MT_JOURNAL_LINE_MAX	(8 + 3 * (PATH_MAX + MT_JOURNAL_VALUE_MAX) + 2)
 
+/*
+ * The most restore lines a journal holds: the registry's 32 slots, and
+ * what dead memtlbs left unrestored, carried from one to the next. More is
+ * not a journal memtlb wrote (and each line may be 37 KiB): damaged.
+ */
+#define MT_JOURNAL_RESTORES_MAX	1024
+
 struct mt_journal_entry {
 	const char *path;
 	const char *value;
@@ -92,7 +99,8 @@ int mt_journal_write(const struct mt_journal_entry *e, size_t n);
 /*
  * A journal read whole and checked before anything is written back:
  * "memtlb journal", "pid N", then "restore PATH VALUE" lines, each ended
- * by a newline, none longer than MT_JOURNAL_LINE_MAX, every escape sound.
+ * by a newline, none longer than MT_JOURNAL_LINE_MAX, every escape sound,
+ * at most MT_JOURNAL_RESTORES_MAX of them.
  * Returns its lines, each NUL-ended, one after the other (n in *lines;
  * free() it), or NULL with *bad the first damaged line's number (0: no
  * file, or no memory). Writes nothing.

@@ -371,6 +371,32 @@ static void test_pool_count_strict(void **state)
 	assert_int_equal(st.total, 12);
 }
 
+/* More restores than memtlb ever lists: damaged, not read into memory without end. */
+static void test_journal_lines_bounded(void **state)
+{
+	size_t lines, bad;
+	long pid;
+	FILE *f;
+
+	(void)state;
+	/* any file will do: the reader is given its path */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t n = pass ? MT_JOURNAL_RESTORES_MAX + 1 : MT_JOURNAL_RESTORES_MAX;
+
+		f = fopen(tunable, "w");
+		assert_non_null(f);
+		fputs("memtlb journal\npid 42\n", f);
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "restore /sys/t%zu %zu\n", i, i);
+		fclose(f);
+		free(mt_journal_read(tunable, &lines, &pid, &bad));
+		if (pass)
+			assert_int_equal(bad, MT_JOURNAL_RESTORES_MAX + 3);
+		else
+			assert_int_equal(bad, 0);
+	}
+}
+
 /* Lines memtlb never writes are refused, each field strictly: never a guess. */
 static void test_parse_strict(void **state)
 {
@@ -525,6 +551,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_restore_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_write_kept, setup, teardown),
 		cmocka_unit_test(test_parse_strict),
+		cmocka_unit_test_setup_teardown(test_journal_lines_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pool_count_strict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_journal_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_held, setup, teardown),
