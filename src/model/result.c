@@ -145,8 +145,13 @@ int mt_result_groups(const struct mt_result *r)
 {
 	int g = 0;
 
+	/*
+	 * A group is an index among the events (a group holds one at least):
+	 * one past them, from a report file, is no group, and INT_MAX + 1
+	 * would overflow. The loader refuses those; this never trusts it.
+	 */
 	for (unsigned int e = 0; e < r->n_events; e++)
-		if (r->events[e].group + 1 > g)
+		if (r->events[e].group >= g && (unsigned int)r->events[e].group < r->n_events)
 			g = r->events[e].group + 1;
 	return g;
 }

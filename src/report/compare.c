@@ -487,6 +487,16 @@ static void print_csv(FILE *f, const struct mt_comparison *cmp)
 	}
 }
 
+/*
+ * A number JSON can hold: a hostile report's 1e308 scaled to us is inf,
+ * which json_real refuses, and the key went missing without a word. null
+ * is "not known", as memtlb-json(5) has it.
+ */
+static json_t *real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *side_json(const struct mt_cmp_side *s, bool base)
 {
 	json_t *o = json_pack("{s:s}", "status", state_name(s->state));
@@ -494,10 +504,10 @@ static json_t *side_json(const struct mt_cmp_side *s, bool base)
 	if (!o)
 		return NULL;
 	if (s->state == MT_SIDE_OK) {
-		json_object_set_new(o, "mean", json_real(s->s.mean));
+		json_object_set_new(o, "mean", real(s->s.mean));
 		if (s->s.n) {
-			json_object_set_new(o, "stddev", json_real(s->s.stddev));
-			json_object_set_new(o, "cv", json_real(s->s.cv));
+			json_object_set_new(o, "stddev", real(s->s.stddev));
+			json_object_set_new(o, "cv", real(s->s.cv));
 			json_object_set_new(o, "n", json_integer((json_int_t)s->s.n));
 		}
 	}
@@ -505,13 +515,13 @@ static json_t *side_json(const struct mt_cmp_side *s, bool base)
 		json_object_set_new(o, "emulated", json_true());
 	if (base || !s->have_change)
 		return o;
-	json_object_set_new(o, s->absolute ? "change_abs" : "change_pct", json_real(s->change));
+	json_object_set_new(o, s->absolute ? "change_abs" : "change_pct", real(s->change));
 	if (s->have_ci)
 		json_object_set_new(o, s->absolute ? "ci_abs" : "ci_pct",
-				    json_pack("[f,f]", s->ci_low, s->ci_high));
+				    json_pack("[o,o]", real(s->ci_low), real(s->ci_high)));
 	if (s->tested) {
 		json_object_set_new(o, "test", json_string(mt_compare_test_name(s->test)));
-		json_object_set_new(o, "p", json_real(s->p));
+		json_object_set_new(o, "p", real(s->p));
 		json_object_set_new(o, "significant", json_boolean(s->significant));
 		json_object_set_new(o, "changed", json_boolean(s->changed));
 		json_object_set_new(o, "regression", json_boolean(s->regression));
@@ -537,7 +547,7 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 		for (int fam = 0; i && fam < MT_FAMILY_MAX; fam++)
 			if (cmp->geomean_n[i][fam])
 				json_object_set_new(g, mt_family_name(fam),
-						    json_real(cmp->geomean[i][fam]));
+						    real(cmp->geomean[i][fam]));
 		json_array_append_new(geo, g);
 	}
 	for (size_t k = 0; k < cmp->n_warnings; k++)

@@ -297,8 +297,9 @@ static int print_lkp(const struct item *it, void *arg)
 {
 	char v[40];
 
-	if (it->skip)
-		return 0;	/* lkp's stats are numbers only */
+	/* lkp's stats are numbers only: "inf" or "nan" is none (1e308 x 1e3 is inf) */
+	if (it->skip || !isfinite(it->value))
+		return 0;
 	number(v, sizeof(v), it->value);
 	return fprintf(arg, "%s: %s\n", it->key, v) < 0 ? -EIO : 0;
 }
@@ -307,7 +308,8 @@ static int print_lava(const struct item *it, void *arg)
 {
 	char v[40];
 
-	if (it->skip)
+	/* a measurement is a number: a value that is none is no result */
+	if (it->skip || !isfinite(it->value))
 		return fprintf(arg, "memtlb.%s skip\n", it->key) < 0 ? -EIO : 0;
 	number(v, sizeof(v), it->value);
 	return fprintf(arg, "memtlb.%s pass %s%s%s\n", it->key, v, *it->unit ? " " : "",
@@ -362,13 +364,22 @@ static int add_kcidb(const struct item *it, void *arg)
 	ret |= set(t, "origin", json_string(k->origin));
 	ret |= set(t, "path", json_string(path));
 	ret |= set(t, "status", json_string("DONE"));
-	if (ret || set(t, "number", num = json_object()))
+	if (ret)
 		return -ENOMEM;
-	/* KCIDB wants the base unit and a prefix: 4.5e-8 s shows as 45 ns. */
-	ret |= set(num, "value", real(time ? it->value / 1e9 : it->value));
-	if (time || !strcmp(it->unit, "bytes"))
-		ret |= set(num, "unit", json_string(time ? "s" : "B"));
-	ret |= set(num, "prefix", json_string(strcmp(it->unit, "bytes") ? "metric" : "binary"));
+	/*
+	 * KCIDB's number needs a value that is a number: a test whose value
+	 * is none (inf from a hostile 1e308, NaN) has no number, only misc.
+	 */
+	if (isfinite(time ? it->value / 1e9 : it->value)) {
+		if (set(t, "number", num = json_object()))
+			return -ENOMEM;
+		/* KCIDB wants the base unit and a prefix: 4.5e-8 s shows as 45 ns. */
+		ret |= set(num, "value", json_real(time ? it->value / 1e9 : it->value));
+		if (time || !strcmp(it->unit, "bytes"))
+			ret |= set(num, "unit", json_string(time ? "s" : "B"));
+		ret |= set(num, "prefix", json_string(strcmp(it->unit, "bytes") ? "metric" :
+							"binary"));
+	}
 	ret |= set(t, "environment", json_deep_copy(k->environment));
 	if (ret || set(t, "misc", misc = json_object()))
 		return -ENOMEM;

@@ -1272,6 +1272,10 @@ static int load_runs(struct loader *ld, json_t *jp, struct mt_result *r, unsigne
 		if (!json_is_object(jr) || get_u64(jr, "n", &u) ||
 		    get_num(jr, "time_ns", &rs->time_mean))
 			return bad(ld, "phase %s: runs[%zu]: no n or time_ns", ps->name, k);
+		/* one run is at most -i's 10^6 iterations, and within the phase's own */
+		if (u > 1000000 || u > ps->time_ns.n)
+			return bad(ld, "phase %s: runs[%zu]: n %llu past the phase's %zu "
+				   "iterations", ps->name, k, (unsigned long long)u, ps->time_ns.n);
 		rs->n = (size_t)u;
 		if (!get_u64(jr, "mapping_addr", &u))
 			rs->map_addr = u;
@@ -1283,6 +1287,9 @@ static int load_runs(struct loader *ld, json_t *jp, struct mt_result *r, unsigne
 	between = json_object_get(jp, "between_runs");
 	if (!json_is_object(between) || load_summary(between, &ps->between))
 		return bad(ld, "phase %s: between_runs: missing", ps->name);
+	if (ps->between.n > n)
+		return bad(ld, "phase %s: between_runs: n %zu past its %zu runs", ps->name,
+			   ps->between.n, n);
 	if (!get_num(between, "ci95_high", &v))
 		ps->between_half = v - ps->between.mean;
 	return 0;
@@ -1309,8 +1316,11 @@ static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsign
 		for (size_t i = 0; i < n; i++) {
 			json_t *v = json_array_get(samples, i);
 
-			if (!json_is_number(v))
-				return bad(ld, "phase %s: time_ns.samples: not a number", name);
+			/* written back as integers (ns): a 1e300 would not convert */
+			if (!json_is_number(v) || !(json_number_value(v) >= 0 &&
+						    json_number_value(v) < 9e18))
+				return bad(ld, "phase %s: time_ns.samples: not a time in ns",
+					   name);
 			ps->time_samples[i] = json_number_value(v);
 		}
 		ps->time_ns.n = n;
@@ -1335,6 +1345,11 @@ static int load_phase(struct loader *ld, json_t *jp, struct mt_result *r, unsign
 			if (load_summary(c, &cs->s) || get_num(c, "running", &cs->running))
 				return bad(ld, "phase %s: counter %s: bad values", name,
 					   r->events[e].name);
+			/* over the counted iterations: never more than the phase ran */
+			if (cs->s.n > ps->time_ns.n)
+				return bad(ld, "phase %s: counter %s: n %zu past the phase's %zu "
+					   "iterations", name, r->events[e].name, cs->s.n,
+					   ps->time_ns.n);
 		}
 		if (cs->state != MT_COUNTER_UNSUPPORTED) {
 			int ret = load_counter_samples(c, cs, ps->time_ns.n);
@@ -1487,22 +1502,38 @@ static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
 static void printable(char *s);
 
 /* stop, warmup, the iteration marks and outliers: what the tables show again. */
-static int load_iterations(json_t *jr, struct mt_result *r)
+static int load_iterations(struct loader *ld, json_t *jr, struct mt_result *r)
 {
 	const char *stop = json_string_value(json_object_get(jr, "stop"));
 	json_t *starts = json_object_get(jr, "iteration_start_ns");
 	json_t *outliers = json_object_get(jr, "outliers");
-	size_t n = json_array_size(starts), i;
+	size_t n = json_array_size(starts), i, most = 0;
 	json_t *v;
 	uint64_t w;
 
+	/* The document's own count: the most iterations a phase summarised. */
+	for (unsigned int p = 0; p < r->n_phases; p++)
+		if (r->phases[p].time_ns.n > most)
+			most = r->phases[p].time_ns.n;
 	if (stop && mt_stop_parse(stop) > 0)
 		r->stop = (enum mt_stop)mt_stop_parse(stop);
-	if (!get_u64(jr, "warmup", &w) && w <= 1000000)
+	if (!get_u64(jr, "warmup", &w)) {
+		if (w > 1000000)
+			return bad(ld, "result: warmup %llu past -i's 1000000",
+				   (unsigned long long)w);
 		r->warmup = (unsigned int)w;
-	if (!get_u64(jr, "evidence_iteration", &w) && w <= 1000000)
+	}
+	/* from 1; one past the timed ones when it ran alone, untimed */
+	if (!get_u64(jr, "evidence_iteration", &w)) {
+		if (w > most + 1)
+			return bad(ld, "result: evidence_iteration %llu past its %zu iterations",
+				   (unsigned long long)w, most);
 		r->evidence_iter = (unsigned int)w;
-	if (n && n <= 1000000) {
+	}
+	if (n > 1000000 + (size_t)r->warmup + 1)
+		return bad(ld, "result: iteration_start_ns: %zu marks, more than -i's 1000000",
+			   n);
+	if (n) {
 		json_t *steal = json_object_get(jr, "iteration_steal_ms");
 
 		r->iter_start_ns = calloc(n, sizeof(*r->iter_start_ns));
@@ -1526,8 +1557,11 @@ static int load_iterations(json_t *jr, struct mt_result *r)
 		double t;
 
 		if (r->n_outliers >= MT_OUTLIER_MAX || !ph || get_u64(v, "iteration", &it) ||
-		    it > 1000000 || get_num(v, "time_ns", &t))
+		    get_num(v, "time_ns", &t))
 			continue;
+		/* written back as an integer: a 1e300 would not convert */
+		if (!(t >= 0 && t < 9e18))
+			return bad(ld, "result: outliers[%zu]: time_ns %g: not a phase time", i, t);
 		o = &r->outliers[r->n_outliers];
 		o->phase = r->n_phases;
 		for (unsigned int p = 0; p < r->n_phases; p++)
@@ -1535,6 +1569,10 @@ static int load_iterations(json_t *jr, struct mt_result *r)
 				o->phase = p;
 		if (o->phase == r->n_phases)
 			continue;
+		/* 0-based among the phase's summarised iterations */
+		if (it >= r->phases[o->phase].time_ns.n)
+			return bad(ld, "result: outliers[%zu]: iteration %llu past phase "
+				   "%.64s's %zu", i, (unsigned long long)it, ph, r->phases[o->phase].time_ns.n);
 		o->iter = (unsigned int)it;
 		o->time_ns = t;
 		snprintf(o->cause, sizeof(o->cause), "%s", cause ? cause : "");
@@ -1631,7 +1669,7 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 	}
 	ret = load_extras(r, phases, json_object_get(jr, "mapping"));
 	if (!ret)
-		ret = load_iterations(jr, r);
+		ret = load_iterations(ld, jr, r);
 	if (ret)
 		goto fail;
 	*out = r;
@@ -1932,6 +1970,10 @@ static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
 	if (!json_is_object(jr) || get_u64(jr, "runs", &runs) ||
 	    get_u64(jr, "repeats", &repeats) || !json_is_integer(st))
 		return bad(ld, "run: command_line, runs, repeats and exit_status expected");
+	/* the runs done, the failing one included, are among those asked for */
+	if (repeats > UINT_MAX || runs > repeats)
+		return bad(ld, "run: runs %llu, repeats %llu: not runs done of those asked for",
+			   (unsigned long long)runs, (unsigned long long)repeats);
 	get_str(jr, "command_line", rep->command_line, sizeof(rep->command_line));
 	rep->runs = (unsigned int)runs;
 	rep->repeats = (unsigned int)repeats;

@@ -33,7 +33,7 @@ enum kind { FREE, UNLINK, RESTORE, FAILED, FILE_ };
 struct slot {
 	volatile sig_atomic_t kind;
 	char path[PATH_MAX];
-	char value[4096];	/* a tunable's exact bytes, up to a page (tunable.h) */
+	char value[MT_JOURNAL_VALUE_MAX];	/* a tunable's exact bytes, up to a page */
 	bool created;
 	dev_t dev;
 	ino_t ino;
@@ -71,6 +71,24 @@ static bool ends_process(int sig)
 	return true;
 }
 
+/*
+ * The whole value in one write, as the kernel's store takes it: a write cut
+ * short (a signal, a full page) put part of it in place, which is a failed
+ * restore, kept in the journal, not a done one. Async-signal-safe.
+ */
+static int write_all(int fd, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+
+	do {
+		n = write(fd, value, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
 static int act(struct slot *s)
 {
 	struct timespec b;
@@ -99,8 +117,7 @@ static int act(struct slot *s)
 			ret = -errno;
 			break;
 		}
-		if (write(fd, s->value, strlen(s->value)) < 0)
-			ret = -errno;
+		ret = write_all(fd, s->value);
 		if (close(fd) && !ret)
 			ret = -errno;
 		break;

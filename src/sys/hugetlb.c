@@ -19,8 +19,13 @@ static int read_num(uint64_t size_kb, const char *name, long *out)
 	ret = mt_sys_read_line(rel, line, sizeof(line));
 	if (ret)
 		return ret;
+	/*
+	 * The count alone: what is saved is written back, so "12abc", a line
+	 * cut by the buffer or past a long would be a guess, not the original.
+	 */
+	errno = 0;
 	*out = strtol(line, &end, 10);
-	return end == line ? -EINVAL : 0;
+	return end == line || *end || errno || *out < 0 ? -EINVAL : 0;
 }
 
 int mt_hugetlb_pool_read(uint64_t size_kb, struct mt_hugepool_state *st)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The journal of changed tunables and pools, and the machine lock (journal.h). */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -64,27 +63,46 @@ static void escape(FILE *f, const char *s)
 		fputs("%00", f);	/* an empty value is still a field */
 }
 
+static int hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /*
- * In place, strictly: '%' takes two hex digits ("%00" alone is the empty
- * string). -EINVAL for anything else: a damaged journal, never a guess.
+ * In place, strictly, as escape() writes: '%' takes two hex digits, and
+ * "%00" is a whole field or nothing (the empty value; a value never holds
+ * a NUL, so "a%00b" is damage, not "ab"); a field is never empty. -EINVAL
+ * for anything else: a damaged journal, never a guess.
  */
 static int unescape(char *s)
 {
 	char *o = s;
 
+	if (!*s)
+		return -EINVAL;
+	if (!strcmp(s, "%00")) {
+		*s = '\0';
+		return 0;
+	}
 	for (char *p = s; *p; p++) {
-		unsigned int c;
+		int hi, lo;
 
 		if (*p != '%') {
 			*o++ = *p;
 			continue;
 		}
-		if (!isxdigit((unsigned char)p[1]) || !isxdigit((unsigned char)p[2]) ||
-		    sscanf(p + 1, "%2X", &c) != 1)
+		hi = hex(p[1]);
+		lo = hi < 0 ? -1 : hex(p[2]);
+		if (lo < 0 || !(hi | lo))
 			return -EINVAL;
+		*o++ = (char)(hi << 4 | lo);
 		p += 2;
-		if (c)
-			*o++ = (char)c;
 	}
 	*o = '\0';
 	return 0;
@@ -172,18 +190,7 @@ static void add_note(size_t *off, const char *what, const char *path, const char
 					 " %s %s to '%s';", what, path, v);
 }
 
-/*
- * A journal found while we hold the lock is a dead process's: every memtlb
- * that changes the machine holds the lock until its restores ran, so its
- * writer is gone (a live process with that pid has it by reuse). Its
- * values are the originals: write them back before anything is saved.
- */
-/*
- * One "restore PATH VALUE" line, split and unescaped in place: 0, or
- * -EINVAL where it is not one (a cut line, a bad escape, a value longer
- * than a tunable can be saved).
- */
-static int restore_line(char *line, char **path, char **value)
+int mt_journal_parse_restore(char *line, char **path, char **value)
 {
 	char *sp;
 
@@ -193,7 +200,8 @@ static int restore_line(char *line, char **path, char **value)
 	if (!sp || strchr(sp + 1, ' '))
 		return -EINVAL;
 	*sp++ = '\0';
-	if (!line[8] || unescape(line + 8) || unescape(sp) ||
+	/* longer than memtlb saves: not a journal it wrote */
+	if (unescape(line + 8) || unescape(sp) || !line[8] || strlen(line + 8) >= PATH_MAX ||
 	    strlen(sp) > MT_JOURNAL_VALUE_MAX)
 		return -EINVAL;
 	*path = line + 8;
@@ -201,10 +209,23 @@ static int restore_line(char *line, char **path, char **value)
 	return 0;
 }
 
+/* "pid N": N from 1 to INT_MAX, in decimal, nothing else. */
+static bool parse_pid(const char *line, long *pid)
+{
+	char *end;
+
+	if (strncmp(line, "pid ", 4) || line[4] < '1' || line[4] > '9')
+		return false;
+	errno = 0;
+	*pid = strtol(line + 4, &end, 10);
+	return !errno && !*end && *pid > 0 && *pid <= INT_MAX;
+}
+
 char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad)
 {
 	char *text = NULL, *line = NULL;
 	size_t cap = 0, len = 0, n = 0, got_len = 0;
+	bool nomem = false;
 	ssize_t got;
 	FILE *f;
 
@@ -214,21 +235,23 @@ char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad)
 	if (!f)
 		return NULL;
 	while ((got = getline(&line, &cap, f)) > 0) {
-		char *grown, *copy, *p, *v;
+		char *grown, *copy = NULL, *p, *v;
 		bool ok;
 
 		n++;
 		/* a line the writer never ends, longer than it writes, or with a NUL */
 		ok = line[got - 1] == '\n' && (size_t)got <= MT_JOURNAL_LINE_MAX &&
-		     strlen(line) == (size_t)got;
+		     strlen(line) == (size_t)got && n <= 2 + MT_JOURNAL_RESTORES_MAX;
 		if (ok) {
 			line[got - 1] = '\0';
-			if (n == 1)
+			if (n == 1) {
 				ok = !strcmp(line, "memtlb journal");
-			else if (n == 2)
-				ok = sscanf(line, "pid %ld", pid) == 1 && *pid > 0;
-			else if ((copy = strdup(line))) {
-				ok = !restore_line(copy, &p, &v);
+			} else if (n == 2) {
+				ok = parse_pid(line, pid);
+			} else {
+				copy = strdup(line);
+				nomem = !copy;
+				ok = nomem || !mt_journal_parse_restore(copy, &p, &v);
 				free(copy);
 			}
 		}
@@ -236,9 +259,10 @@ char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad)
 			*bad = n;
 			break;
 		}
-		grown = realloc(text, len + (size_t)got + 1);
+		grown = nomem ? NULL : realloc(text, len + (size_t)got + 1);
 		if (!grown) {
-			*bad = n;
+			/* short of memory, not a damaged journal: it stays for a later run */
+			nomem = true;
 			break;
 		}
 		text = grown;
@@ -246,12 +270,17 @@ char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad)
 		len += (size_t)got;
 		got_len++;
 	}
+	/* a read error is no end of file: the rest is unknown, not absent */
+	if (ferror(f))
+		nomem = true;
 	free(line);
 	fclose(f);
-	if (!*bad && n < 2)
+	if (!*bad && !nomem && n < 2)
 		*bad = n + 1;
-	if (*bad) {
+	if (*bad || nomem) {
 		free(text);
+		if (nomem)
+			*bad = 0;
 		return NULL;
 	}
 	*lines = got_len;
@@ -266,6 +295,8 @@ char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad)
  * A damaged journal (cut, too long, a bad escape) is refused whole and
  * moved aside to journal.damaged: a value read from it would be a guess.
  */
+static void note_add(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 static void replay(const char *path)
 {
 	char damaged[PATH_MAX + 16];
@@ -300,11 +331,12 @@ static void replay(const char *path)
 		if (i < 2)
 			continue;
 		copy = strdup(l);
-		if (!copy || restore_line(copy, &p, &v)) {
-			free(copy);
-			continue;	/* checked already: only memory is short */
-		}
-		if (mt_sys_write(p, v)) {
+		/* checked already: only memory can fail here, and the entry is then kept */
+		if (!copy || mt_journal_parse_restore(copy, &p, &v)) {
+			failed = 1;
+			if (kept)
+				fprintf(kept, "%s\n", l);
+		} else if (mt_sys_write(p, v)) {
 			failed = 1;
 			add_note(&off, "could not restore", p, v);
 			if (kept)
@@ -330,10 +362,22 @@ static void replay(const char *path)
 	 * alone: the journal is rewritten with the failed entries only (and
 	 * this process's own, later, beside them).
 	 */
-	if (!failed || !carried || !carried[0]) {
+	if (!failed) {
 		free(carried);
 		carried = NULL;
 		unlink(path);
+		return;
+	}
+	/*
+	 * No memory to carry them: our own journal would replace the file and
+	 * lose them. Set aside whole, as a damaged one is, for a person.
+	 */
+	if (!carried || !carried[0]) {
+		free(carried);
+		carried = NULL;
+		snprintf(damaged, sizeof(damaged), "%s.unrestored", path);
+		rename(path, damaged);
+		note_add("; it is kept as %.300s: restore by hand what it lists", damaged);
 		return;
 	}
 	mt_journal_write(NULL, 0);
@@ -537,56 +581,120 @@ static int remove_recorded(char *path, dev_t dev, ino_t ino, const struct timesp
 	return ret;
 }
 
+/* A decimal number, all of field, within max: 0 or -EINVAL. */
+static int number(const char *field, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+
+	if (*field < '0' || *field > '9')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(field, &end, 10);
+	return errno || *end || *out > max ? -EINVAL : 0;
+}
+
+int mt_journal_parse_file(char *line, struct mt_journal_file *out)
+{
+	char *f[4] = { NULL }, *dot, *save = NULL;
+	unsigned long long dev, ino, sec, nsec;
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (strncmp(line, "file ", 5) || strstr(line, "  ") || line[strlen(line) - 1] == ' ')
+		return -EINVAL;
+	for (char *t = strtok_r(line + 5, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		if (n == 4)
+			return -EINVAL;
+		f[n++] = t;
+	}
+	if ((n != 1 && n != 4) || unescape(f[0]) || !f[0][0] || strlen(f[0]) >= PATH_MAX)
+		return -EINVAL;
+	out->path = f[0];
+	if (n == 1)
+		return 0;
+	dot = strchr(f[3], '.');
+	if (!dot || strlen(dot + 1) != 9)
+		return -EINVAL;
+	*dot = '\0';
+	if (number(f[1], (dev_t)-1, &dev) || number(f[2], (ino_t)-1, &ino) ||
+	    number(f[3], LLONG_MAX, &sec) || number(dot + 1, 999999999, &nsec))
+		return -EINVAL;
+	out->created = true;
+	out->dev = (dev_t)dev;
+	out->ino = (ino_t)ino;
+	out->born.tv_sec = (time_t)sec;
+	out->born.tv_nsec = (long)nsec;
+	return 0;
+}
+
 /*
  * One dead process's files.PID (fd locked by us): every file it lists that
- * is still the one it created is removed; the list goes too.
+ * is still the one it created is removed; the list goes too. A line that
+ * is not whole and sound (cut by a kill in the in-place rewrite, or
+ * damaged) names no file: nothing is removed on its word.
  */
 static void recover_files_of(int fd, const char *path)
 {
-	char line[3 * PATH_MAX + 128], p[3 * PATH_MAX + 1], pid[32] = "?";
-	unsigned long long dev, ino;
-	struct timespec born;
-	long long bs;
-	long bn;
+	char pid[32] = "?", *line = NULL;
+	struct mt_journal_file e;
+	size_t cap = 0, damaged = 0, n = 0;
 	bool said = false;
+	ssize_t got;
 	FILE *f;
 
 	f = fdopen(dup(fd), "re");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	while ((got = getline(&line, &cap, f)) > 0) {
 		int ret;
 
-		if (!strncmp(line, "pid ", 4)) {
-			snprintf(pid, sizeof(pid), "%ld", strtol(line + 4, NULL, 10));
+		n++;
+		if (line[got - 1] != '\n' || strlen(line) != (size_t)got ||
+		    (size_t)got > MT_JOURNAL_LINE_MAX) {
+			damaged++;
 			continue;
 		}
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "file %12287s", p) != 1)
+		line[got - 1] = '\0';
+		if (n == 1 && !strcmp(line, "memtlb files"))
 			continue;
-		unescape(p);
+		if (n == 2 && !strncmp(line, "pid ", 4)) {
+			long v;
+
+			if (parse_pid(line, &v))
+				snprintf(pid, sizeof(pid), "%ld", v);
+			continue;
+		}
+		if (mt_journal_parse_file(line, &e)) {
+			damaged++;
+			continue;
+		}
 		if (!said) {
 			if (last_note[0])
 				note_add("; ");
 			note_add("memtlb PID %s ended without removing its backing files:", pid);
 			said = true;
 		}
-		if (sscanf(line, "file %*s %llu %llu %lld.%ld", &dev, &ino, &bs, &bn) != 4) {
+		if (!e.created) {
 			/* Killed between the entry and the file: the file may not be its own. */
-			note_add(" left %.200s (maybe not created by it);", p);
+			note_add(" left %.200s (maybe not created by it);", e.path);
 			continue;
 		}
-		born.tv_sec = (time_t)bs;
-		born.tv_nsec = bn;
-		ret = remove_recorded(p, (dev_t)dev, (ino_t)ino, &born);
+		ret = remove_recorded((char *)e.path, e.dev, e.ino, &e.born);
 		if (!ret)
-			note_add(" removed %.200s;", p);
+			note_add(" removed %.200s;", e.path);
 		else if (ret == -ESTALE)
-			note_add(" left %.200s (not the file it created);", p);
+			note_add(" left %.200s (not the file it created);", e.path);
 		else if (ret != -ENOENT)
-			note_add(" could not remove %.200s: %s;", p, strerror(-ret));
+			note_add(" could not remove %.200s: %s;", e.path, strerror(-ret));
 	}
+	free(line);
 	fclose(f);
+	if (damaged) {
+		note_add("%s%.300s: %zu damaged line%s, no file removed on %s word;",
+			 said ? " " : last_note[0] ? "; " : "", path, damaged,
+			 damaged == 1 ? "" : "s", damaged == 1 ? "its" : "their");
+		said = true;
+	}
 	unlink(path);
 	if (said && last_note[strlen(last_note) - 1] == ';')
 		last_note[strlen(last_note) - 1] = '\0';

@@ -78,6 +78,13 @@ const char *mt_journal_note(void);
 #define MT_JOURNAL_VALUE_MAX	4096
 #define MT_JOURNAL_LINE_MAX	(8 + 3 * (PATH_MAX + MT_JOURNAL_VALUE_MAX) + 2)
 
+/*
+ * The most restore lines a journal holds: the registry's 32 slots, and
+ * what dead memtlbs left unrestored, carried from one to the next. More is
+ * not a journal memtlb wrote (and each line may be 37 KiB): damaged.
+ */
+#define MT_JOURNAL_RESTORES_MAX	1024
+
 struct mt_journal_entry {
 	const char *path;
 	const char *value;
@@ -92,12 +99,22 @@ int mt_journal_write(const struct mt_journal_entry *e, size_t n);
 /*
  * A journal read whole and checked before anything is written back:
  * "memtlb journal", "pid N", then "restore PATH VALUE" lines, each ended
- * by a newline, none longer than MT_JOURNAL_LINE_MAX, every escape sound.
+ * by a newline, none longer than MT_JOURNAL_LINE_MAX, every escape sound,
+ * at most MT_JOURNAL_RESTORES_MAX of them.
  * Returns its lines, each NUL-ended, one after the other (n in *lines;
  * free() it), or NULL with *bad the first damaged line's number (0: no
  * file, or no memory). Writes nothing.
  */
 char *mt_journal_read(const char *path, size_t *lines, long *pid, size_t *bad);
+
+/*
+ * One "restore PATH VALUE" line of a journal, its newline gone, split and
+ * unescaped in place (path and value point into line): 0, or -EINVAL
+ * where it is not one memtlb writes (a cut line, a bad escape, "%00"
+ * inside a field, a path of PATH_MAX bytes or more, a value past
+ * MT_JOURNAL_VALUE_MAX).
+ */
+int mt_journal_parse_restore(char *line, char **path, char **value);
 
 /* Remove this process's journal; async-signal-safe (an unlink). */
 void mt_journal_remove(void);
@@ -119,6 +136,13 @@ struct mt_journal_file {
 	ino_t ino;
 	struct timespec born;	/* statx's btime; 0 where the file system has none */
 };
+
+/*
+ * One "file PATH [DEV INO SEC.NSEC]" line of a files list, its newline
+ * gone, parsed in place (out->path points into line): 0, or -EINVAL where
+ * it is not one memtlb writes. A damaged line names no file to remove.
+ */
+int mt_journal_parse_file(char *line, struct mt_journal_file *out);
 
 /* A file's birth time (0 where the file system keeps none), by statx. */
 void mt_journal_born(int dirfd, const char *path, int flags, struct timespec *born);

@@ -379,4 +379,109 @@ brun report "$h/huge.json" --format kcidb
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out" && ok ||
 	fail "kcidb of a stddev of 1e308: not JSON"
 
+# Every other count and index bounded by the document's own sizes, each
+# refused with one line, exit 2 (each was taken before): a counter's n past
+# its phase's iterations, a run's n or between_runs' n past the runs, an
+# outlier past its phase, an evidence iteration past the iterations, a
+# warm-up past -i's bound, times that cannot be written back (1e300 ns),
+# and memtlb run's runs past its repeats.
+for case in counter-n run-n between-n outlier-iter outlier-time evidence warmup \
+	sample-huge run-repeats; do
+	python3 - "$base" "$h/bound.json" "$case" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+res = r["results"][0]
+case = sys.argv[3]
+ph = res["phases"][1]
+n = ph["time_ns"]["n"]
+if case == "counter-n":
+    ph["counters"][res["events"][0]["name"]]["n"] = n + 1
+elif case in ("run-n", "between-n"):
+    for p in res["phases"]:
+        t = p["time_ns"]
+        p["runs"] = [{"n": t["n"], "time_ns": t["mean"]}]
+        p["between_runs"] = {"mean": t["mean"], "n": 1}
+    if case == "run-n":
+        ph["runs"][0]["n"] = 10 ** 12
+    else:
+        ph["between_runs"]["n"] = 1000
+elif case == "outlier-iter":
+    res["outliers"] = [{"iteration": 500000, "phase": ph["name"], "time_ns": 5}]
+elif case == "outlier-time":
+    res["outliers"] = [{"iteration": 0, "phase": ph["name"], "time_ns": 1e300}]
+elif case == "evidence":
+    res["evidence_iteration"] = 999999
+elif case == "warmup":
+    res["warmup"] = 2000000
+elif case == "sample-huge":
+    ph["time_ns"]["samples"][0] = 1e300
+elif case == "run-repeats":
+    r["command"] = "run"
+    r["run"] = {"command_line": "true", "runs": 5, "repeats": 2, "exit_status": 0}
+json.dump(r, open(sys.argv[2], "w"))
+PY
+	brun report "$h/bound.json"
+	expect_status 2 "report: $case"
+	expect_one_error_line "report: $case"
+done
+# A report within those bounds still loads.
+python3 - "$base" "$h/bound.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+res = r["results"][0]
+ph = res["phases"][1]
+res["outliers"] = [{"iteration": ph["time_ns"]["n"] - 1, "phase": ph["name"], "time_ns": 5}]
+res["evidence_iteration"] = ph["time_ns"]["n"] + 1
+res["warmup"] = 3
+json.dump(r, open(sys.argv[2], "w"))
+PY
+brun report "$h/bound.json"
+expect_status 0 "report: counts within the document's sizes"
+
+# Values no format holds (inf from 1e308 scaled): lkp and LAVA say no
+# "inf" or "nan" (a number or a skip), KCIDB's number is a number or
+# absent, compare's JSON has null where the key went missing.
+python3 - "$base" "$h/huge2.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for p in r["results"][0]["phases"]:
+    p["time_ns"]["cv"] = 1e308
+    p["time_ns"]["mean"] = 1e308
+    p["time_ns"]["stddev"] = 1e308
+json.dump(r, open(sys.argv[2], "w"))
+PY
+for fmt in lkp lava kcidb; do
+	brun report "$h/huge2.json" --format $fmt
+	expect_status 0 "report --format $fmt of 1e308 times"
+	if grep -Eqiw 'inf|nan|infinity' "$out"; then fail "$fmt: a value that is no number"
+		grep -Eiw 'inf|nan|infinity' "$out" | head -n 3 >&2; else ok; fi
+done
+python3 - "$out" <<'PY' && ok || fail "kcidb: a number without a numeric value"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["tests"]:
+    v = t.get("number", {"value": 0})["value"]
+    assert isinstance(v, (int, float)) and not isinstance(v, bool), t
+PY
+brun compare "$base" "$h/huge2.json" --format json
+expect_status 0 "compare --format json of 1e308 times"
+python3 - "$out" <<'PY' && ok || fail "compare json: a side without its mean"
+import json, sys
+d = json.load(open(sys.argv[1]))
+seen = 0
+def walk(o):
+    global seen
+    if isinstance(o, dict):
+        if o.get("status") == "ok":
+            assert "mean" in o, o
+            seen += 1
+        for v in o.values():
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(d)
+assert seen
+PY
+
 finish

@@ -261,21 +261,66 @@ cmp -s "$long" "$work/long.want" && ok || fail "a page-long value not restored b
 
 # A damaged journal is refused whole, said, moved aside: never a guess
 # written back (a cut line, a bad escape, a line past the longest).
-for damage in cut escape long; do
+# The escapes are as strict as the writer: "%00" is the empty value alone
+# ("a%00b" was read as "ab"), a field is never empty (a bare "restore P "
+# emptied the tunable), the pid is a number alone.
+for damage in cut escape long nul empty pid; do
 	echo changed >"$long"
+	line=3
 	case $damage in
 	cut) printf 'memtlb journal\npid 4000004\nrestore %s madv' "$long" >"$journal" ;;
 	escape) printf 'memtlb journal\npid 4000004\nrestore %s ma%%G1dvise\n' "$long" >"$journal" ;;
 	long) python3 -c 'import sys; open(sys.argv[1], "w").write(
 "memtlb journal\npid 4000004\nrestore %s %s\n" % (sys.argv[2], "x" * 5000))' "$journal" "$long" ;;
+	nul) printf 'memtlb journal\npid 4000004\nrestore %s ma%%00dvise\n' "$long" >"$journal" ;;
+	empty) printf 'memtlb journal\npid 4000004\nrestore %s \n' "$long" >"$journal" ;;
+	pid) printf 'memtlb journal\npid 4000004x\nrestore %s madvise\n' "$long" >"$journal"
+		line=2 ;;
 	esac
 	run_sr stat --region 1m -i 1 -p 1 -e minor-faults
 	expect_status 0 "stat beside a damaged journal ($damage)"
 	[ "$(cat "$long")" = changed ] && ok || fail "damaged journal ($damage): a guess written back"
-	expect_grep "journal is damaged \(line 3\): nothing restored" "$err" "damaged ($damage): said"
+	expect_grep "journal is damaged \(line $line\): nothing restored" "$err" \
+		"damaged ($damage): said"
 	[ -e "$journal.damaged" ] && [ ! -e "$journal" ] && ok ||
 		fail "damaged ($damage): not moved aside"
 	rm -f "$journal.damaged"
 done
+
+# A page less its NUL, the longest a sweep saves, round trip through a real
+# SIGKILLed sweep: the journal the registry wrote is replayed byte for byte.
+rm -f "$journal" "$journal.damaged"
+python3 - "$long" "$work/long.want" <<'PY'
+import sys
+v = bytes((i * 7 + 33) % 95 + 32 for i in range(3000)) + b"\n" * 50 + b"%" * 1045
+assert len(v) == 4095
+open(sys.argv[1], "wb").write(v)
+open(sys.argv[2], "wb").write(v)
+PY
+MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m..128m:8m -i 2 -p 1 -e minor-faults \
+	--vary sysfs:/sys/long-tunable=aa,bb >/dev/null 2>"$work/err1" &
+pid=$!
+n=0
+while cmp -s "$long" "$work/long.want" && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+kill -s KILL "$pid"
+wait "$pid" 2>/dev/null
+cmp -s "$long" "$work/long.want" && fail "the sweep never set the long tunable" || ok
+run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 0 "stat replaying a SIGKILLed sweep's page-long value"
+cmp -s "$long" "$work/long.want" && ok || fail "the sweep's page-long value not restored"
+[ -e "$journal" ] && fail "journal left after the sweep's replay" || ok
+
+# A files list is read as strictly: a damaged line names no file to
+# remove. "a%00b" was read as "ab", and that file removed on its word.
+echo mine >"$back/ab"
+set -- $(stat -c '%d %i %.9W' "$back/ab")
+printf 'memtlb files\npid 4000005\nfile %s %s %s %s\n' "$back/a%00b" "$1" "$2" "$3" \
+	>"$root/run/memtlb/files.4000005"
+run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+expect_status 0 "stat beside a damaged files list"
+[ -e "$back/ab" ] && ok || fail "a file removed on a damaged files list's word"
+expect_grep "files.4000005: 1 damaged line, no file removed on its word" "$err" \
+	"damaged files list: said"
+[ ! -e "$root/run/memtlb/files.4000005" ] && ok || fail "the damaged files list was left"
 
 finish

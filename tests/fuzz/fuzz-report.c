@@ -80,6 +80,8 @@ static void render(FILE *out, const struct mt_report *rep, uint32_t sel)
 		/* and its keys for lkp, LAVA and KCIDB (names from the input) */
 		for (int f = MT_EXPORT_LKP; f <= MT_EXPORT_KCIDB; f++)
 			mt_export_write(out, &rep, 1, (enum mt_export_format)f, NULL);
+		/* and written back whole (sweep --from --format json): every value converts */
+		mt_report_print_json(out, rep);
 		break;
 	case 2:
 		/* compare and report (no HTML: that runs gnuplot) */

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "sys/cleanup.h"
+#include "sys/hugetlb.h"
 #include "sys/journal.h"
 
 /* Each case forks: the registry and the lock are per process. */
@@ -259,6 +260,188 @@ static void test_failed_restore_kept(void **state)
 	rmdir(tunable);
 }
 
+/*
+ * A write back cut short put part of the value in place: a failed restore,
+ * kept in the journal, not a done one (the write's count was not checked).
+ * A file size limit cuts it here, as a signal or a full page could.
+ */
+static void test_short_write_kept(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	put(tunable, "orig");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct rlimit four = { 4, RLIM_INFINITY };
+		int h = mt_cleanup_add_restore(tunable, "original value");
+
+		if (h < 0)
+			_exit(20);
+		put(tunable, "changed");
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &four))
+			_exit(21);
+		if (mt_cleanup_run(h) != -EIO)
+			_exit(22);
+		if (!journal_lists(tunable))
+			_exit(23);
+		exit(0);
+	}
+	st = reap(pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_true(journal_lists(tunable));
+}
+
+/*
+ * Every byte a value can hold, a page of it less its NUL (a tunable's
+ * longest), through the journal the registry writes and the reader the
+ * replay uses: the same bytes back, the path too.
+ */
+static void test_journal_round_trip(void **state)
+{
+	char value[4096], path[160];
+	pid_t pid;
+	int st;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(value) - 1; i++)
+		value[i] = (char)(i % 255 + 1);
+	value[sizeof(value) - 1] = '\0';
+	snprintf(path, sizeof(path), "%s/sys/a b%%c\n\xff", root);
+	put(path, "orig");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (mt_cleanup_add_restore(path, value) < 0)
+			_exit(20);
+		_exit(0);	/* no atexit hook: the journal stays, as after SIGKILL */
+	}
+	st = reap(pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	{
+		size_t lines, bad;
+		char *text, *l, *p, *v;
+		long jpid;
+
+		text = mt_journal_read(journal, &lines, &jpid, &bad);
+		assert_non_null(text);
+		assert_int_equal(lines, 3);
+		assert_int_equal(jpid, pid);
+		l = text + strlen(text) + 1;
+		l += strlen(l) + 1;
+		assert_int_equal(mt_journal_parse_restore(l, &p, &v), 0);
+		assert_string_equal(p, path);
+		assert_int_equal(strlen(v), strlen(value));
+		assert_memory_equal(v, value, strlen(value));
+		free(text);
+	}
+	unlink(path);
+	unlink(journal);
+}
+
+/* A pool size that is not a count alone is refused: it would be saved, then written back. */
+static void test_pool_count_strict(void **state)
+{
+	static const char *const bad[] = {
+		"12abc\n", "-1\n", "99999999999999999999\n",
+		"1111111111111111111111111111111111111111111111111111111111111111111\n", "\n",
+	};
+	char dir[192], file[256], cmd[256];
+	struct mt_hugepool_state st;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/sys/kernel/mm/hugepages/hugepages-2048kB", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(file, sizeof(file), "%s/free_hugepages", dir);
+	put(file, "0\n");
+	snprintf(file, sizeof(file), "%s/nr_hugepages", dir);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		put(file, bad[i]);
+		if (mt_hugetlb_pool_read(2048, &st) != -EINVAL)
+			fail_msg("nr_hugepages '%s' taken as a count", bad[i]);
+	}
+	put(file, "12\n");
+	assert_int_equal(mt_hugetlb_pool_read(2048, &st), 0);
+	assert_int_equal(st.total, 12);
+}
+
+/* More restores than memtlb ever lists: damaged, not read into memory without end. */
+static void test_journal_lines_bounded(void **state)
+{
+	size_t lines, bad;
+	long pid;
+	FILE *f;
+
+	(void)state;
+	/* any file will do: the reader is given its path */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t n = pass ? MT_JOURNAL_RESTORES_MAX + 1 : MT_JOURNAL_RESTORES_MAX;
+
+		f = fopen(tunable, "w");
+		assert_non_null(f);
+		fputs("memtlb journal\npid 42\n", f);
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "restore /sys/t%zu %zu\n", i, i);
+		fclose(f);
+		free(mt_journal_read(tunable, &lines, &pid, &bad));
+		if (pass)
+			assert_int_equal(bad, MT_JOURNAL_RESTORES_MAX + 3);
+		else
+			assert_int_equal(bad, 0);
+	}
+}
+
+/* Lines memtlb never writes are refused, each field strictly: never a guess. */
+static void test_parse_strict(void **state)
+{
+	static const char *const bad[] = {
+		"restore /a ma%00dvise", "restore /a %00x", "restore /a ", "restore  x",
+		"restore /a b c", "restore /a %4", "restore /a %G1", "restore /a%2 x",
+		"restore /a", "restor /a x", "restore /a %0a%00", "restore %00 %00",
+	};
+	static const char *const badf[] = {
+		"file ", "file /a%00b", "file /a 1 2", "file /a 1 2 3", "file /a 1 2 3.1",
+		"file /a x 2 3.000000000", "file /a 1 2 3.0000000001", "file /a 1 2 -3.000000000",
+		"file /a  1 2 3.000000000", "file /a 1 2 3.000000000 ", "file /a 1 2 3.000000000 4",
+		"file /a 1 2 3.1000000000", "file /a 99999999999999999999 2 3.000000000",
+	};
+	struct mt_journal_file f;
+	char line[256], *p, *v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "%s", bad[i]);
+		if (!mt_journal_parse_restore(line, &p, &v))
+			fail_msg("'%s' taken as a restore", bad[i]);
+	}
+	for (size_t i = 0; i < sizeof(badf) / sizeof(badf[0]); i++) {
+		snprintf(line, sizeof(line), "%s", badf[i]);
+		if (!mt_journal_parse_file(line, &f))
+			fail_msg("'%s' taken as a file", badf[i]);
+	}
+	snprintf(line, sizeof(line), "restore /a%%20b %%00");
+	assert_int_equal(mt_journal_parse_restore(line, &p, &v), 0);
+	assert_string_equal(p, "/a b");
+	assert_string_equal(v, "");
+	snprintf(line, sizeof(line), "restore /a x%%0Ay%%25%%0a");
+	assert_int_equal(mt_journal_parse_restore(line, &p, &v), 0);
+	assert_string_equal(v, "x\ny%\n");
+	snprintf(line, sizeof(line), "file /b%%20c 7 8 9.000000001");
+	assert_int_equal(mt_journal_parse_file(line, &f), 0);
+	assert_string_equal(f.path, "/b c");
+	assert_true(f.created && f.dev == 7 && f.ino == 8 && f.born.tv_sec == 9 &&
+		    f.born.tv_nsec == 1);
+	snprintf(line, sizeof(line), "file /b");
+	assert_int_equal(mt_journal_parse_file(line, &f), 0);
+	assert_false(f.created);
+}
+
 /* SIGKILL: nothing runs; the journal says what to restore, and the next memtlb does. */
 static void test_journal_after_sigkill(void **state)
 {
@@ -366,6 +549,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_journal_written_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_journal_after_sigkill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_restore_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_short_write_kept, setup, teardown),
+		cmocka_unit_test(test_parse_strict),
+		cmocka_unit_test_setup_teardown(test_journal_lines_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pool_count_strict, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_journal_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_held, setup, teardown),
 	};
 
