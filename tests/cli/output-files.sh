@@ -89,6 +89,46 @@ usage_case "sweep -o DIR/" sweep --region 64k..128k -i 1 -p 1 -o "$d/sub/"
 usage_case "report -o directory" report "$d/in.json" -o "$d/sub"
 usage_case "report -o empty" report "$d/in.json" -o ""
 
+# --- scripts/memtlb-vm -o: memtlb's rules on the host, no guest needed ---
+# Its output lines, sourced alone (no qemu): deliver SRC DEST as the script
+# ends, out_check DEST as it starts.
+vmlib="$work/vm-output.sh"
+{
+	echo 'prog=memtlb-vm; err() { echo "$prog: $*" >&2; }'
+	sed -n '/^# >>> output$/,/^# <<< output$/p' "$MEMTLB_SOURCE_ROOT/scripts/memtlb-vm"
+} >"$vmlib"
+# vm_deliver DEST: the report in.json delivered to DEST; $status
+vm_deliver() {
+	bash -c '. "$1"; deliver "$2" "$3"' sh "$vmlib" "$d/in.json" "$1" 2>"$work/err"
+	status=$?
+}
+mknod "$d/vm-null" c 1 3
+vm_deliver "$d/vm-null"
+expect_status 0 "memtlb-vm -o character device"
+if [ -c "$d/vm-null" ]; then ok; else fail "memtlb-vm -o replaced a character device"; fi
+printf 'old\n' >"$d/sub/vm-target.json"
+ln -s sub/vm-target.json "$d/vm-link"
+vm_deliver "$d/vm-link"
+expect_status 0 "memtlb-vm -o symlink"
+if [ -L "$d/vm-link" ]; then ok; else fail "memtlb-vm -o replaced a symlink"; fi
+is_report "$d/sub/vm-target.json" "memtlb-vm -o symlink: its target replaced"
+echo "first line" >"$d/vm.log"
+bash -c '. "$1"; deliver "$2" /dev/stdout' sh "$vmlib" "$d/in.json" >>"$d/vm.log" 2>"$work/err"
+if [ "$(head -1 "$d/vm.log")" = "first line" ]; then ok; else
+	fail "memtlb-vm -o /dev/stdout >> log: the log replaced"; fi
+expect_grep '"schema"' "$d/vm.log" "memtlb-vm -o /dev/stdout: the report appended"
+cat "$d/fifo" >"$d/vm-fifo.out" &
+reader=$!
+vm_deliver "$d/fifo"
+expect_status 0 "memtlb-vm -o FIFO"
+wait $reader
+if [ -p "$d/fifo" ]; then ok; else fail "memtlb-vm -o replaced a FIFO"; fi
+is_report "$d/vm-fifo.out" "memtlb-vm -o FIFO: the reader got the report"
+vm_deliver "$d/blk"
+expect_status 1 "memtlb-vm -o block device"
+if [ -b "$d/blk" ]; then ok; else fail "memtlb-vm -o replaced a block device"; fi
+if ls -a "$d" "$d/sub" | grep -q '^\.memtlb-vm'; then fail "memtlb-vm: temp file left"; else ok; fi
+
 # --- report never replaces its own input (by name, symlink, hard link) ---
 cp "$d/in.json" "$d/in.orig"
 ln -s in.json "$d/in-link.json"
