@@ -71,6 +71,72 @@ run report "$d/in.json" -o -
 expect_status 0 "report -o -"
 expect_grep 'memtlb' "$out" "report -o -: the document on stdout"
 
+# --- a descriptor path is written through, at its offset: never renamed over ---
+# The shell's >> opens stdout O_APPEND: the report follows what was there.
+for o in /dev/stdout /dev/fd/1 "$d/fd1"; do
+	echo "first line" >"$d/build.log"
+	ino=$(stat -c %i "$d/build.log")
+	"$MEMTLB" $stat1 --format csv -o "$o" >>"$d/build.log" 2>"$work/err"
+	status=$?
+	expect_status 0 "-o $o >> build.log"
+	if [ "$(head -1 "$d/build.log")" = "first line" ] &&
+	   [ "$(stat -c %i "$d/build.log")" = "$ino" ]; then ok
+	else fail "-o $o >> build.log: the log was replaced"; fi
+	expect_grep '"schema"' "$d/build.log" "-o $o >> build.log: the report appended"
+	expect_grep '^point,phase' "$d/build.log" "-o $o >> build.log: the CSV appended too"
+done
+# Written at the descriptor's offset: the report after what is already there.
+{ echo "before"; "$MEMTLB" $stat1 --format csv -o /dev/stdout 2>"$work/err"; } >"$d/fd.out"
+if [ "$(head -1 "$d/fd.out")" = before ]; then ok; else fail "-o /dev/stdout: not at its offset"; fi
+if ls -a "$d" | grep -q '^\.memtlb-'; then fail "-o /dev/stdout: temp file left"; else ok; fi
+
+# --- an output that is one of the inputs: refused before the run ---
+printf '%s\n' '{"memtlb": {"schema": 2, "version": "test", "command": "probe"},' \
+	' "probe": {"levels": [{"name": "L1 dTLB", "entries_min": 56, "entries_max": 72,' \
+	'  "page_size": 4096, "reach_bytes": 294912, "confidence": 0.9}],' \
+	' "points": [], "unvalidated": 0, "huge_slow_at": null}}' \
+	>"$d/p.json"
+cp "$d/p.json" "$d/p.orig"
+ln -s p.json "$d/p-link.json"
+for o in "$d/p.json" "$d/p-link.json"; do
+	usage_case "stat --tlb P -o P ($o)" $stat1 --tlb "$d/p.json" -o "$o"
+	expect_grep 'is the input' "$err" "stat --tlb P -o P: says why"
+	usage_case "sweep --tlb P -o P ($o)" sweep --region 64k..128k -i 1 -p 1 \
+		-e minor-faults --tlb "$d/p.json" -o "$o"
+	if cmp -s "$d/p.json" "$d/p.orig"; then ok; else
+		fail "-o $o replaced the --tlb input"; cp "$d/p.orig" "$d/p.json"; fi
+done
+cp "$MEMTLB_TEST_DATA/replay/tlb.txt" "$d/replay.txt"
+MEMTLB_BACKEND="replay:$d/replay.txt" usage_case "stat -o its replay file" \
+	$stat1 -o "$d/replay.txt"
+if cmp -s "$d/replay.txt" "$MEMTLB_TEST_DATA/replay/tlb.txt"; then ok; else
+	fail "-o replaced the replay file"; fi
+
+# --- a stream gets one document, at the end, not one per point ---
+"$MEMTLB" sweep --region 64k..128k -i 1 -p 1 -e minor-faults --format csv -o /dev/stdout \
+	2>"$work/err" | cat >"$d/sweep.out"
+if [ "$(grep -c '"schema"' "$d/sweep.out")" -eq 1 ]; then ok; else
+	fail "sweep -o /dev/stdout (a pipe): not one document"; fi
+rm -f "$d/from-fifo"
+cat "$d/fifo" >"$d/from-fifo" &
+reader=$!
+# A second document per point would wait for a reader forever: bounded.
+timeout 120 "$MEMTLB" sweep --region 64k..128k -i 1 -p 1 -e minor-faults -o "$d/fifo" \
+	>"$work/out" 2>"$work/err"
+status=$?
+expect_status 0 "sweep -o FIFO"
+wait $reader
+if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert len(r["results"]) == 2' \
+	"$d/from-fifo" 2>/dev/null; then ok; else fail "sweep -o FIFO: not one document of 2 points"; fi
+
+# --- a signal during the write leaves no temp file (SIGXFSZ: past ulimit -f) ---
+rm -f "$d/xfsz.json"
+(ulimit -f 1; exec "$MEMTLB" $stat1 -o "$d/xfsz.json" >/dev/null 2>"$work/err")
+status=$?
+if [ "$status" -ne 0 ]; then ok; else fail "-o past ulimit -f: exit 0"; fi
+if ls -a "$d" | grep -q '^\.memtlb-'; then fail "SIGXFSZ: temp file left"; else ok; fi
+if [ -e "$d/xfsz.json" ]; then fail "SIGXFSZ: a report written"; else ok; fi
+
 # --- every name checked before the run: exit 2, one line, nothing run ---
 usage_case "-o empty" $stat1 -o ""
 usage_case "-o directory" $stat1 -o "$d/sub"
