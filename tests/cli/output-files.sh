@@ -125,6 +125,7 @@ timeout 120 "$MEMTLB" sweep --region 64k..128k -i 1 -p 1 -e minor-faults -o "$d/
 	>"$work/out" 2>"$work/err"
 status=$?
 expect_status 0 "sweep -o FIFO"
+[ "$status" -eq 0 ] || kill $reader 2>/dev/null
 wait $reader
 if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert len(r["results"]) == 2' \
 	"$d/from-fifo" 2>/dev/null; then ok; else fail "sweep -o FIFO: not one document of 2 points"; fi
@@ -187,6 +188,7 @@ cat "$d/fifo" >"$d/vm-fifo.out" &
 reader=$!
 vm_deliver "$d/fifo"
 expect_status 0 "memtlb-vm -o FIFO"
+[ "$status" -eq 0 ] || kill $reader 2>/dev/null	# blocked in open: no writer came
 wait $reader
 if [ -p "$d/fifo" ]; then ok; else fail "memtlb-vm -o replaced a FIFO"; fi
 is_report "$d/vm-fifo.out" "memtlb-vm -o FIFO: the reader got the report"
