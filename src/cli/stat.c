@@ -15,6 +15,7 @@
 #include "cli/cmd.h"
 #include "cli/log.h"
 #include "cli/sysinfo.h"
+#include "counters/backend.h"
 #include "measure/measure.h"
 #include "model/report.h"
 #include "report/json.h"
@@ -319,7 +320,7 @@ static int cmd_stat(int argc, char *argv[])
 		cfg.runs = 0;	/* a child is one run, and never writes -o */
 		cfg.output = NULL;
 	}
-	if (mt_cli_output_not_input(cfg.output, &tlb_path, 1))
+	if (mt_cli_output_not_input(cfg.output, (const char *[]){ tlb_path, mt_backend_replay_file() }, 2))
 		return MT_EXIT_USAGE;
 	ret = mt_cli_config_check(&cfg);
 	if (!ret)

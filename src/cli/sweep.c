@@ -15,12 +15,14 @@
 #include "cli/cmd.h"
 #include "cli/log.h"
 #include "cli/sysinfo.h"
+#include "counters/backend.h"
 #include "measure/sweep.h"
 #include "model/reach.h"
 #include "model/size.h"
 #include "report/json.h"
 #include "report/sweep.h"
 #include "stats/knee.h"
+#include "sys/file.h"
 #include "sys/sysinfo.h"
 
 enum {
@@ -87,6 +89,7 @@ struct sweep_cmd {
 	bool region_auto;	/* --region auto: points around the known reaches */
 	bool order_given;
 	bool pages_varied;	/* --vary pages=...: a translation series */
+	bool stream;		/* -o is written through: a FIFO, a device, a descriptor */
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -208,7 +211,8 @@ static int write_output(void *arg, const struct mt_report *rep)
 	const struct sweep_cmd *sc = arg;
 	int ret;
 
-	if (!sc->base.output || !strcmp(sc->base.output, "-"))
+	/* a stream is not rewritten: it takes its one document at the end */
+	if (!sc->base.output || sc->stream)
 		return 0;
 	ret = mt_report_write(rep, sc->base.output);
 	if (ret)
@@ -231,7 +235,8 @@ static int run_sweep(struct sweep_cmd *sc)
 	struct mt_msg msg;
 	bool by_cgroup;
 	int64_t mem;
-	int ret;
+	bool streamed = false;
+	int ret, ret2;
 
 	mt_cli_progress_init(&shown, "sweep");
 	if (sc->tunables && (ret = mt_cli_machine_lock()))
@@ -243,6 +248,7 @@ static int run_sweep(struct sweep_cmd *sc)
 		ret = mt_cli_repeat_check("sweep", &sc->base, sc->limits, n);
 	if (ret)
 		return ret;
+	sc->stream = sc->base.output && mt_file_is_stream(sc->base.output);
 	ret = mt_cli_resolve_events(&sc->base, &ev, &n_ev);
 	if (ret)
 		return ret;
@@ -299,6 +305,23 @@ static int run_sweep(struct sweep_cmd *sc)
 		if (!ret)
 			ret = MT_EXIT_FAILURE;
 	}
+	/*
+	 * A stream's one document, the points measured, once the tunables are
+	 * back. Without SA_RESTART now: a FIFO no reader opens blocks the
+	 * write, and ^C must end that wait, not be held behind it.
+	 */
+	if (sc->stream && strcmp(sc->base.output, "-") && rep->n_results && !stop_sig) {
+		sa.sa_flags = 0;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		ret2 = mt_report_write(rep, sc->base.output);
+		streamed = !ret2;
+		if (ret2 && !stop_sig) {
+			mt_err("-o: %s: %s", sc->base.output, strerror(-ret2));
+			if (!ret)
+				ret = MT_EXIT_FAILURE;
+		}
+	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (ret)
@@ -315,9 +338,13 @@ static int run_sweep(struct sweep_cmd *sc)
 	}
 	ret = print_result(rep, sc, table_phase(rep, sc));
 	if (!ret && stop_sig) {
+		/* a stream interrupted (or never written: no second wait) has no report */
+		bool kept = sc->base.output && (!sc->stream || streamed ||
+						 !strcmp(sc->base.output, "-"));
+
 		mt_err("sweep: interrupted by %s after %zu of %zu points%s%s", strsignal(stop_sig),
-		       rep->n_results, n, sc->base.output ? "; report kept in " : "",
-		       sc->base.output ? sc->base.output : "");
+		       rep->n_results, n, kept ? "; report kept in " : "",
+		       kept ? sc->base.output : (sc->stream ? "; -o not written" : ""));
 		ret = 128 + stop_sig;
 	}
 out:
@@ -463,7 +490,7 @@ static int cmd_sweep(int argc, char *argv[])
 		ret = from_file(&sc);
 		goto out;
 	}
-	ret = mt_cli_output_not_input(sc.base.output, &tlb_path, 1);
+	ret = mt_cli_output_not_input(sc.base.output, (const char *[]){ tlb_path, mt_backend_replay_file() }, 2);
 	if (ret)
 		goto out;
 	if (sc.region_auto) {

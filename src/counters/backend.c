@@ -34,6 +34,11 @@ int mt_backend_create(struct mt_backend **out)
 	return -EINVAL;
 }
 
+const char *mt_backend_replay_file(void)
+{
+	return replay_file(selection());
+}
+
 void mt_backend_destroy(struct mt_backend *be)
 {
 	if (be)

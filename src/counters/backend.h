@@ -23,6 +23,9 @@ void mt_backend_destroy(struct mt_backend *be);
  */
 int mt_backend_check(char *msg, size_t len);
 
+/* The replay file MEMTLB_BACKEND names, an input of the run; NULL for perf. */
+const char *mt_backend_replay_file(void);
+
 /* "perf" or "replay": what the report records. */
 const char *mt_backend_name(void);
 

@@ -186,6 +186,15 @@ int mt_file_output_check(const char *path, char *msg, size_t len)
 	return dir_check(dirname(dir), msg, len);
 }
 
+bool mt_file_is_stream(const char *path)
+{
+	struct stat st;
+
+	if (is_stdout(path) || through_descriptor(path))
+		return true;
+	return !stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
 bool mt_file_same(const char *a, const char *b)
 {
 	struct stat sa, sb;

@@ -7,16 +7,25 @@
 #include <sys/types.h>
 
 /*
- * Write path: "-" is stdout, written straight. A character device or a
- * FIFO (/dev/null, /dev/stdout, a pipe) is written through, never replaced.
- * Anything else is written atomically: fill(f, arg) writes into a temp file
- * created with O_EXCL (mode 0600) in the directory of the file path names
- * (symlinks followed: a link keeps pointing where it did and its target
- * gets the new text); it is flushed, given mode, fsync'ed and renamed over
- * that file, with SIGINT/SIGTERM/SIGHUP held from its creation to the
- * rename. fill returns 0 or -errno. Returns 0 or -errno (-EISDIR for a
- * directory, -EINVAL for a block device or a socket); on failure the temp
- * file is unlinked and the file is untouched.
+ * Write path, every link followed by the kernel's own walk (so
+ * fs.protected_symlinks applies), never by hand:
+ *   - "-" is stdout, written straight;
+ *   - a descriptor (/dev/stdout, /dev/fd/N, /proc/self/fd/N: a magic link)
+ *     is written through: through this process's own descriptor, at its
+ *     offset and with its O_APPEND, where it holds the file; else at the
+ *     file's end. Never renamed over (stat -o /dev/stdout >> log);
+ *   - a character device or a FIFO is written through, never replaced;
+ *   - a regular file (or none) is replaced atomically: fill(f, arg) writes
+ *     a temp file created with O_EXCL (mode 0600) in the directory the
+ *     kernel resolved, named relative to that directory's fd; it is
+ *     flushed, given mode, fsync'ed and renamed over the file, with
+ *     SIGINT, SIGTERM, SIGHUP and SIGXFSZ held from its creation to the
+ *     rename. A link stays: the file the kernel reaches through it is
+ *     replaced; a dangling one names the file to create.
+ * fill returns 0 or -errno. Returns 0 or -errno (-EISDIR for a directory,
+ * -EINVAL for a block device or a socket, -EACCES for a link the kernel
+ * will not follow); on failure the temp file is unlinked and the file is
+ * untouched.
  */
 int mt_file_write_atomic(const char *path, mode_t mode, int (*fill)(FILE *f, void *arg),
 			 void *arg);
@@ -29,6 +38,13 @@ int mt_file_write_atomic(const char *path, mode_t mode, int (*fill)(FILE *f, voi
  * "-" is stdout. Returns 0 or -errno with why in msg (len bytes).
  */
 int mt_file_output_check(const char *path, char *msg, size_t len);
+
+/*
+ * Whether path is a stream, written through rather than replaced: "-", a
+ * descriptor, a character device or a FIFO. A stream takes one document:
+ * a second would follow the first, not replace it.
+ */
+bool mt_file_is_stream(const char *path);
 
 /* Whether a and b are one file (st_dev and st_ino, symlinks followed). */
 bool mt_file_same(const char *a, const char *b);

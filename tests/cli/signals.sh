@@ -323,4 +323,36 @@ expect_grep "files.4000005: 1 damaged line, no file removed on its word" "$err" 
 	"damaged files list: said"
 [ ! -e "$root/run/memtlb/files.4000005" ] && ok || fail "the damaged files list was left"
 
+# sweep -o FIFO with a tunable set and no reader: the stream's one document
+# is written after the restore, and ^C ends the wait for a reader (it was
+# held behind a blocked write, the tunable still set): 130, restored.
+mkfifo "$work/fifo"
+MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 64k..128k -i 1 -p 1 -e minor-faults \
+	-o "$work/fifo" --vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never \
+	>/dev/null 2>"$work/err" &
+pid=$!
+n=0
+while ! grep -q "^memtlb: sweep: 2 points" "$work/err" && [ $n -lt 200 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+sleep 2	# two points of 64 KiB, measured: the write waits for a reader
+kill -s INT "$pid"
+n=0
+while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+if kill -0 "$pid" 2>/dev/null; then
+	fail "sweep -o FIFO: ^C did not end the wait for a reader"
+	kill -s KILL "$pid"
+fi
+wait "$pid"
+status=$?
+expect_status 130 "sweep -o FIFO, ^C while no reader"
+restored "sweep -o FIFO, ^C while no reader"
+expect_grep "interrupted by Interrupt after 2 of 2 points; -o not written" "$work/err" \
+	"sweep -o FIFO: says the stream was not written"
+[ -e "$journal" ] && fail "journal left after sweep -o FIFO" || ok
+
 finish
