@@ -23,12 +23,14 @@ fi
 ninja -C "$build" >/dev/null
 
 status=0
-for name in ${FUZZ_TARGETS:-size report evset replay range tracefs journal}; do
+for name in ${FUZZ_TARGETS:-size report loader evset replay range tracefs journal}; do
 	target=$build/tests/fuzz/fuzz-$name
 	corpus=$(mktemp -d)
-	cp "$top/tests/fuzz/corpus/$name"/* "$corpus"/ 2>/dev/null || true
+	seeds=$name
+	[ "$name" != loader ] || seeds=report	# the loader reads what report does
+	cp "$top/tests/fuzz/corpus/$seeds"/* "$corpus"/ 2>/dev/null || true
 	# inputs that once crashed or leaked: each must pass before fuzzing starts
-	for old in "$top/tests/fuzz/regress/$name"-*; do
+	for old in "$top/tests/fuzz/regress/$seeds"-*; do
 		[ -e "$old" ] || continue
 		if ! "$target" "$old" >"$corpus.log" 2>&1; then
 			echo "fuzz-$name: FAILED on $old" >&2
