@@ -126,29 +126,6 @@ static int emit(const struct mt_probe_result *res, enum mt_format format, const 
 	return MT_EXIT_OK;
 }
 
-/*
- * The guard stat has (workload/check.c): a chase region past the cgroup's
- * memory.max ends in the OOM killer. Huge pages are the hugetlb
- * controller's, not in it. 0, or MT_EXIT_USAGE (printed).
- */
-static int check_memory(const struct mt_probe_opts *po, uint64_t max)
-{
-	char want[32], have[32], lmax[32], cur[32];
-	struct mt_mem_limit cg;
-
-	if (po->kind == MT_PROBE_PAGES_HUGETLB || mt_sys_mem_limit(&cg) ||
-	    max <= (uint64_t)cg.available)
-		return 0;
-	mt_size_format(max, want, sizeof(want));
-	mt_size_format((uint64_t)cg.available, have, sizeof(have));
-	mt_size_format((uint64_t)cg.max, lmax, sizeof(lmax));
-	mt_size_format((uint64_t)cg.current, cur, sizeof(cur));
-	mt_err("--max: %s is more than the cgroup leaves (%s: memory.max %s, %s in use): %.80s",
-	       want, have, lmax, cur, cg.path);
-	mt_hint("a smaller --max");
-	return MT_EXIT_USAGE;
-}
-
 static int cmd_probe(int argc, char *argv[])
 {
 	/* In the orders of enum mt_probe_pages and enum mt_format. */
@@ -210,8 +187,6 @@ static int cmd_probe(int argc, char *argv[])
 	}
 	if (mt_probe_check(&po, &max, &msg))
 		return mt_cli_usage(&msg);
-	if (check_memory(&po, max))
-		return MT_EXIT_USAGE;
 	if (output && mt_cli_output_check(output))
 		return MT_EXIT_USAGE;
 	mt_cli_machine_recover();

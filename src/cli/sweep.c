@@ -24,6 +24,7 @@
 #include "stats/knee.h"
 #include "sys/file.h"
 #include "sys/sysinfo.h"
+#include "workload/check.h"
 
 enum {
 	OPT_VARY = MT_OPT_FIRST_FREE + 0x10,
@@ -189,15 +190,24 @@ static int from_file(struct sweep_cmd *sc)
 /* Every point checked before the first runs: sizes, memory, phase. */
 static int check_points(struct sweep_cmd *sc)
 {
-	for (size_t p = 0; p < mt_sweep_points(sc->sw); p++) {
-		struct mt_config cfg;
-		int ret;
+	size_t n = mt_sweep_points(sc->sw);
+	struct mt_config *cfgs = calloc(n ? n : 1, sizeof(*cfgs));
+	struct mt_msg msg;
+	int ret = 0;
 
-		mt_sweep_point_config(sc->sw, p, &cfg);
-		ret = mt_cli_config_check(&cfg);
-		if (ret)
-			return ret;
+	if (!cfgs)
+		return mt_cli_fail("sweep", -ENOMEM);
+	for (size_t p = 0; p < n && !ret; p++) {
+		mt_sweep_point_config(sc->sw, p, &cfgs[p]);
+		ret = mt_cli_config_check(&cfgs[p]);
 	}
+	/* Interleaved, every point's run is open at once: what they hold together. */
+	if (!ret && sc->base.order != MT_ORDER_SEQUENTIAL &&
+	    mt_workload_check_together(cfgs, n, &msg))
+		ret = mt_cli_usage(&msg);
+	free(cfgs);
+	if (ret)
+		return ret;
 	if (sc->phase && !mt_sweep_has_phase(sc->sw, sc->phase)) {
 		mt_err("--phase: %s: no such phase in this sweep", sc->phase);
 		mt_hint("phases are mmap, write_N, read_N (N below --passes) and munmap");

@@ -80,9 +80,11 @@ static uint64_t base_page(void)
 
 int mt_probe_check(const struct mt_probe_opts *o, uint64_t *max_out, struct mt_msg *msg)
 {
-	uint64_t page = base_page(), first = FIRST_PAGES * page, max = o->max;
+	uint64_t page = base_page(), first = FIRST_PAGES * page, max = o->max, need;
+	struct mt_mem_limit cg;
+	char s[32], h[32];
+	bool by_cgroup;
 	int64_t avail;
-	char s[32];
 
 	msg->text[0] = msg->hint[0] = '\0';
 	if (!max)
@@ -97,12 +99,32 @@ int mt_probe_check(const struct mt_probe_opts *o, uint64_t *max_out, struct mt_m
 		snprintf(msg->text, sizeof(msg->text), "--max: at most 64g");
 		return -EINVAL;
 	}
-	avail = mt_sys_mem_available();
-	/* Two variants and the control, each with 2 MiB to align. */
-	if (avail > 0 && 2 * max + max / 64 + 6 * HUGE_2M > (uint64_t)avail) {
-		mt_size_format((uint64_t)avail / 2, s, sizeof(s));
-		snprintf(msg->text, sizeof(msg->text),
-			 "--max: the two mappings exceed MemAvailable (at most %s)", s);
+	/*
+	 * Two variants and the control, each with 2 MiB to align, all mapped
+	 * at once: against the tighter of MemAvailable and the cgroup's limits
+	 * (a probe past memory.max is OOM-killed). hugetlb's pages come from
+	 * the pool, which neither MemAvailable nor memory.max holds.
+	 */
+	need = 2 * max + max / 64 + 6 * HUGE_2M;
+	if (o->kind == MT_PROBE_PAGES_HUGETLB) {
+		avail = mt_sys_mem_available();
+		by_cgroup = false;
+	} else {
+		avail = mt_sys_mem_headroom(&cg, &by_cgroup);
+	}
+	if (avail > 0 && need > (uint64_t)avail) {
+		mt_size_format(need, s, sizeof(s));
+		mt_size_format((uint64_t)avail, h, sizeof(h));
+		if (by_cgroup)
+			snprintf(msg->text, sizeof(msg->text),
+				 "--max: the probe's mappings (%s) are more than the cgroup leaves "
+				 "(%s by %.20s): %.60s", s, h, cg.knob, cg.path);
+		else
+			snprintf(msg->text, sizeof(msg->text),
+				 "--max: the probe's mappings (%s) are more than MemAvailable (%s)",
+				 s, h);
+		snprintf(msg->hint, sizeof(msg->hint), "a smaller --max: the probe maps "
+			 "about twice it");
 		return -E2BIG;
 	}
 	*max_out = max;

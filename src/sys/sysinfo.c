@@ -228,24 +228,31 @@ static int read_cg(const char *base, const char *dir, const char *name, int64_t 
 /*
  * The tightest headroom from dir up to the root of one hierarchy (base:
  * /sys/fs/cgroup for v2, /sys/fs/cgroup/memory for v1): every ancestor's
- * limit holds too. Whether any level had a limit.
+ * limit holds too. knobs: the limits to read at each level (v2's
+ * memory.max and memory.high: past high the kernel reclaims and throttles
+ * the run to a crawl, which measures the throttle), against cur_name's
+ * usage. Whether any level had a limit.
  */
-static bool cg_walk(const char *base, char *dir, const char *max_name, const char *cur_name,
-		    struct mt_mem_limit *lim, bool limited)
+static bool cg_walk(const char *base, char *dir, const char *const *knobs, size_t n_knobs,
+		    const char *cur_name, struct mt_mem_limit *lim, bool limited)
 {
 	if (!strcmp(dir, "/"))
 		dir[0] = '\0';
 	for (;;) {
-		int64_t max, cur = 0, room;
 		char *slash;
 
-		if (!read_cg(base, dir, max_name, &max)) {
+		for (size_t k = 0; k < n_knobs; k++) {
+			int64_t max, cur = 0, room;
+
+			if (read_cg(base, dir, knobs[k], &max))
+				continue;
 			read_cg(base, dir, cur_name, &cur);
 			room = max > cur ? max - cur : 0;
 			if (!limited || room < lim->available) {
 				lim->available = room;
 				lim->max = max;
 				lim->current = cur;
+				snprintf(lim->knob, sizeof(lim->knob), "%s", knobs[k]);
 				snprintf(lim->path, sizeof(lim->path), "%s%s", base,
 					 dir[0] ? dir : "/");
 			}
@@ -259,10 +266,11 @@ static bool cg_walk(const char *base, char *dir, const char *max_name, const cha
 	return limited;
 }
 
-/* Whether a v1 line's controller list ("4:cpu,memory:/x") names memory. */
-static bool v1_memory(const char *line, const char **path)
+/* Whether a v1 line's controller list ("4:cpu,memory:/x") names ctl. */
+static bool v1_controller(const char *line, const char *ctl, const char **path)
 {
 	const char *c = strchr(line, ':'), *end;
+	size_t len = strlen(ctl);
 
 	if (!c)
 		return false;
@@ -272,7 +280,7 @@ static bool v1_memory(const char *line, const char **path)
 	for (const char *p = c; p < end;) {
 		size_t n = strcspn(p, ",:");
 
-		if (n == 6 && !strncmp(p, "memory", 6)) {
+		if (n == len && !strncmp(p, ctl, len)) {
 			*path = end + 1;
 			return true;
 		}
@@ -281,35 +289,85 @@ static bool v1_memory(const char *line, const char **path)
 	return false;
 }
 
-int mt_sys_mem_limit(struct mt_mem_limit *lim)
+/*
+ * This process's cgroup paths from /proc/self/cgroup: v2's ("0::/PATH")
+ * and v1's for controller ctl ("N:ctl:/PATH", beside others on a hybrid).
+ * An empty string where there is none, or one that climbs ("/..").
+ */
+static int cg_paths(const char *ctl, char *v2, char *v1, size_t len)
 {
-	char full[4096], line[4096], v2[4096] = "", v1[4096] = "";
-	bool limited = false;
+	char full[4096], line[4096];
 	const char *p;
 	FILE *f;
 
-	memset(lim, 0, sizeof(*lim));
+	v2[0] = v1[0] = '\0';
 	f = fopen(mt_sys_path(full, sizeof(full), "/proc/self/cgroup"), "re");
 	if (!f)
 		return -errno;
-	/*
-	 * cgroup v2's line is "0::/PATH"; v1's memory controller has its own,
-	 * "N:memory:/PATH" (beside others on a hybrid): both limits hold.
-	 */
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "0::/", 4))
-			snprintf(v2, sizeof(v2), "%s", line + 3);
-		else if (v1_memory(line, &p))
-			snprintf(v1, sizeof(v1), "%s", p);
+			snprintf(v2, len, "%s", line + 3);
+		else if (v1_controller(line, ctl, &p))
+			snprintf(v1, len, "%s", p);
 	}
 	fclose(f);
-	if (v2[0] && !strstr(v2, "/.."))
-		limited = cg_walk("/sys/fs/cgroup", v2, "memory.max", "memory.current", lim,
+	if (strstr(v2, "/.."))
+		v2[0] = '\0';
+	if (strstr(v1, "/.."))
+		v1[0] = '\0';
+	return 0;
+}
+
+int mt_sys_mem_limit(struct mt_mem_limit *lim)
+{
+	static const char *const v2_knobs[] = { "memory.max", "memory.high" };
+	static const char *const v1_knobs[] = { "memory.limit_in_bytes" };
+	char v2[4096], v1[4096];
+	bool limited = false;
+	int ret;
+
+	memset(lim, 0, sizeof(*lim));
+	ret = cg_paths("memory", v2, v1, sizeof(v2));
+	if (ret)
+		return ret;
+	if (v2[0])
+		limited = cg_walk("/sys/fs/cgroup", v2, v2_knobs, 2, "memory.current", lim,
 				  limited);
-	if (v1[0] && !strstr(v1, "/.."))
-		limited = cg_walk("/sys/fs/cgroup/memory", v1, "memory.limit_in_bytes",
+	if (v1[0])
+		limited = cg_walk("/sys/fs/cgroup/memory", v1, v1_knobs, 1,
 				  "memory.usage_in_bytes", lim, limited);
+	return limited ? 0 : -ENOENT;
+}
+
+int mt_sys_hugetlb_limit(uint64_t size_kb, struct mt_mem_limit *lim)
+{
+	char v2[4096], v1[4096], size[32], max[64], cur[64], v1max[64], v1cur[64];
+	const char *knob[1];
+	bool limited = false;
+	int ret;
+
+	memset(lim, 0, sizeof(*lim));
+	/* the kernel's names: "64KB", "2MB", "1GB" (hugetlb_cgroup's mem_fmt) */
+	if (size_kb >= 1u << 20)
+		snprintf(size, sizeof(size), "%" PRIu64 "GB", size_kb >> 20);
+	else if (size_kb >= 1u << 10)
+		snprintf(size, sizeof(size), "%" PRIu64 "MB", size_kb >> 10);
+	else
+		snprintf(size, sizeof(size), "%" PRIu64 "KB", size_kb);
+	snprintf(max, sizeof(max), "hugetlb.%s.max", size);
+	snprintf(cur, sizeof(cur), "hugetlb.%s.current", size);
+	snprintf(v1max, sizeof(v1max), "hugetlb.%s.limit_in_bytes", size);
+	snprintf(v1cur, sizeof(v1cur), "hugetlb.%s.usage_in_bytes", size);
+	ret = cg_paths("hugetlb", v2, v1, sizeof(v2));
+	if (ret)
+		return ret;
+	knob[0] = max;
+	if (v2[0])
+		limited = cg_walk("/sys/fs/cgroup", v2, knob, 1, cur, lim, limited);
+	knob[0] = v1max;
+	if (v1[0])
+		limited = cg_walk("/sys/fs/cgroup/hugetlb", v1, knob, 1, v1cur, lim, limited);
 	return limited ? 0 : -ENOENT;
 }
 

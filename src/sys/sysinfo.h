@@ -126,21 +126,31 @@ int64_t mt_sys_mem_available(void);
 
 /* What this process's cgroup (v2 or v1) still lets it use, from the tightest level. */
 struct mt_mem_limit {
-	int64_t available;	/* memory.max - memory.current, bytes (0 when at or over) */
-	int64_t max;		/* that level's memory.max */
-	int64_t current;	/* its memory.current */
+	int64_t available;	/* the limit - usage, bytes (0 when at or over) */
+	int64_t max;		/* that level's limit */
+	int64_t current;	/* its usage */
+	char knob[48];		/* the limit's file: "memory.max", "memory.high", ... */
 	char path[512];		/* its directory: "/sys/fs/cgroup/user.slice/..." */
 };
 
 /*
  * The cgroup's memory limit: /proc/self/cgroup's v2 path, then memory.max
- * and memory.current of it and every ancestor under /sys/fs/cgroup; its v1
+ * and memory.high against memory.current, of it and every ancestor under
+ * /sys/fs/cgroup; its v1
  * memory controller's path, then memory.limit_in_bytes and
  * memory.usage_in_bytes up /sys/fs/cgroup/memory (all under
  * MEMTLB_SYSROOT). 0 with lim (the tightest level of either), -ENOENT where
  * nothing limits ("max" or v1's "no limit" all the way up), or -errno.
  */
 int mt_sys_mem_limit(struct mt_mem_limit *lim);
+
+/*
+ * The hugetlb controller's limit for huge pages of size_kb, as
+ * mt_sys_mem_limit: hugetlb.<SIZE>.max against .current (v2), or
+ * .limit_in_bytes against .usage_in_bytes (v1), up every ancestor. A
+ * fault past it is SIGBUS. 0 with lim, -ENOENT where nothing limits.
+ */
+int mt_sys_hugetlb_limit(uint64_t size_kb, struct mt_mem_limit *lim);
 
 /*
  * The memory a run may use now: the tighter of MemAvailable and

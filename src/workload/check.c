@@ -100,12 +100,26 @@ static uint64_t pool_growth(const struct mt_config *cfg)
 	return need > st.free ? (uint64_t)(need - st.free) * cfg->huge_size : 0;
 }
 
+/* Past what the cgroup leaves: what, want bytes (and extra), lim's level. */
+static int cgroup_msg(struct mt_msg *msg, const char *what, const char *want,
+		      const char *extra, const struct mt_mem_limit *lim)
+{
+	char have[32], max[32], cur[32];
+
+	mt_size_format((uint64_t)lim->available, have, sizeof(have));
+	mt_size_format((uint64_t)lim->max, max, sizeof(max));
+	mt_size_format((uint64_t)lim->current, cur, sizeof(cur));
+	return mt_msg_set(msg, -EINVAL, "a smaller region, or --force to run anyway",
+			  "%s: %s%s is more than the cgroup leaves (%s: %.24s %s, %s in use): "
+			  "%.80s", what, want, extra, have, lim->knob, max, cur, lim->path);
+}
+
 static int check_memory(const struct mt_config *cfg, struct mt_msg *msg)
 {
 	const char *hint = "a smaller region, or --force to run anyway";
 	int64_t avail = mt_sys_mem_available();
 	uint64_t order, use = memory_use(cfg, &order), grow = pool_growth(cfg);
-	char want[32], have[32], extra[64] = "", max[32], cur[32];
+	char want[32], have[32], extra[64] = "";
 	struct mt_mem_limit cg;
 
 	if (cfg->force)
@@ -130,17 +144,69 @@ static int check_memory(const struct mt_config *cfg, struct mt_msg *msg)
 	}
 	/*
 	 * A cgroup's memory.max ends the run with the OOM killer, its backing
-	 * file left behind. Huge pages are the hugetlb controller's, not in it.
+	 * file left behind; past memory.high it is throttled to a crawl. Huge
+	 * pages are the hugetlb controller's, not in it.
 	 */
-	if (use && !mt_sys_mem_limit(&cg) && use > (uint64_t)cg.available) {
-		mt_size_format((uint64_t)cg.available, have, sizeof(have));
-		mt_size_format((uint64_t)cg.max, max, sizeof(max));
-		mt_size_format((uint64_t)cg.current, cur, sizeof(cur));
-		return mt_msg_set(msg, -EINVAL, hint, "--region: %s%s is more than the cgroup leaves (%s: "
-			    "memory.max %s, %s in use): %.80s", want, extra, have, max, cur,
-			    cg.path);
+	if (use && !mt_sys_mem_limit(&cg) && use > (uint64_t)cg.available)
+		return cgroup_msg(msg, "--region", want, extra, &cg);
+	/* The hugetlb controller's limit: a fault past it is SIGBUS mid-touch. */
+	if (cfg->pages == MT_PAGES_HUGETLB && cfg->huge_size &&
+	    !mt_sys_hugetlb_limit(cfg->huge_size >> 10, &cg)) {
+		use = cfg->region * mt_config_regions(cfg);
+		mt_size_format(use, want, sizeof(want));
+		if (use > (uint64_t)cg.available)
+			return cgroup_msg(msg, "--pages hugetlb", want, " of huge pages", &cg);
 	}
 	return 0;
+}
+
+int mt_workload_check_together(const struct mt_config *cfgs, size_t n, struct mt_msg *msg)
+{
+	uint64_t files = 0, orders = 0, most = 0, held;
+	bool file = n && cfgs[0].backing == MT_BACKING_FILE, by_cgroup;
+	char want[32], have[32];
+	struct mt_mem_limit cg;
+	int64_t avail;
+	int ret;
+
+	msg->text[0] = msg->hint[0] = '\0';
+	if (n < 2 || cfgs[0].force)
+		return 0;
+	/*
+	 * Each point's workload is made when its run is and lives to the
+	 * sweep's end: its backing file and its random order's offsets. Its
+	 * region is mapped only while it runs, one at a time.
+	 */
+	for (size_t p = 0; p < n; p++) {
+		uint64_t order, use = memory_use(&cfgs[p], &order);
+		uint64_t bytes = file ? cfgs[p].region * mt_config_regions(&cfgs[p]) : 0;
+
+		files += bytes;
+		orders += order;
+		if (use - order > most)
+			most = use - order;
+	}
+	if (file) {
+		ret = mt_region_space_bytes(&cfgs[0], files, msg);
+		if (ret) {
+			snprintf(msg->hint, sizeof(msg->hint), "--order sequential (one file "
+				 "at a time), or --backing file:DIR with room");
+			return ret;
+		}
+	}
+	/* On tmpfs a file's pages are memory that nothing reclaims but swap. */
+	held = orders + (file && mt_region_in_ram(&cfgs[0]) ? files : most);
+	avail = mt_sys_mem_headroom(&cg, &by_cgroup);
+	if (avail < 0 || held <= (uint64_t)avail)
+		return 0;
+	mt_size_format(held, want, sizeof(want));
+	if (by_cgroup)
+		return cgroup_msg(msg, "--order", want, " alive at once", &cg);
+	mt_size_format((uint64_t)avail, have, sizeof(have));
+	return mt_msg_set(msg, -EINVAL, "--order sequential (one point at a time), or fewer "
+			  "points", "--order %s: %s%s alive at once is more than MemAvailable (%s)",
+			  mt_order_name(cfgs[0].order), want, file ? " of tmpfs files" :
+			  " of random orders and a region", have);
 }
 
 int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg)

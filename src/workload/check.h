@@ -16,10 +16,20 @@
  * Options that contradict each other or the machine: the --backing file
  * path (mt_region_check), and the memory the run takes (the regions, the
  * random order's offsets, a --reserve's new huge pages) against the tighter
- * of MemAvailable and the cgroup's memory.max - memory.current, unless
- * --force. 0, or -EINVAL with msg.
+ * of MemAvailable and the cgroup's memory.max and memory.high, and hugetlb
+ * pages against the hugetlb controller's limit, unless --force. 0, or
+ * -EINVAL with msg.
  */
 int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg);
+
+/*
+ * The points of an interleaved or random sweep, n configs: every point's
+ * run is open at once, so every --backing file is too. Their sum must fit
+ * the file system, and on tmpfs the memory (MemAvailable, the cgroup's
+ * limits) beside the largest point's own use. 0, or -EINVAL or -ENOSPC
+ * with msg; 0 with --force.
+ */
+int mt_workload_check_together(const struct mt_config *cfgs, size_t n, struct mt_msg *msg);
 
 /* Runs, but not as asked (THP on a shmem backing with shmem THP off): true with msg. */
 bool mt_workload_caveat(const struct mt_config *cfg, struct mt_msg *msg);

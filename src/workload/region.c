@@ -145,22 +145,53 @@ int mt_region_check(const struct mt_config *cfg, struct mt_msg *msg)
 	return check_dir(from, p, dirname(dir), msg);
 }
 
-int mt_region_space(const struct mt_config *cfg, unsigned int slices, struct mt_msg *msg)
+/* The directory the backing's file lives in: 0 with dir, or -EINVAL for none. */
+static int backing_dir(const struct mt_config *cfg, char *dir, size_t len)
 {
 	const char *from, *p = backing_target(cfg, &from);
-	uint64_t need = cfg->region * (slices ? slices : 1), have;
-	char dir[PATH_MAX], a[32], b[32], bd[128];
-	struct statvfs vfs;
 	struct stat st;
 
-	msg->text[0] = msg->hint[0] = '\0';
 	if (cfg->backing == MT_BACKING_SHM)
 		p = "/dev/shm";
 	else if (cfg->backing != MT_BACKING_FILE)
-		return 0;	/* memfd: the internal shm mount has no size limit of its own */
-	snprintf(dir, sizeof(dir), "%s", p);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		dirname(dir);
+		return -EINVAL;
+	snprintf(dir, len, "%s", p);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		/* dirname() may return "." without touching dir: keep what it returns */
+		char *d = dirname(dir);
+
+		memmove(dir, d, strlen(d) + 1);
+	}
+	return 0;
+}
+
+bool mt_region_in_ram(const struct mt_config *cfg)
+{
+	char dir[PATH_MAX];
+	struct statfs fs;
+
+	if (cfg->backing == MT_BACKING_MEMFD || cfg->backing == MT_BACKING_SHARED)
+		return true;
+	if (backing_dir(cfg, dir, sizeof(dir)) || statfs(dir, &fs))
+		return cfg->backing == MT_BACKING_SHM;
+	return fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
+}
+
+int mt_region_space(const struct mt_config *cfg, unsigned int slices, struct mt_msg *msg)
+{
+	return mt_region_space_bytes(cfg, cfg->region * (slices ? slices : 1), msg);
+}
+
+int mt_region_space_bytes(const struct mt_config *cfg, uint64_t need, struct mt_msg *msg)
+{
+	uint64_t have;
+	char dir[PATH_MAX], a[32], b[32], bd[128];
+	struct statvfs vfs;
+
+	msg->text[0] = msg->hint[0] = '\0';
+	/* memfd: the internal shm mount has no size limit of its own */
+	if (backing_dir(cfg, dir, sizeof(dir)))
+		return 0;
 	if (statvfs(dir, &vfs) || !vfs.f_frsize)
 		return 0;	/* not known: fallocate will tell */
 	have = (uint64_t)vfs.f_bavail * vfs.f_frsize;

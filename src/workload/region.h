@@ -41,6 +41,15 @@ int mt_region_check(const struct mt_config *cfg, struct mt_msg *msg);
  */
 int mt_region_space(const struct mt_config *cfg, unsigned int slices, struct mt_msg *msg);
 
+/* The same for need bytes: the backings of several points alive at once. */
+int mt_region_space_bytes(const struct mt_config *cfg, uint64_t need, struct mt_msg *msg);
+
+/*
+ * Whether the backing's pages are memory that cannot be reclaimed but by
+ * swap: shared, shm and memfd (shmem), or a file on tmpfs or ramfs.
+ */
+bool mt_region_in_ram(const struct mt_config *cfg);
+
 /*
  * For --backing file: create the file (in the directory given, O_EXCL,
  * mode 0600, removed however memtlb ends) and allocate its blocks

@@ -7,7 +7,7 @@
 
 EV=minor-faults
 mnt="$work/tmpfs"
-trap 'umount "$mnt" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'umount "$mnt" "$work/tmpfs5" 2>/dev/null; rm -rf "$work"' EXIT
 
 # expect_path_error WHAT PATH ARGS...: exit 2, one line naming PATH, nothing left
 expect_path_error() {
@@ -95,8 +95,11 @@ expect_status 0 "no cgroup limit"
 echo 314572800 >"$work/root/sys/fs/cgroup/memtlb.slice/memory.max"
 # probe and sweep: the same guard as stat, and sweep's line names it.
 MEMTLB_SYSROOT="$work/root" usage_case "probe above the cgroup's memory.max" probe --max 768m
-expect_grep '^memtlb: --max: 768.0 MiB is more than the cgroup leaves \(290.0 MiB' "$err" \
-	"probe: the cgroup's figures"
+expect_grep "^memtlb: --max: the probe's mappings \(1.5 GiB\) are more than the cgroup leaves \(290.0 MiB by memory.max\)" \
+	"$err" "probe: the cgroup's figures"
+# The probe maps twice --max at once: 200m passed a guard that counted it once.
+MEMTLB_SYSROOT="$work/root" usage_case "probe whose two mappings pass the cgroup" \
+	probe --max 200m
 MEMTLB_SYSROOT="$work/root" run probe --max 1m
 expect_status 0 "probe inside the cgroup"
 MEMTLB_SYSROOT="$work/root" usage_case "sweep above the cgroup's memory.max" \
@@ -119,7 +122,7 @@ v1() { MEMTLB_SYSROOT="$work/v1" run "$@"; }
 v1 stat -i 1 -p 1 -e $EV --region 256m
 expect_status 2 "v1: region above memory.limit_in_bytes"
 expect_one_error_line "v1: region above memory.limit_in_bytes"
-expect_grep 'cgroup leaves \(180.0 MiB: memory.max 200.0 MiB, 20.0 MiB in use\): /sys/fs/cgroup/memory/memtlb.slice$' \
+expect_grep 'cgroup leaves \(180.0 MiB: memory.limit_in_bytes 200.0 MiB, 20.0 MiB in use\): /sys/fs/cgroup/memory/memtlb.slice$' \
 	"$err" "v1: the figures and the tighter level"
 v1 stat -i 1 -p 1 -e $EV --region 64m
 expect_status 0 "v1: region inside the limit"
@@ -128,5 +131,41 @@ expect_status 2 "v1: probe above the limit"
 echo 9223372036854771712 >"$work/v1/sys/fs/cgroup/memory/memtlb.slice/memory.limit_in_bytes"
 v1 stat -i 1 -p 1 -e $EV --region 256m
 expect_status 0 "v1: no limit (LONG_MAX, page-rounded) all the way up"
+
+# 5. memory.high (past it the kernel throttles the run), the hugetlb
+# controller's limit (a fault past it is SIGBUS), and an interleaved sweep's
+# backing files on tmpfs, all alive at once (it passed and was OOM-killed).
+cp -r "$MEMTLB_TEST_DATA/sysroot-cgroup" "$work/r5"
+cg="$work/r5/sys/fs/cgroup/memtlb.slice"
+r5() { MEMTLB_SYSROOT="$work/r5" run "$@"; }
+echo 134217728 >"$cg/memory.high"
+r5 stat -i 1 -p 1 -e $EV --region 200m
+expect_status 2 "region above the cgroup's memory.high"
+expect_grep 'cgroup leaves \(118.0 MiB: memory.high 128.0 MiB, 10.0 MiB in use\)' "$err" \
+	"memory.high: the figures"
+rm "$cg/memory.high"
+hp="$work/r5/sys/kernel/mm/hugepages/hugepages-2048kB"
+echo 512 >"$hp/nr_hugepages"
+echo 512 >"$hp/free_hugepages"
+echo 67108864 >"$cg/hugetlb.2MB.max"
+echo 0 >"$cg/hugetlb.2MB.current"
+r5 stat -i 1 -p 1 -e $EV --pages hugetlb --region 128m
+expect_status 2 "hugetlb pages above the hugetlb controller's limit"
+expect_grep '^memtlb: --pages hugetlb: 128.0 MiB of huge pages is more than the cgroup leaves \(64.0 MiB: hugetlb.2MB.max' \
+	"$err" "hugetlb limit: the figures"
+echo max >"$cg/hugetlb.2MB.max"
+mnt5="$work/tmpfs5"
+mkdir "$mnt5"
+if mount -t tmpfs -o size=1g memtlb-test "$mnt5" 2>/dev/null; then
+	r5 sweep --order interleaved --backing "file:$mnt5" --region 100m..200m:100m \
+		-i 1 -p 1 -e $EV
+	expect_status 2 "interleaved sweep: tmpfs files alive at once past the cgroup"
+	expect_grep '^memtlb: --order: 300.0 MiB alive at once is more than the cgroup leaves' \
+		"$err" "interleaved tmpfs files: the sum"
+	[ -z "$(ls -A "$mnt5")" ] && ok || fail "interleaved guard: files left in tmpfs"
+	umount "$mnt5"
+else
+	echo "interleaved tmpfs: skipped: cannot mount a tmpfs"
+fi
 
 finish
