@@ -45,4 +45,27 @@ vg "report markdown" report "$data/compare/sweep.json" --format markdown
 vg "sysinfo" sysinfo --json
 vg "list" list
 vg "bad report" compare "$data/compare/schema2.json" "$data/compare/base.json"
+vg "probe" probe --max 1m -o "$work/probe.json"
+vg "flush" flush --pages 1..4:x2 --ops 10 -i 2 --format json
+vg "run -r" run -r 3 -e minor-faults -o "$work/run.json" -- true
+vg "exports" report "$work/stat.json" "$work/run.json" --format kcidb
+vg "lkp export" report "$work/sweep.json" --format lkp
+
+# The untrusted paths: a journal left by a killed memtlb (one entry with a
+# page-long value, replayed byte for byte) and an interleaved sweep that
+# writes a tunable under MEMTLB_SYSROOT, and hostile report files.
+root="$work/root"
+thp="$root/sys/kernel/mm/transparent_hugepage/enabled"
+mkdir -p "$(dirname "$thp")" "$root/run/memtlb"
+echo "always [madvise] never" >"$thp"
+printf 'memtlb journal\npid 4000007\nrestore %s madvise\n' "$thp" >"$root/run/memtlb/journal"
+MEMTLB_SYSROOT=$root vg "journal replay, interleaved sweep of a tunable" \
+	sweep --region 64k..128k -i 2 -p 1 -e minor-faults --order interleaved \
+	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never
+printf 'memtlb journal\npid 4000008\nrestore %s a%%00b\n' "$thp" >"$root/run/memtlb/journal"
+MEMTLB_SYSROOT=$root vg "damaged journal" stat --region 64k -i 1 -p 1 -e minor-faults
+for bad in "$data"/../fuzz/regress/report-*; do
+	[ -e "$bad" ] || continue
+	vg "hostile $(basename "$bad")" report "$bad"
+done
 finish
