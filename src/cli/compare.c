@@ -10,10 +10,10 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/log.h"
+#include "cli/sink.h"
 #include "report/compare.h"
 #include "report/json.h"
 #include "stats/compare.h"
-#include "sys/file.h"
 
 static const struct option cmdopts[] = {
 	{ "fail-above", required_argument, NULL, 'F' },
@@ -75,9 +75,22 @@ static int load_all(int n, char *files[], struct mt_report **reps)
 	return 0;
 }
 
-static int fill_json(FILE *f, void *arg)
+static int print_json(FILE *f, const void *cmp)
 {
-	return mt_compare_print(f, arg, MT_COMPARE_JSON);
+	return mt_compare_print(f, cmp, MT_COMPARE_JSON);
+}
+
+struct view {
+	const struct mt_comparison *cmp;
+	enum mt_compare_format fmt;
+	bool wide;
+};
+
+static int print_view(FILE *f, const void *arg)
+{
+	const struct view *v = arg;
+
+	return mt_compare_print_wide(f, v->cmp, v->fmt, v->wide);
 }
 
 /* -o must not replace an input: checked before anything is read. */
@@ -205,26 +218,12 @@ static int cmd_compare(int argc, char *argv[])
 	for (size_t k = 0; k < cmp->n_warnings; k++)
 		mt_warn("%s", cmp->warnings[k]);
 	fflush(stderr);
-	/* -o -: the JSON is what goes to stdout. */
-	if (output && !strcmp(output, "-"))
-		fmt = MT_COMPARE_JSON;
-	ret = mt_compare_print_wide(stdout, cmp, fmt, wide);
-	if (!ret && fflush(stdout))
-		ret = -errno;
-	if (ret) {
-		mt_err("stdout: %s", strerror(-ret));
-		ret = MT_EXIT_FAILURE;
+	ret = mt_sink_emit(&(struct mt_sink){
+		.output = output, .mode = 0644, .doc = { print_json, cmp },
+		.stream = stdout, .view = { print_view, &(struct view){ cmp, fmt, wide } },
+	});
+	if (ret)
 		goto out;
-	}
-	if (output && strcmp(output, "-")) {
-		int err = mt_file_write_atomic(output, 0644, fill_json, cmp);
-
-		if (err) {
-			mt_err("-o: %s: %s", output, strerror(-err));
-			ret = MT_EXIT_FAILURE;
-			goto out;
-		}
-	}
 	worst = mt_compare_worst(cmp);
 	if (fail_above >= 0 && worst > fail_above) {
 		name_regressions(cmp, fail_above);

@@ -13,6 +13,7 @@
 #include "cli/cmd.h"
 #include "cli/csvsep.h"
 #include "cli/log.h"
+#include "cli/sink.h"
 #include "counters/backend.h"
 #include "counters/evnames.h"
 #include "counters/evset.h"
@@ -588,9 +589,38 @@ static int print_csv(FILE *f, const void *rep)
 	return mt_report_print_csv(f, rep);
 }
 
+struct view {
+	const struct mt_report *rep;
+	const struct mt_config *cfg;
+};
+
+static int print_view(FILE *f, const void *arg)
+{
+	const struct view *v = arg;
+
+	switch (v->cfg->format) {
+	case MT_FORMAT_TABLE:
+		return mt_report_print_table(f, v->rep, v->cfg->verbose || v->cfg->wide);
+	case MT_FORMAT_CSV:
+		return mt_cli_print_csv(f, v->cfg->csv_sep, print_csv, v->rep);
+	case MT_FORMAT_JSON:
+	default:
+		return mt_report_print_json(f, v->rep);
+	}
+}
+
+static int print_json(FILE *f, const void *rep)
+{
+	return mt_report_print_json(f, rep);
+}
+
 int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg, FILE *out)
 {
-	int ret = 0;
+	struct view v = { rep, cfg };
+	struct mt_sink sink = {
+		.output = cfg->output, .mode = 0600, .doc = { print_json, rep },
+		.stream = out, .view = { print_view, &v },
+	};
 
 	if (rep->user_only) {
 		mt_warn("counting user space only: kernel.perf_event_paranoid=%d forbids kernel "
@@ -598,40 +628,7 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg,
 		mt_hint("sysctl kernel.perf_event_paranoid=1 (or run as root) counts the "
 			"kernel too");
 	}
-	/*
-	 * The file first: a reader that closes stdout early (| head -1) ends
-	 * memtlb with SIGPIPE, and the measurement must be kept by then.
-	 */
-	if (cfg->output) {
-		/*
-		 * -o - is the report file on stdout: it takes the place of
-		 * --format's there; run's table stays on stderr.
-		 */
-		ret = mt_report_write(rep, cfg->output);
-		if (!ret && !strcmp(cfg->output, "-") && out == stdout)
-			return MT_EXIT_OK;
-		if (ret) {
-			mt_err("-o: %s: %s", cfg->output, strerror(-ret));
-			return MT_EXIT_FAILURE;
-		}
-	}
-	switch (cfg->format) {
-	case MT_FORMAT_TABLE:
-		ret = mt_report_print_table(out, rep, cfg->verbose || cfg->wide);
-		break;
-	case MT_FORMAT_CSV:
-		ret = mt_cli_print_csv(out, cfg->csv_sep, print_csv, rep);
-		break;
-	case MT_FORMAT_JSON:
-	default:
-		ret = mt_report_print_json(out, rep);
-		break;
-	}
-	if (ret) {
-		mt_err("%s: %s", out == stderr ? "stderr" : "stdout", strerror(-ret));
-		return MT_EXIT_FAILURE;
-	}
-	return MT_EXIT_OK;
+	return mt_sink_emit(&sink);
 }
 
 static void hint_limit(int resource, const char *name, const char *ulimit)

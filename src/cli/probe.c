@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/log.h"
+#include "cli/sink.h"
 #include "measure/measure.h"
 #include "measure/probe.h"
 #include "model/size.h"
@@ -87,43 +88,44 @@ static void on_progress(void *arg, const struct mt_probe_progress *p)
 	}
 }
 
-/*
- * -o first, then standard output (a reader that closes the pipe early must
- * not cost the file); -o - is the JSON on standard output, instead of the
- * table, as for the other commands.
- */
-static int emit(const struct mt_probe_result *res, enum mt_format format, const char *output)
-{
+struct probe_out {
+	const struct mt_probe_result *res;
 	struct mt_sysinfo si;
-	int ret;
+	enum mt_format format;
+};
 
-	mt_measure_sysinfo(&si);
-	if (output && strcmp(output, "-")) {
-		ret = mt_report_write_probe(res, &si, output);
-		if (ret) {
-			mt_err("-o: %s: %s", output, strerror(-ret));
-			return MT_EXIT_FAILURE;
-		}
-	}
-	if (output && !strcmp(output, "-"))
-		format = MT_FORMAT_JSON;
-	switch (format) {
+static int print_json(FILE *f, const void *arg)
+{
+	const struct probe_out *p = arg;
+
+	return mt_report_print_probe_json(f, p->res, &p->si);
+}
+
+static int print_view(FILE *f, const void *arg)
+{
+	const struct probe_out *p = arg;
+
+	switch (p->format) {
 	case MT_FORMAT_TABLE:
-		ret = mt_report_print_probe(stdout, res, &si);
-		break;
+		return mt_report_print_probe(f, p->res, &p->si);
 	case MT_FORMAT_CSV:
-		ret = mt_report_print_probe_csv(stdout, res);
-		break;
+		return mt_report_print_probe_csv(f, p->res);
 	case MT_FORMAT_JSON:
 	default:
-		ret = mt_report_write_probe(res, &si, "-");
-		break;
+		return print_json(f, arg);
 	}
-	if (ret) {
-		mt_err("stdout: %s", strerror(-ret));
-		return MT_EXIT_FAILURE;
-	}
-	return MT_EXIT_OK;
+}
+
+/* As every command's (cli/sink.h): -o first, then the view; -o - is the JSON instead. */
+static int emit(const struct mt_probe_result *res, enum mt_format format, const char *output)
+{
+	struct probe_out p = { .res = res, .format = format };
+
+	mt_measure_sysinfo(&p.si);
+	return mt_sink_emit(&(struct mt_sink){
+		.output = output, .mode = 0600, .doc = { print_json, &p },
+		.stream = stdout, .view = { print_view, &p },
+	});
 }
 
 static int cmd_probe(int argc, char *argv[])

@@ -13,11 +13,11 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/log.h"
+#include "cli/sink.h"
 #include "report/export.h"
 #include "report/json.h"
 #include "report/plot.h"
 #include "report/render.h"
-#include "sys/file.h"
 
 #define MAX_INPUTS 64
 
@@ -78,7 +78,7 @@ struct doc {
 	size_t len;
 };
 
-static int fill_doc(FILE *f, void *arg)
+static int print_doc(FILE *f, const void *arg)
 {
 	const struct doc *d = arg;
 
@@ -146,6 +146,7 @@ static int cmd_report(int argc, char *argv[])
 	int export = -1;
 	const char *output = NULL, *format = NULL;
 	char *buf = NULL, msg[256];
+	struct doc d;
 	int c, n, ret = MT_EXIT_OK;
 	size_t len = 0;
 	FILE *f;
@@ -287,22 +288,12 @@ static int cmd_report(int argc, char *argv[])
 		goto out;
 	}
 write:
-	if (!output || !strcmp(output, "-")) {
-		errno = 0;
-		if (len && (fwrite(buf, 1, len, stdout) != len || fflush(stdout))) {
-			mt_err("stdout: %s", strerror(errno ? errno : EIO));
-			ret = MT_EXIT_FAILURE;
-		}
-	} else {
-		struct doc d = { buf, len };
-		int err = mt_file_write_atomic(output, 0644, fill_doc, &d);
-
-		if (err) {
-			mt_err("-o: %s: %s", output, strerror(-err));
-			ret = err == -ENOENT || err == -EACCES || err == -ENOTDIR ? MT_EXIT_USAGE
-										 : MT_EXIT_FAILURE;
-		}
-	}
+	/* the page is the document: on stdout unless -o names a file */
+	d = (struct doc){ buf, len };
+	ret = mt_sink_emit(&(struct mt_sink){
+		.output = output, .mode = 0644, .doc = { print_doc, &d },
+		.stream = stdout, .view = { output ? NULL : print_doc, &d },
+	});
 out:
 	free(buf);
 	for (int i = 0; i < in.n; i++) {

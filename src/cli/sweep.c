@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/log.h"
+#include "cli/sink.h"
 #include "cli/sysinfo.h"
 #include "counters/backend.h"
 #include "measure/sweep.h"
@@ -113,32 +114,57 @@ static int print_sweep_csv(FILE *f, const void *arg)
 	return mt_report_print_sweep_csv(f, a->rep, a->phase, a->ko);
 }
 
+struct sweep_view {
+	const struct mt_report *rep;
+	const struct sweep_cmd *sc;
+	const char *phase;
+};
+
+static int print_view(FILE *f, const void *arg)
+{
+	const struct sweep_view *v = arg;
+	const struct sweep_cmd *sc = v->sc;
+
+	switch (sc->base.format) {
+	case MT_FORMAT_TABLE:
+		return mt_report_print_sweep(f, v->rep, v->phase, &sc->ko,
+					     sc->base.verbose || sc->base.wide);
+	case MT_FORMAT_CSV:
+		return mt_cli_print_csv(f, sc->base.csv_sep, print_sweep_csv,
+					&(struct sweep_csv){ v->rep, v->phase, &sc->ko });
+	case MT_FORMAT_JSON:
+	default:
+		return mt_report_print_json(f, v->rep);
+	}
+}
+
+static int print_json(FILE *f, const void *rep)
+{
+	return mt_report_print_json(f, rep);
+}
+
+/*
+ * The sweep's sink (cli/sink.h), for output: -o's path while the points
+ * run (a file rewritten after each, a stream once at the end), "-" or
+ * NULL for the view at the end (a file is written by then).
+ */
+static struct mt_sink sweep_sink(const char *output, const struct sweep_view *v)
+{
+	return (struct mt_sink){
+		.output = output, .mode = 0600, .doc = { print_json, v->rep },
+		.stream = stdout, .view = { print_view, v },
+	};
+}
+
+/* The view at the end; -o - is the report file on stdout instead. */
 static int print_result(const struct mt_report *rep, const struct sweep_cmd *sc,
 			const char *phase)
 {
-	/* -o - is the report file on stdout, once, at the end, instead of --format's */
-	bool report_out = sc->base.output && !strcmp(sc->base.output, "-");
-	int ret = 0;
+	const char *output = sc->base.output && !strcmp(sc->base.output, "-") ? "-" : NULL;
+	struct sweep_view v = { rep, sc, phase };
+	struct mt_sink sink = sweep_sink(output, &v);
 
-	switch (report_out ? MT_FORMAT_JSON : sc->base.format) {
-	case MT_FORMAT_TABLE:
-		ret = mt_report_print_sweep(stdout, rep, phase, &sc->ko,
-					    sc->base.verbose || sc->base.wide);
-		break;
-	case MT_FORMAT_CSV:
-		ret = mt_cli_print_csv(stdout, sc->base.csv_sep, print_sweep_csv,
-				       &(struct sweep_csv){ rep, phase, &sc->ko });
-		break;
-	case MT_FORMAT_JSON:
-	default:
-		ret = mt_report_write(rep, "-");
-		break;
-	}
-	if (ret) {
-		mt_err("stdout: %s", strerror(-ret));
-		return MT_EXIT_FAILURE;
-	}
-	return 0;
+	return mt_sink_emit(&sink);
 }
 
 /* The phase of the table and knees: --phase, else the report's one policy. */
@@ -219,15 +245,13 @@ static int check_points(struct sweep_cmd *sc)
 static int write_output(void *arg, const struct mt_report *rep)
 {
 	const struct sweep_cmd *sc = arg;
-	int ret;
+	struct sweep_view v = { rep, sc, NULL };
+	struct mt_sink sink = sweep_sink(sc->base.output, &v);
 
 	/* a stream is not rewritten: it takes its one document at the end */
 	if (!sc->base.output || sc->stream)
 		return 0;
-	ret = mt_report_write(rep, sc->base.output);
-	if (ret)
-		mt_err("-o: %s: %s", sc->base.output, strerror(-ret));
-	return ret;
+	return mt_sink_doc(&sink) ? -EIO : 0;
 }
 
 static int run_sweep(struct sweep_cmd *sc)
@@ -246,7 +270,7 @@ static int run_sweep(struct sweep_cmd *sc)
 	bool by_cgroup;
 	int64_t mem;
 	bool streamed = false;
-	int ret, ret2;
+	int ret;
 
 	mt_cli_progress_init(&shown, "sweep");
 	if (sc->tunables && (ret = mt_cli_machine_lock()))
@@ -324,13 +348,13 @@ static int run_sweep(struct sweep_cmd *sc)
 		sa.sa_flags = 0;
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
-		ret2 = mt_report_write(rep, sc->base.output);
-		streamed = !ret2;
-		if (ret2 && !stop_sig) {
-			mt_err("-o: %s: %s", sc->base.output, strerror(-ret2));
-			if (!ret)
-				ret = MT_EXIT_FAILURE;
-		}
+		struct sweep_view v = { rep, sc, NULL };
+		struct mt_sink sink = sweep_sink(sc->base.output, &v);
+
+		streamed = !mt_sink_doc(&sink);
+		/* ^C in the wait for a reader: said below, 130, not a failure */
+		if (!streamed && !ret && !stop_sig)
+			ret = MT_EXIT_FAILURE;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

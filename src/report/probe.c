@@ -16,7 +16,6 @@
 #include "report/cells.h"
 #include "report/json.h"
 #include "report/probe.h"
-#include "sys/file.h"
 #include "sys/sysinfo.h"
 
 #define HUGE_2M (2ull << 20)
@@ -267,21 +266,15 @@ static int dump_json(FILE *f, void *root)
 	return 0;
 }
 
-int mt_report_write_probe(const struct mt_probe_result *r, const struct mt_sysinfo *si,
-			  const char *path)
+int mt_report_print_probe_json(FILE *f, const struct mt_probe_result *r,
+			       const struct mt_sysinfo *si)
 {
 	json_t *root = probe_json(r, si);
 	int ret;
 
 	if (!root)
 		return -ENOMEM;
-	if (!strcmp(path, "-")) {
-		ret = dump_json(stdout, root);
-		if (!ret && fflush(stdout))
-			ret = -errno;
-	} else {
-		ret = mt_file_write_atomic(path, 0600, dump_json, root);
-	}
+	ret = dump_json(f, root);
 	json_decref(root);
 	return ret;
 }

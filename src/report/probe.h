@@ -22,11 +22,10 @@ int mt_report_print_probe_csv(FILE *f, const struct mt_probe_result *r);
 /*
  * The JSON document of a probe (schema MT_PROBE_SCHEMA, memtlb-probe(1)):
  * memtlb (schema, version, command), system (as a report's), config,
- * mapping, points, levels. To path atomically (sys/file.h), or to stdout
- * for "-". 0 or -errno.
+ * mapping, points, levels, on f. 0 or -errno.
  */
 #define MT_PROBE_SCHEMA 3
-int mt_report_write_probe(const struct mt_probe_result *r, const struct mt_sysinfo *si,
-			  const char *path);
+int mt_report_print_probe_json(FILE *f, const struct mt_probe_result *r,
+			       const struct mt_sysinfo *si);
 
 #endif

@@ -291,4 +291,24 @@ for cmd in "stat --region 64k -i 1 -p 1" "sweep --region 64k..128k -i 1 -p 1"; d
 	cmp -s "$d/p.json" "$d/p.keep" && ok || fail "${cmd%% *}: the --tlb input replaced"
 done
 
+# --- a reader gone before the output (| head -c1 that has exited): the
+# file is whole. compare printed its table first and died of SIGPIPE
+# before -o was written. Every command prints through the one sink.
+gone() {	# WHAT ARGS...: memtlb ARGS -o FILE into a pipe already closed
+	what=$1
+	shift
+	rm -f "$d/gone.json"
+	{ sleep 0.5; "$MEMTLB" "$@" -o "$d/gone.json" 2>/dev/null; } | true
+	if [ -s "$d/gone.json" ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \
+		"$d/gone.json" 2>/dev/null; then ok; else
+		fail "$what -o, reader gone: the file is not whole"; fi
+}
+cmpd="$MEMTLB_TEST_DATA/compare"
+gone compare compare "$cmpd/base.json" "$cmpd/regression.json"
+gone "compare --format markdown" compare --format markdown "$cmpd/base.json" "$cmpd/regression.json"
+gone stat stat --region 64k -i 1 -p 1 -e minor-faults
+gone sweep sweep --region 64k..128k -i 1 -p 1 -e minor-faults
+gone probe probe --max 1m
+gone flush flush --pages 1..2:x2 --ops 10 -i 1 --format json
+
 finish
