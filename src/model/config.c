@@ -6,6 +6,7 @@
  * thing wherever it comes from.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -277,139 +278,204 @@ static int real_value(const char *value, double max, double *out, struct mt_msg 
 	return 0;
 }
 
-/* The repetition options: not --vary'd (one run decides its own count). */
-static int set_repetition(struct mt_config *cfg, const char *key, const char *value,
-			  struct mt_msg *msg)
+static int set_file_cache(struct mt_config *cfg, const char *value, struct mt_msg *msg)
 {
-	int v;
+	int v, ret = choice("file-cache", value, file_caches, N(file_caches), NULL, &v, msg);
 
-	if (!value)
-		return mt_msg_set(msg, -EINVAL, NULL, "%s", "a value is needed");
-	if (!strcmp(key, "warmup")) {
-		if (!strcmp(value, "0")) {
-			cfg->warmup = 0;
-			return 0;
-		}
-		return count_value(value, 1000000, &cfg->warmup, msg);
-	}
-	if (!strcmp(key, "ci-target"))
-		return real_value(value, 100, &cfg->ci_target, msg);
-	if (!strcmp(key, "min-iterations"))
-		return count_value(value, 1000000, &cfg->min_iterations, msg);
-	if (!strcmp(key, "max-iterations"))
-		return count_value(value, 1000000, &cfg->max_iterations, msg);
-	if (!strcmp(key, "max-time"))
-		return real_value(value, 1e6, &cfg->max_time_s, msg);
-	if (!strcmp(key, "ci-phases")) {
-		cfg->ci_phases = value;
-		return 0;
-	}
-	if (!strcmp(key, "runs"))
-		return count_value(value, 64, &cfg->runs, msg);
-	v = mt_order_parse(value);
-	if (v < 0)
-		return mt_msg_set(msg, -EINVAL, "--order takes sequential, interleaved or random",
-				  "%s: not one of the choices", value);
-	cfg->order = v;
+	if (!ret)
+		cfg->file_cold = v == 1;
+	return ret;
+}
+
+static int set_event(struct mt_config *cfg, const char *value, struct mt_msg *msg)
+{
+	(void)msg;
+	cfg->events = value;
+	cfg->events_given = true;
+	/* -e replaces the default set; beside an --events SET it is an error */
+	if (cfg->event_set == default_set)
+		cfg->event_set = NULL;
 	return 0;
 }
 
-static bool is_repetition(const char *key)
-{
-	static const char *const keys[] = {
-		"warmup", "ci-target", "min-iterations", "max-iterations", "max-time", "order",
-		"ci-phases", "runs",
-	};
+#define AT(field) offsetof(struct mt_config, field)
+#define KEY(n, j, t, f) .name = n, .json = j, .type = t, .offset = AT(f)
+#define CHOICES(names) .choices = names, .n_choices = N(names)
 
-	return parse_of(keys, N(keys), key) >= 0;
+/*
+ * Every key of the configuration, once: the long option (mt_config_set's,
+ * --vary's), its name in a report's config (NULL: not saved), how its
+ * value is read and into which field, its range, and flags. The command
+ * line, --vary, the report writer and the loader all go through it, so a
+ * value a report carries is one the option would take.
+ */
+static const struct mt_config_key keys[] = {
+	{ KEY("region", "region", MT_KEY_SIZE, region), .flags = MT_KEY_VARY | MT_KEY_REQUIRED },
+	{ KEY("block", "block", MT_KEY_SIZE, block), .flags = MT_KEY_VARY | MT_KEY_REQUIRED },
+	{ KEY("iterations", "iterations", MT_KEY_COUNT, iterations), .max = 1000000,
+	  .flags = MT_KEY_VARY | MT_KEY_REQUIRED },
+	{ KEY("passes", "passes", MT_KEY_COUNT, passes), .max = 1000000,
+	  .flags = MT_KEY_VARY | MT_KEY_REQUIRED },
+	{ KEY("backing", "backing", MT_KEY_CUSTOM, backing), .set = set_backing, CHOICES(backings),
+	  .flags = MT_KEY_VARY },
+	{ KEY("file-cache", "file_cache", MT_KEY_CUSTOM, file_cold), .set = set_file_cache,
+	  CHOICES(file_caches), .flags = MT_KEY_VARY },
+	{ KEY("pages", "pages", MT_KEY_CUSTOM, pages), .set = set_pages, CHOICES(pages),
+	  .flags = MT_KEY_VARY },
+	{ KEY("reserve", "reserve", MT_KEY_FLAG, reserve) },
+	{ KEY("access", "access", MT_KEY_CUSTOM, access), .set = set_access, CHOICES(accesses),
+	  .flags = MT_KEY_VARY },
+	{ KEY("seed", "seed", MT_KEY_CUSTOM, seed), .set = set_seed, .flags = MT_KEY_VARY },
+	{ KEY("populate", "populate", MT_KEY_FLAG, populate) },
+	{ KEY("read-first", "read_first", MT_KEY_FLAG, read_first) },
+	{ KEY("tasks", "tasks", MT_KEY_COUNT, tasks), .max = 4096, .flags = MT_KEY_VARY },
+	{ KEY("task-mode", "task_mode", MT_KEY_CHOICE, task_mode), CHOICES(task_modes),
+	  .flags = MT_KEY_VARY },
+	{ KEY("task-region", "task_region", MT_KEY_CHOICE, task_region), CHOICES(task_regions),
+	  .flags = MT_KEY_VARY },
+	{ KEY("event", NULL, MT_KEY_CUSTOM, events), .set = set_event, .flags = MT_KEY_VARY },
+	{ KEY("events", NULL, MT_KEY_STRING, event_set), .flags = MT_KEY_VARY },
+	{ KEY("events-dir", NULL, MT_KEY_STRING, events_dir), .flags = MT_KEY_VARY },
+	{ KEY("format", NULL, MT_KEY_CHOICE, format), CHOICES(formats), .flags = MT_KEY_VARY },
+	{ KEY("output", NULL, MT_KEY_STRING, output), .flags = MT_KEY_VARY },
+	{ KEY("force", NULL, MT_KEY_FLAG, force) },
+	{ KEY("verbose", NULL, MT_KEY_FLAG, verbose) },
+	{ KEY("wide", NULL, MT_KEY_FLAG, wide) },
+	/* Repetition: never --vary'd (one run decides its own count). */
+	{ KEY("warmup", "warmup", MT_KEY_COUNT, warmup), .max = 1000000,
+	  .flags = MT_KEY_REPEAT | MT_KEY_ZERO },
+	{ KEY("ci-target", "ci_target", MT_KEY_REAL, ci_target), .max = 100,
+	  .flags = MT_KEY_REPEAT | MT_KEY_CI },
+	{ KEY("min-iterations", "min_iterations", MT_KEY_COUNT, min_iterations), .max = 1000000,
+	  .flags = MT_KEY_REPEAT | MT_KEY_CI },
+	{ KEY("max-iterations", "max_iterations", MT_KEY_COUNT, max_iterations), .max = 1000000,
+	  .flags = MT_KEY_REPEAT | MT_KEY_CI },
+	{ KEY("max-time", "max_time", MT_KEY_REAL, max_time_s), .max = 1e6,
+	  .flags = MT_KEY_REPEAT | MT_KEY_CI | MT_KEY_IF_SET },
+	{ KEY("ci-phases", "ci_phases", MT_KEY_STRING, ci_phases),
+	  .flags = MT_KEY_REPEAT | MT_KEY_CI | MT_KEY_IF_SET },
+	{ KEY("order", "order", MT_KEY_CHOICE, order), CHOICES(orders),
+	  .flags = MT_KEY_REPEAT | MT_KEY_SWEEP },
+	{ KEY("runs", "runs", MT_KEY_COUNT, runs), .max = 64,
+	  .flags = MT_KEY_REPEAT | MT_KEY_IF_SET },
+};
+
+const struct mt_config_key *mt_config_keys(size_t *n)
+{
+	*n = N(keys);
+	return keys;
+}
+
+const struct mt_config_key *mt_config_key(const char *name)
+{
+	for (size_t i = 0; name && i < N(keys); i++)
+		if (!strcmp(keys[i].name, name))
+			return &keys[i];
+	return NULL;
+}
+
+const struct mt_config_key *mt_config_key_json(const char *json)
+{
+	for (size_t i = 0; json && i < N(keys); i++)
+		if (keys[i].json && !strcmp(keys[i].json, json))
+			return &keys[i];
+	return NULL;
 }
 
 int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
 		  struct mt_msg *msg)
 {
+	const struct mt_config_key *k = mt_config_key(key);
+	char *field = (char *)cfg + (k ? k->offset : 0);
 	int v, ret;
 
 	msg->text[0] = msg->hint[0] = '\0';
-	/* Flags first: they take no value. */
-	if (!strcmp(key, "reserve"))
-		cfg->reserve = true;
-	else if (!strcmp(key, "populate"))
-		cfg->populate = true;
-	else if (!strcmp(key, "read-first"))
-		cfg->read_first = true;
-	else if (!strcmp(key, "force"))
-		cfg->force = true;
-	else if (!strcmp(key, "verbose"))
-		cfg->verbose = true;
-	else if (!strcmp(key, "wide"))
-		cfg->wide = true;
-	else if (is_repetition(key))
-		return set_repetition(cfg, key, value, msg);
-	else if (!mt_config_has_value(key))
+	if (!k)
 		return -ENOENT;
-	else if (!value)
-		return mt_msg_set(msg, -EINVAL, NULL, "%s", "a value is needed");
-	else if (!strcmp(key, "region"))
-		return size_value(value, &cfg->region, msg);
-	else if (!strcmp(key, "block"))
-		return size_value(value, &cfg->block, msg);
-	else if (!strcmp(key, "iterations"))
-		return count_value(value, 1000000, &cfg->iterations, msg);
-	else if (!strcmp(key, "passes"))
-		return count_value(value, 1000000, &cfg->passes, msg);
-	else if (!strcmp(key, "tasks"))
-		return count_value(value, 4096, &cfg->tasks, msg);
-	else if (!strcmp(key, "backing"))
-		return set_backing(cfg, value, msg);
-	else if (!strcmp(key, "pages"))
-		return set_pages(cfg, value, msg);
-	else if (!strcmp(key, "access"))
-		return set_access(cfg, value, msg);
-	else if (!strcmp(key, "seed"))
-		return set_seed(cfg, value, msg);
-	else if (!strcmp(key, "file-cache")) {
-		ret = choice(key, value, file_caches, N(file_caches), NULL, &v, msg);
-		if (!ret)
-			cfg->file_cold = v == 1;
-		return ret;
-	} else if (!strcmp(key, "task-mode")) {
-		ret = choice(key, value, task_modes, MT_TASK_MODE_MAX, NULL, &v, msg);
-		if (!ret)
-			cfg->task_mode = v;
-		return ret;
-	} else if (!strcmp(key, "task-region")) {
-		ret = choice(key, value, task_regions, MT_TASK_REGION_MAX, NULL, &v, msg);
-		if (!ret)
-			cfg->task_region = v;
-		return ret;
-	} else if (!strcmp(key, "format")) {
-		ret = choice(key, value, formats, MT_FORMAT_MAX, NULL, &v, msg);
-		if (!ret)
-			cfg->format = v;
-		return ret;
-	} else if (!strcmp(key, "event")) {
-		cfg->events = value;
-		cfg->events_given = true;
-		/* -e replaces the default set; beside an --events SET it is an error */
-		if (cfg->event_set == default_set)
-			cfg->event_set = NULL;
-	} else if (!strcmp(key, "events")) {
-		cfg->event_set = value;
-	} else if (!strcmp(key, "events-dir")) {
-		cfg->events_dir = value;
-	} else if (!strcmp(key, "output")) {
-		cfg->output = value;
+	if (k->type == MT_KEY_FLAG) {
+		*(bool *)field = true;
+		return 0;
 	}
-	return 0;
+	if (!value)
+		return mt_msg_set(msg, -EINVAL, NULL, "%s", "a value is needed");
+	switch (k->type) {
+	case MT_KEY_SIZE:
+		return size_value(value, (uint64_t *)field, msg);
+	case MT_KEY_COUNT:
+		if ((k->flags & MT_KEY_ZERO) && !strcmp(value, "0")) {
+			*(unsigned long *)field = 0;
+			return 0;
+		}
+		return count_value(value, (unsigned long)k->max, (unsigned long *)field, msg);
+	case MT_KEY_REAL:
+		return real_value(value, k->max, (double *)field, msg);
+	case MT_KEY_CHOICE:
+		ret = choice(k->name, value, k->choices, k->n_choices, NULL, &v, msg);
+		if (!ret)
+			*(int *)field = v;	/* every choice field is an enum */
+		return ret;
+	case MT_KEY_STRING:
+		*(const char **)field = value;
+		return 0;
+	case MT_KEY_CUSTOM:
+	default:
+		return k->set(cfg, value, msg);
+	}
 }
 
 bool mt_config_has_value(const char *key)
 {
-	static const char *const keys[] = {
-		"region", "block", "iterations", "passes", "backing", "file-cache", "pages",
-		"access", "seed", "tasks", "task-mode", "task-region", "event", "events",
-		"events-dir", "format", "output",
-	};
+	const struct mt_config_key *k = mt_config_key(key);
 
-	return parse_of(keys, N(keys), key) >= 0;
+	return k && (k->flags & MT_KEY_VARY);
+}
+
+int mt_config_value(const struct mt_config *cfg, const struct mt_config_key *k,
+		    struct mt_config_value *out)
+{
+	const char *field = (const char *)cfg + k->offset;
+
+	memset(out, 0, sizeof(*out));
+	if (k == mt_config_key("backing")) {
+		out->s = mt_backing_name(cfg->backing);	/* a file's path is the run's own */
+	} else if (k == mt_config_key("file-cache")) {
+		out->s = file_caches[cfg->file_cold];
+	} else if (k == mt_config_key("pages")) {
+		out->s = mt_pages_name(cfg->pages);
+	} else if (k == mt_config_key("access")) {
+		out->s = mt_access_name(cfg->access);
+	} else if (k == mt_config_key("seed")) {
+		out->kind = MT_VALUE_INT;
+		out->u = cfg->seed;
+		return 0;
+	} else {
+		switch (k->type) {
+		case MT_KEY_FLAG:
+			out->kind = MT_VALUE_BOOL;
+			out->b = *(const bool *)field;
+			return 0;
+		case MT_KEY_SIZE:
+			out->kind = MT_VALUE_INT;
+			out->u = *(const uint64_t *)field;
+			return 0;
+		case MT_KEY_COUNT:
+			out->kind = MT_VALUE_INT;
+			out->u = *(const unsigned long *)field;
+			return 0;
+		case MT_KEY_REAL:
+			out->kind = MT_VALUE_REAL;
+			out->d = *(const double *)field;
+			return 0;
+		case MT_KEY_CHOICE:
+			out->s = name_of(k->choices, k->n_choices, *(const int *)field);
+			break;
+		case MT_KEY_STRING:
+			out->s = *(const char *const *)field;
+			break;
+		default:
+			return -ENOENT;
+		}
+	}
+	out->kind = MT_VALUE_STRING;
+	return 0;
 }

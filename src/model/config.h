@@ -135,6 +135,51 @@ void mt_config_init(struct mt_config *cfg);
 /* Whether cfg counts the default set because nothing else was asked for. */
 bool mt_config_events_default(const struct mt_config *cfg);
 
+/* How a key's value is read (mt_config_set) and into what kind of field. */
+enum mt_key_type {
+	MT_KEY_FLAG,	/* bool: set by its name alone */
+	MT_KEY_SIZE,	/* uint64_t bytes, above 0 (mt_size_parse) */
+	MT_KEY_COUNT,	/* unsigned long from 1 (0 with MT_KEY_ZERO) to max */
+	MT_KEY_REAL,	/* double above 0, up to max */
+	MT_KEY_CHOICE,	/* an enum: the index of one of choices */
+	MT_KEY_STRING,	/* const char *, kept by pointer */
+	MT_KEY_CUSTOM,	/* set() parses it (backing's file:PATH, hugetlb:1g, ...) */
+};
+
+enum {
+	MT_KEY_VARY = 1 << 0,	/* takes a value a sweep can --vary */
+	MT_KEY_REPEAT = 1 << 1,	/* repetition: one run's own, never --vary'd */
+	MT_KEY_ZERO = 1 << 2,	/* a count that can be 0 */
+	MT_KEY_REQUIRED = 1 << 3, /* every report's config has it */
+	MT_KEY_CI = 1 << 4,	/* saved only with --ci-target */
+	MT_KEY_IF_SET = 1 << 5,	/* saved only when set (not 0, not NULL) */
+	MT_KEY_SWEEP = 1 << 6,	/* saved only in a sweep's report */
+};
+
+/*
+ * One key of the configuration (model/config.c's table): the long option,
+ * which mt_config_set and --vary take; its name in a report's config
+ * (memtlb-json(5)), NULL where it is not saved; the field and the range.
+ */
+struct mt_config_key {
+	const char *name;
+	const char *json;
+	enum mt_key_type type;
+	size_t offset;		/* of the field in struct mt_config */
+	double max;		/* MT_KEY_COUNT, MT_KEY_REAL */
+	const char *const *choices;
+	int n_choices;
+	int (*set)(struct mt_config *cfg, const char *value, struct mt_msg *msg);
+	unsigned int flags;
+};
+
+/* The table, n keys. */
+const struct mt_config_key *mt_config_keys(size_t *n);
+
+/* The key of that option name, or of that report name (json); NULL if none. */
+const struct mt_config_key *mt_config_key(const char *name);
+const struct mt_config_key *mt_config_key_json(const char *json);
+
 /*
  * Set the option named key (the long option: "region", "backing",
  * "task-mode", ...) from value (NULL for a flag such as "populate"). String
@@ -146,6 +191,19 @@ int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
 
 /* Whether key is an option that takes a value (and so can be --vary'd). */
 bool mt_config_has_value(const char *key);
+
+/* A key's value as a report saves it. */
+struct mt_config_value {
+	enum { MT_VALUE_STRING, MT_VALUE_INT, MT_VALUE_REAL, MT_VALUE_BOOL } kind;
+	const char *s;		/* NULL: none */
+	uint64_t u;
+	double d;
+	bool b;
+};
+
+/* Key k of cfg, as a report's config holds it: 0, or -ENOENT (not saved). */
+int mt_config_value(const struct mt_config *cfg, const struct mt_config_key *k,
+		    struct mt_config_value *out);
 
 /* The names of the choices, as options, reports and tables spell them. */
 const char *mt_backing_name(enum mt_backing b);

@@ -14,6 +14,8 @@ int mt_report_create(struct mt_report **out, const char *command)
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return -ENOMEM;
+	/* the options' defaults: what a report's config says when it says nothing */
+	mt_config_init(&rep->config);
 	snprintf(rep->command, sizeof(rep->command), "%s", command);
 	snprintf(rep->version, sizeof(rep->version), "%s", MEMTLB_VERSION);
 	*out = rep;

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -404,47 +405,62 @@ int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f)
 	return ret;
 }
 
+/* Whether key k is in the config of rep (model/config.h's flags). */
+static bool config_saved(const struct mt_config_key *k, const struct mt_config_value *v,
+			 const struct mt_report *rep)
+{
+	if ((k->flags & MT_KEY_CI) && !(rep->config.ci_target > 0))
+		return false;
+	if ((k->flags & MT_KEY_SWEEP) && strcmp(rep->command, "sweep"))
+		return false;
+	if (!(k->flags & MT_KEY_IF_SET))
+		return true;
+	return v->kind == MT_VALUE_STRING ? v->s != NULL :
+	       v->kind == MT_VALUE_REAL ? v->d > 0 : v->kind == MT_VALUE_INT ? v->u != 0 : v->b;
+}
+
+/*
+ * The config: every key of model/config.c's table that a report saves, in
+ * its order and by its name there, then what the keys imply (the huge
+ * page size, the stride) and the run's own (events, backend).
+ */
 static json_t *config_json(struct jb *b, const struct mt_report *rep)
 {
 	const struct mt_config *c = &rep->config;
+	const struct mt_config_key *keys;
 	json_t *o = object(b);
+	size_t n;
 
-	put_int(b, o, "region", (json_int_t)c->region);
-	put_int(b, o, "block", (json_int_t)c->block);
-	put_int(b, o, "iterations", (json_int_t)c->iterations);
-	put_int(b, o, "passes", (json_int_t)c->passes);
-	put_str(b, o, "backing", mt_backing_name(c->backing));
-	put_str(b, o, "events", c->events ? c->events : "");
-	put_str(b, o, "backend", rep->backend);
-	put_bool(b, o, "user_only", rep->user_only);
-	put_str(b, o, "file_cache", c->file_cold ? "cold" : "warm");
-	put_str(b, o, "pages", mt_pages_name(c->pages));
+	keys = mt_config_keys(&n);
+	for (size_t i = 0; i < n; i++) {
+		struct mt_config_value v;
+
+		if (!keys[i].json || mt_config_value(c, &keys[i], &v) ||
+		    !config_saved(&keys[i], &v, rep))
+			continue;
+		switch (v.kind) {
+		case MT_VALUE_INT:
+			put_int(b, o, keys[i].json, (json_int_t)v.u);
+			break;
+		case MT_VALUE_REAL:
+			set_real(b, o, keys[i].json, v.d);
+			break;
+		case MT_VALUE_BOOL:
+			put_bool(b, o, keys[i].json, v.b);
+			break;
+		case MT_VALUE_STRING:
+		default:
+			put_str(b, o, keys[i].json, v.s ? v.s : "");
+			break;
+		}
+	}
 	put_int(b, o, "huge_page_size", (json_int_t)c->huge_size);
-	put_bool(b, o, "reserve", c->reserve);
-	put_str(b, o, "access", mt_access_name(c->access));
 	put_int(b, o, "stride", (json_int_t)c->stride);
-	put_int(b, o, "seed", (json_int_t)c->seed);
-	put_bool(b, o, "populate", c->populate);
-	put_bool(b, o, "read_first", c->read_first);
-	put_int(b, o, "tasks", (json_int_t)c->tasks);
-	put_str(b, o, "task_mode", mt_task_mode_name(c->task_mode));
-	put_str(b, o, "task_region", mt_task_region_name(c->task_region));
+	put_str(b, o, "events", c->events ? c->events : "");
 	if (rep->event_set[0])
 		put_str(b, o, "event_set", rep->event_set);
-	put_int(b, o, "warmup", (json_int_t)c->warmup);
-	if (c->ci_target > 0) {
-		set_real(b, o, "ci_target", c->ci_target);
-		put_int(b, o, "min_iterations", (json_int_t)c->min_iterations);
-		put_int(b, o, "max_iterations", (json_int_t)c->max_iterations);
-		if (c->max_time_s > 0)
-			set_real(b, o, "max_time", c->max_time_s);
-		if (c->ci_phases)
-			put_str(b, o, "ci_phases", c->ci_phases);
-	}
-	if (!strcmp(rep->command, "sweep"))
-		put_str(b, o, "order", mt_order_name(c->order));
-	if (c->runs)
-		put_int(b, o, "runs", (json_int_t)c->runs);
+	put_str(b, o, "backend", rep->backend);
+	put_bool(b, o, "user_only", rep->user_only);
 	return o;
 }
 
@@ -1886,76 +1902,111 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
 	load_env(js, &si->env);
 }
 
-/* A choice by its name (model/config.c's vocabulary); unknown or absent: the first. */
-static int choice(json_t *o, const char *key, int (*parse)(const char *))
+/*
+ * One key of the config through mt_config_set, as the option would take
+ * it: a value the option refuses is refused here, never assigned. 0, 1
+ * when the key stays as it is, or -EINVAL with msg.
+ */
+static int config_text(json_t *jc, const struct mt_config_key *k, json_t *v,
+		       const struct mt_config *c, char *buf, size_t len)
 {
-	int v = parse(json_string_value(json_object_get(o, key)));
+	const char *field = (const char *)c + k->offset;
+	bool number = k->type == MT_KEY_SIZE || k->type == MT_KEY_COUNT ||
+		      !strcmp(k->name, "seed");
+	uint64_t u;
 
-	return v < 0 ? 0 : v;
-}
-
-/* The workload options: absent in older reports, so all optional. */
-static void load_workload_config(json_t *jc, struct mt_config *c)
-{
-	uint64_t v;
-
-	c->pages = choice(jc, "pages", mt_pages_parse);
-	c->access = choice(jc, "access", mt_access_parse);
-	c->task_mode = choice(jc, "task_mode", mt_task_mode_parse);
-	c->task_region = choice(jc, "task_region", mt_task_region_parse);
-	c->file_cold = !strcmp(json_string_value(json_object_get(jc, "file_cache")) ?: "", "cold");
-	if (!get_u64(jc, "huge_page_size", &v))
-		c->huge_size = v;
-	if (!get_u64(jc, "stride", &v))
-		c->stride = v;
-	if (!get_u64(jc, "seed", &v))
-		c->seed = v;
-	if (!get_u64(jc, "tasks", &v))
-		c->tasks = (unsigned long)v;
-	c->reserve = json_is_true(json_object_get(jc, "reserve"));
-	c->populate = json_is_true(json_object_get(jc, "populate"));
-	c->read_first = json_is_true(json_object_get(jc, "read_first"));
-}
-
-/* The repetition keys, absent in older reports (then the fixed -i). */
-static void load_repetition(json_t *jc, struct mt_config *c)
-{
-	const char *order = json_string_value(json_object_get(jc, "order"));
-	double d;
-	uint64_t v;
-
-	if (!get_u64(jc, "warmup", &v) && v <= 1000000)
-		c->warmup = (unsigned long)v;
-	if (!get_num(jc, "ci_target", &d) && d > 0 && d <= 100)
-		c->ci_target = d;
-	if (!get_u64(jc, "min_iterations", &v) && v <= 1000000)
-		c->min_iterations = (unsigned long)v;
-	if (!get_u64(jc, "max_iterations", &v) && v <= 1000000)
-		c->max_iterations = (unsigned long)v;
-	if (!get_num(jc, "max_time", &d) && d > 0)
-		c->max_time_s = d;
-	if (order && mt_order_parse(order) >= 0)
-		c->order = (enum mt_order)mt_order_parse(order);
-	if (!get_u64(jc, "runs", &v) && v >= 1 && v <= 64)
-		c->runs = (unsigned long)v;
+	switch (k->type) {
+	case MT_KEY_FLAG:
+		if (!json_is_boolean(v))
+			return -EINVAL;
+		return json_is_true(v) ? 0 : 1;
+	case MT_KEY_STRING:
+		/* kept by pointer: none from a file outlives it (ci_phases) */
+		return json_is_string(v) ? 1 : -EINVAL;
+	case MT_KEY_REAL:
+		if (!json_is_number(v))
+			return -EINVAL;
+		snprintf(buf, len, "%.17g", json_number_value(v));
+		return 0;
+	default:
+		break;
+	}
+	if (number) {
+		/* written as integers: "1g" or 1.5 is no value memtlb wrote */
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return -EINVAL;
+		u = (uint64_t)json_integer_value(v);
+		/* 0 is "none" of a count whose default is none (tasks, runs) */
+		if (!u && k->type == MT_KEY_COUNT && !(k->flags & MT_KEY_ZERO) &&
+		    !*(const unsigned long *)field)
+			return 1;
+		snprintf(buf, len, "%" PRIu64, u);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return -EINVAL;
+	if (!strcmp(k->name, "access") && !strcmp(json_string_value(v), "stride")) {
+		if (get_u64(jc, "stride", &u))
+			return -EINVAL;
+		snprintf(buf, len, "stride:%" PRIu64, u);
+		return 0;
+	}
+	snprintf(buf, len, "%s", json_string_value(v));
+	return 0;
 }
 
 static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 {
 	struct mt_config *c = &rep->config;
+	bool run = !strcmp(rep->command, "run");
+	const struct mt_config_key *keys;
+	char text[128];
+	struct mt_msg msg;
+	uint64_t v;
+	size_t n;
 
-	if (!json_is_object(jc) || get_u64(jc, "region", &c->region) ||
-	    get_u64(jc, "block", &c->block) || get_u64(jc, "iterations", (uint64_t *)&c->iterations) ||
-	    get_u64(jc, "passes", (uint64_t *)&c->passes))
-		return bad(ld, "config: region, block, iterations and passes must be integers");
-	c->backing = choice(jc, "backing", mt_backing_parse);
-	load_workload_config(jc, c);
+	if (!json_is_object(jc))
+		return bad(ld, "config: missing");
+	keys = mt_config_keys(&n);
+	for (size_t i = 0; i < n; i++) {
+		json_t *jv = json_object_get(jc, keys[i].json ? keys[i].json : "");
+		int ret;
+
+		if (!keys[i].json)
+			continue;
+		/* older reports lack the later keys: those stay at their defaults */
+		if (!jv && !(keys[i].flags & MT_KEY_REQUIRED))
+			continue;
+		/*
+		 * memtlb run counts a command: it has no region, block or
+		 * passes, and its report says 0, which no option takes.
+		 */
+		if (run && json_is_integer(jv) && !json_integer_value(jv) &&
+		    (keys[i].type == MT_KEY_SIZE || keys[i].type == MT_KEY_COUNT)) {
+			memset((char *)c + keys[i].offset, 0, keys[i].type == MT_KEY_SIZE ?
+			       sizeof(uint64_t) : sizeof(unsigned long));
+			continue;
+		}
+		ret = jv ? config_text(jc, &keys[i], jv, c, text, sizeof(text)) : -EINVAL;
+		if (ret < 0)
+			return bad(ld, "config: %s: missing or not a value it takes", keys[i].json);
+		if (ret)
+			continue;
+		if (mt_config_set(c, keys[i].name, keys[i].type == MT_KEY_FLAG ? NULL : text,
+				  &msg))
+			return bad(ld, "config: %s: %s", keys[i].json, msg.text);
+	}
+	/* what the keys imply: the page size the run got (the pages key set a default) */
+	if (!get_u64(jc, "huge_page_size", &v)) {
+		if (v > (1ull << 40) || (v & (v - 1)))
+			return bad(ld, "config: huge_page_size %" PRIu64 ": not a page size", v);
+		c->huge_size = v;
+	}
 	get_str(jc, "events", rep->events, sizeof(rep->events));
 	c->events = rep->events;
 	get_str(jc, "backend", rep->backend, sizeof(rep->backend));
 	get_str(jc, "event_set", rep->event_set, sizeof(rep->event_set));
 	rep->user_only = json_is_true(json_object_get(jc, "user_only"));
-	load_repetition(jc, c);
 	return 0;
 }
 

@@ -495,6 +495,87 @@ static void test_bad_files(void **state)
 	assert_int_equal(mt_report_load(dir, &rep, msg, sizeof(msg)), -EISDIR);
 }
 
+/*
+ * The config's keys are read through mt_config_set, as the options are: a
+ * value the option refuses is refused in a report too (before, the loader
+ * assigned fields with its own copies of the ranges, or none).
+ */
+static void test_config_through_setter(void **state)
+{
+	const struct mt_config_key *keys;
+	struct mt_report *rep = NULL;
+	char path[256], msg[256], text[1024], bad[64];
+	size_t n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/config.json", dir);
+	keys = mt_config_keys(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct mt_config_key *k = &keys[i];
+		struct mt_config cfg;
+		struct mt_msg m;
+		bool required = k->flags & MT_KEY_REQUIRED;
+
+		if (!k->json || k->type == MT_KEY_STRING)
+			continue;
+		/* a value just out of the key's range, as JSON and as the option's text */
+		switch (k->type) {
+		case MT_KEY_FLAG:
+			snprintf(bad, sizeof(bad), "\"yes\"");
+			break;
+		case MT_KEY_SIZE:
+			snprintf(bad, sizeof(bad), "0");
+			break;
+		case MT_KEY_COUNT:
+		case MT_KEY_REAL:
+			snprintf(bad, sizeof(bad), "%.0f", k->max + 1);
+			break;
+		default:
+			snprintf(bad, sizeof(bad), "\"no such choice\"");
+			break;
+		}
+		snprintf(text, sizeof(text), "{\"memtlb\": {\"schema\": 3}, \"config\": {%s%s"
+			 "\"%s\": %s}, \"results\": []}",
+			 !strcmp(k->json, "region") ? "" : "\"region\": 4096, ",
+			 required ? "" : "\"block\": 4096, \"iterations\": 1, \"passes\": 1, ",
+			 k->json, bad);
+		if (required && strcmp(k->json, "region"))	/* the other three, valid */
+			snprintf(text, sizeof(text), "{\"memtlb\": {\"schema\": 3}, \"config\": "
+				 "{\"region\": 4096, \"block\": %s, \"iterations\": %s, "
+				 "\"passes\": %s}, \"results\": []}",
+				 !strcmp(k->json, "block") ? bad : "4096",
+				 !strcmp(k->json, "iterations") ? bad : "1",
+				 !strcmp(k->json, "passes") ? bad : "1");
+		else if (required)
+			snprintf(text, sizeof(text), "{\"memtlb\": {\"schema\": 3}, \"config\": "
+				 "{\"region\": %s, \"block\": 4096, \"iterations\": 1, "
+				 "\"passes\": 1}, \"results\": []}", bad);
+		write_file(path, text);
+		assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), -EINVAL);
+		assert_non_null(strstr(msg, k->json));
+		/* and the option refuses the same text */
+		mt_config_init(&cfg);
+		if (k->type != MT_KEY_FLAG) {
+			char *q = bad[0] == '"' ? bad + 1 : bad;
+
+			q[strcspn(q, "\"")] = '\0';
+			assert_int_equal(mt_config_set(&cfg, k->name, q, &m), -EINVAL);
+		}
+	}
+	/* and one in range is taken: the config as the option would set it */
+	write_file(path, "{\"memtlb\": {\"schema\": 3}, \"config\": {\"region\": 8192, "
+		   "\"block\": 4096, \"iterations\": 2, \"passes\": 1, \"access\": \"stride\", "
+		   "\"stride\": 8192, \"warmup\": 0, \"tasks\": 0, \"populate\": true}, "
+		   "\"results\": []}");
+	assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), 0);
+	assert_int_equal(rep->config.access, MT_ACCESS_STRIDE);
+	assert_int_equal(rep->config.stride, 8192);
+	assert_true(rep->config.populate);
+	assert_int_equal(rep->config.tasks, 0);
+	mt_report_destroy(rep);
+	unlink(path);
+}
+
 /* The shared atomic writer: used by mt_report_write and memtlb report -o. */
 static char adir[300];
 
@@ -751,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_keeps_units),
 		cmocka_unit_test(test_write_failure_leaves_nothing),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_config_through_setter),
 		cmocka_unit_test(test_atomic_writer),
 		cmocka_unit_test(test_not_utf8_kept),
 		cmocka_unit_test(test_no_memory_writes_nothing),
