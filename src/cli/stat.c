@@ -23,7 +23,7 @@
 #include "report/sweep.h"
 #include "sys/journal.h"
 
-enum { OPT_PHASE = MT_OPT_FIRST_FREE + 0x20, OPT_RUNS };
+enum { OPT_PHASE = MT_OPT_FIRST_FREE + 0x20, OPT_RUNS, OPT_FROM };
 
 static const char cmdopts_s[] = "+:" MT_WORKLOAD_SHORTOPTS "h";
 static const struct option cmdopts[] = {
@@ -32,6 +32,7 @@ static const struct option cmdopts[] = {
 	MT_TLB_LONGOPT,
 	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "runs", required_argument, NULL, OPT_RUNS },
+	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -46,6 +47,8 @@ static void help(void)
 	       "                           comma-separated (default: every phase)\n"
 	       "      --runs N             N fresh processes, each doing the iterations:\n"
 	       "                           the report keeps the spread between runs\n"
+	       "      --from FILE          print a saved stat report again, as its run\n"
+	       "                           printed it (--format, -x, -v, --wide apply)\n"
 	       MT_TLB_HELP
 	       "  -h, --help               this text\n");
 }
@@ -246,6 +249,35 @@ static int stat_runs(int argc, char *argv[], const struct mt_config *cfg,
 	return ret;
 }
 
+/*
+ * --from FILE: a saved report printed as the run that made it printed it,
+ * with the output options given now; nothing is measured.
+ */
+static int from_file(const char *path, struct mt_config *cfg)
+{
+	struct mt_report *rep;
+	char msg[256];
+	int ret;
+
+	ret = mt_report_load(path, &rep, msg, sizeof(msg));
+	if (ret) {
+		mt_err("--from: %s: %s", path, msg[0] ? msg : strerror(-ret));
+		return MT_EXIT_USAGE;
+	}
+	if (strcmp(rep->command, "stat") || rep->n_results != 1) {
+		mt_err("--from: %s: a report of memtlb %s, not of stat", path, rep->command);
+		mt_hint("memtlb report %s prints any report", path);
+		mt_report_destroy(rep);
+		return MT_EXIT_USAGE;
+	}
+	ret = mt_cli_report_emit(rep, cfg, stdout);
+	if (!ret && cfg->format == MT_FORMAT_TABLE)
+		mt_report_print_tlb_agreement(stdout, rep,
+					      MT_PROSE_WIDTH(mt_report_width(stdout, rep)));
+	mt_report_destroy(rep);
+	return ret;
+}
+
 static int cmd_stat(int argc, char *argv[])
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
@@ -260,7 +292,7 @@ static int cmd_stat(int argc, char *argv[])
 	struct mt_reach tlb[MT_REACH_MAX];
 	size_t n_ev = 0, n_tlb = 0;
 	bool limits = false;
-	const char *tlb_path = NULL;
+	const char *tlb_path = NULL, *from = NULL;
 	int c, ret, child = run_child_fd();
 
 	mt_config_init(&cfg);
@@ -280,6 +312,10 @@ static int cmd_stat(int argc, char *argv[])
 				mt_hint("--runs 3: three fresh processes of -i iterations each");
 				return MT_EXIT_USAGE;
 			}
+			continue;
+		}
+		if (c == OPT_FROM) {
+			from = optarg;
 			continue;
 		}
 		if (c == OPT_PHASE) {
@@ -310,6 +346,23 @@ static int cmd_stat(int argc, char *argv[])
 		mt_err("stat: unexpected argument '%s'", argv[optind]);
 		mt_hint("memtlb stat --help lists the options");
 		return MT_EXIT_USAGE;
+	}
+	if (from) {
+		/* only what says how to print: the rest was the saved run's */
+		struct mt_config out = cfg;
+
+		mt_config_init(&out);
+		out.format = cfg.format;
+		out.csv_sep = cfg.csv_sep;
+		out.verbose = cfg.verbose;
+		out.wide = cfg.wide;
+		if (memcmp(&out, &cfg, sizeof(out)) || tlb_path || limits) {
+			mt_err("--from: prints a report again: only --format, -x, -j, -v and "
+			       "--wide with it");
+			mt_hint("memtlb stat --from FILE [--format csv]");
+			return MT_EXIT_USAGE;
+		}
+		return from_file(from, &cfg);
 	}
 	if (child == -2) {
 		mt_err("stat: %s: not a pipe this memtlb was handed", RUN_CHILD_ENV);

@@ -178,7 +178,7 @@ static int print_check(const struct mt_sysinfo *si)
 	while (nanosleep(&one, &one) && errno == EINTR)
 		;
 	c.steal_ms = mt_env_steal_since(&m);
-	n = mt_env_check(si, &c, w, MT_ENV_WARN_MAX);
+	n = mt_sysinfo_check(si, &c, w, MT_ENV_WARN_MAX);
 	for (unsigned int i = 0; i < n && i < MT_ENV_WARN_MAX; i++) {
 		char text[MT_SAFE_MAX], fix[MT_SAFE_MAX];
 
@@ -277,7 +277,7 @@ unsigned int mt_sysinfo_precheck(const struct mt_sysinfo *si, const struct mt_co
 	size_t off = 0;
 	unsigned int n;
 
-	n = mt_env_check(si, &c, w, MT_ENV_WARN_MAX);
+	n = mt_sysinfo_check(si, &c, w, MT_ENV_WARN_MAX);
 	if (!n)
 		return 0;
 	for (unsigned int i = 0; i < n && i < MT_ENV_WARN_MAX; i++)

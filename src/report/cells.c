@@ -910,3 +910,60 @@ out:
 	*out = t;
 	return ret;
 }
+
+size_t mt_cell_utf8_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned int c = s[0], cp, n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (unsigned int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void mt_cell_html(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default:
+			/*
+			 * XML 1.0 has no control characters but tab and line ends,
+			 * and a document is UTF-8: anything else as \xHH.
+			 */
+			if (((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f) {
+				fprintf(f, "\\x%02x", (unsigned char)*s);
+			} else if ((unsigned char)*s >= 0x80) {
+				size_t n = mt_cell_utf8_len(s);
+
+				if (!n) {
+					fprintf(f, "\\x%02x", (unsigned char)*s);
+				} else {
+					fwrite(s, 1, n, f);
+					s += n - 1;
+				}
+			} else {
+				fputc(*s, f);
+			}
+		}
+	}
+}

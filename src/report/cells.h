@@ -38,6 +38,15 @@ const char *mt_cell_csv(char *buf, size_t len, const char *s, bool always);
 /* mt_cell_csv written to f. */
 void mt_csv_field(FILE *f, const char *s, bool always);
 
+/*
+ * s as XHTML text: markup characters as entities, control bytes and bytes
+ * that are not UTF-8 as \xHH. For strings from reports (report, compare).
+ */
+void mt_cell_html(FILE *f, const char *s);
+
+/* Length of the valid UTF-8 sequence at s, or 0 (overlong, surrogate, > U+10FFFF). */
+size_t mt_cell_utf8_len(const char *s);
+
 /* Room for any cell below. */
 #define MT_CELL_MAX 64
 

@@ -13,7 +13,6 @@
 #include "report/cells.h"
 #include "report/compare.h"
 #include "report/json.h"
-#include "report/render.h"
 #include "stats/compare.h"
 
 /* Two inputs fit 80 columns with a 24-character metric (write_0.dTLB-load-misses). */
@@ -333,7 +332,7 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool w
 
 static void html(FILE *f, const char *s)
 {
-	mt_render_html_text(f, s);
+	mt_cell_html(f, s);
 }
 
 static const char html_head[] =

@@ -19,6 +19,7 @@
 
 #include "model/reach.h"
 #include "model/size.h"
+#include "report/cells.h"
 #include "report/json.h"
 #include "report/probe.h"
 #include "report/sweep.h"
@@ -42,32 +43,6 @@ static json_t *keep(struct jb *b, json_t *v)
 	return v;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 (overlong, surrogate, > U+10FFFF). */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned int c = s[0], cp, n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (unsigned int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /*
  * A byte string as JSON text: valid UTF-8 as is; else each byte that is not
  * part of a valid sequence becomes the four characters \xHH (memtlb-json(5)),
@@ -83,7 +58,7 @@ static const char *utf8_text(const char *s, char **copy)
 
 	*copy = NULL;
 	for (size_t i = 0; p[i]; i += len ? len : 1) {
-		len = utf8_len(p + i);
+		len = mt_cell_utf8_len((const char *)p + i);
 		if (!len)
 			n++;
 	}
@@ -94,7 +69,7 @@ static const char *utf8_text(const char *s, char **copy)
 		return NULL;
 	o = out;
 	for (size_t i = 0; p[i]; ) {
-		len = utf8_len(p + i);
+		len = mt_cell_utf8_len((const char *)p + i);
 		if (!len) {
 			o += sprintf(o, "\\x%02X", p[i]);
 			i++;
@@ -118,11 +93,6 @@ json_t *mt_json_string(const char *s)
 	v = t ? json_string(t) : NULL;
 	free(copy);
 	return v;
-}
-
-size_t mt_json_utf8_len(const char *s)
-{
-	return utf8_len((const unsigned char *)s);
 }
 
 static json_t *str(struct jb *b, const char *s)
@@ -1073,7 +1043,7 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 	return root;
 }
 
-#define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(17))
 
 struct text {
 	char *buf;

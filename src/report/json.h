@@ -54,9 +54,6 @@ int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *
  */
 json_t *mt_json_string(const char *s);
 
-/* Length of the valid UTF-8 sequence at s, or 0 for a byte that starts none. */
-size_t mt_json_utf8_len(const char *s);
-
 /* The "system" object of a report, alone, indented, to f (memtlb sysinfo --json). */
 int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f);
 

@@ -261,7 +261,7 @@ static json_t *probe_json(const struct mt_probe_result *r, const struct mt_sysin
 static int dump_json(FILE *f, void *root)
 {
 	errno = 0;
-	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || fputc('\n', f) == EOF)
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) || fputc('\n', f) == EOF)
 		return errno ? -errno : -EIO;
 	return 0;
 }

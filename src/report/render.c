@@ -22,37 +22,6 @@
 
 #define MAX_KNEES 32
 
-static void html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			/*
-			 * XML 1.0 has no control characters but tab and line ends,
-			 * and a document is UTF-8: anything else as \xHH.
-			 */
-			if (((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f) {
-				fprintf(f, "\\x%02x", (unsigned char)*s);
-			} else if ((unsigned char)*s >= 0x80) {
-				size_t n = mt_json_utf8_len(s);
-
-				if (!n) {
-					fprintf(f, "\\x%02x", (unsigned char)*s);
-				} else {
-					fwrite(s, 1, n, f);
-					s += n - 1;
-				}
-			} else {
-				fputc(*s, f);
-			}
-		}
-	}
-}
-
 /* Markdown cells: a pipe would split the cell. */
 static void md_esc(FILE *f, const char *raw)
 {
@@ -95,7 +64,7 @@ static void heading(FILE *f, enum mt_render_format fmt, int level, const char *t
 		break;
 	case MT_RENDER_HTML:
 		fprintf(f, "<h%d>", level + 1);
-		html_esc(f, title);
+		mt_cell_html(f, title);
 		fprintf(f, "</h%d>\n", level + 1);
 		break;
 	}
@@ -107,7 +76,7 @@ static void note(FILE *f, enum mt_render_format fmt, const char *text)
 
 	if (fmt == MT_RENDER_HTML) {
 		fputs("<p>", f);
-		html_esc(f, text);
+		mt_cell_html(f, text);
 		fputs("</p>\n", f);
 	} else {
 		fprintf(f, "%s%s\n", fmt == MT_RENDER_MARKDOWN ? "\n" : "",
@@ -138,7 +107,7 @@ static int tbl_print(FILE *f, const struct mt_table *t, enum mt_render_format fm
 				fputc(' ', f);
 			} else {
 				fprintf(f, "<%s>", td);
-				html_esc(f, s);
+				mt_cell_html(f, s);
 				fprintf(f, "</%s>", td);
 			}
 		}
@@ -188,12 +157,12 @@ static int notes_print(FILE *f, const struct mt_table *t, enum mt_render_format 
 			if (i)
 				fputs("</li>\n", f);
 			fputs("<li>", f);
-			html_esc(f, s);
+			mt_cell_html(f, s);
 		} else {
 			if (!sub)
 				fputs("\n<ul>", f);
 			fputs("<li>", f);
-			html_esc(f, s);
+			mt_cell_html(f, s);
 			fputs("</li>", f);
 		}
 		sub = item;
@@ -619,7 +588,7 @@ static void pre(FILE *f, enum mt_render_format fmt, const char *text)
 {
 	if (fmt == MT_RENDER_HTML) {
 		fputs("<pre>", f);
-		html_esc(f, text);
+		mt_cell_html(f, text);
 		fputs("</pre>\n", f);
 	} else if (fmt == MT_RENDER_MARKDOWN) {
 		/* An indented block: nothing in it is markup, no fence can end it. */
@@ -785,7 +754,7 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		fputs(html_head, f);
 	if (fmt == MT_RENDER_HTML) {
 		fputs("<h1>memtlb report: ", f);
-		html_esc(f, title);
+		mt_cell_html(f, title);
 		fputs("</h1>\n", f);
 	} else {
 		char safe[MT_SAFE_MAX];
@@ -880,9 +849,4 @@ int mt_render_pdf(const struct mt_report *const *reps, const char *const *files,
 		free(dbuf[i]);
 	}
 	return ret;
-}
-
-void mt_render_html_text(FILE *f, const char *s)
-{
-	html_esc(f, s);
 }

@@ -30,10 +30,4 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 int mt_render_pdf(const struct mt_report *const *reps, const char *const *files,
 		  unsigned int n, char **pdf, size_t *len);
 
-/*
- * s as XHTML text: markup characters as entities, control bytes and bytes
- * that are not UTF-8 as \xHH. For strings from reports (compare's HTML).
- */
-void mt_render_html_text(FILE *f, const char *s);
-
 #endif

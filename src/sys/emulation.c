@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "sys/emulation.h"
-#include "sys/sysinfo.h"
+#include "sys/sys.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "sys/env.h"
-#include "sys/sysinfo.h"
+#include "sys/sys.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -423,71 +423,4 @@ void mt_env_run_add(struct mt_env_run *run, const struct mt_env_mark *m)
 	run->migrations = m->migrations < 0 || now.migrations < 0 || run->migrations < 0
 			  ? -1 : run->migrations + now.migrations - m->migrations;
 	run->measured = true;
-}
-
-static void warn(struct mt_env_warning *w, unsigned int max, unsigned int *n, const char *id,
-		 const char *fix, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static void warn(struct mt_env_warning *w, unsigned int max, unsigned int *n, const char *id,
-		 const char *fix, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*n < max) {
-		snprintf(w[*n].id, sizeof(w[*n].id), "%s", id);
-		snprintf(w[*n].fix, sizeof(w[*n].fix), "%s", fix ? fix : "");
-		va_start(ap, fmt);
-		vsnprintf(w[*n].text, sizeof(w[*n].text), fmt, ap);
-		va_end(ap);
-	}
-	(*n)++;
-}
-
-unsigned int mt_env_check(const struct mt_sysinfo *si, const struct mt_env_check *c,
-			  struct mt_env_warning *w, unsigned int max)
-{
-	const struct mt_env *e = &si->env;
-	unsigned int n = 0;
-
-	/* Unknown is not a warning: only what was read can be reported. */
-	if (e->governor[0] && strcmp(e->governor, "performance"))
-		warn(w, max, &n, "governor", "cpupower frequency-set -g performance",
-		     "cpufreq governor %s, not performance", e->governor);
-	if (e->boost == 1)
-		warn(w, max, &n, "boost",
-		     !strcmp(e->boost_source, "cpufreq/boost")
-		     ? "echo 0 > /sys/devices/system/cpu/cpufreq/boost"
-		     : "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo",
-		     "turbo/boost on (%s)", e->boost_source);
-	if (e->aslr > 0)
-		warn(w, max, &n, "aslr", "echo 0 > /proc/sys/kernel/randomize_va_space",
-		     "ASLR on (kernel.randomize_va_space=%d)", e->aslr);
-	if (e->smt_active == 1)
-		warn(w, max, &n, "smt", "echo off > /sys/devices/system/cpu/smt/control",
-		     "SMT on: a sibling thread shares the TLBs");
-	if (e->isolated_known && !e->isolated[0])
-		warn(w, max, &n, "isolcpus", "boot with isolcpus=LIST nohz_full=LIST",
-		     "no isolated CPUs: other tasks share the measuring CPU");
-	if (c->steal_ms > 0)
-		warn(w, max, &n, "steal", NULL, "steal time rose %.0f ms in a %.1f s sample",
-		     c->steal_ms, c->sample_s);
-	if (e->loadavg >= 0 && e->online_cpus > 0 && e->loadavg > 0.5 * e->online_cpus)
-		warn(w, max, &n, "load", NULL, "load average %.2f on %d CPUs, above 0.5 per CPU",
-		     e->loadavg, e->online_cpus);
-	if (c->thp_matters && !strcmp(si->thp_enabled, "always"))
-		warn(w, max, &n, "thp",
-		     "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled",
-		     "THP enabled=always: base-page runs may get huge pages");
-	/* A smaller size set to always folds base pages too (mTHP, 6.8+). */
-	for (unsigned int i = 0; c->thp_matters && i < e->n_mthp; i++) {
-		char fix[96];
-
-		if (strcmp(e->mthp[i].enabled, "always"))
-			continue;
-		snprintf(fix, sizeof(fix), "echo never > %s/hugepages-%ukB/enabled",
-			 "/sys/kernel/mm/transparent_hugepage", e->mthp[i].size_kb);
-		warn(w, max, &n, "mthp", fix, "mTHP %u kB enabled=always: base-page runs may get "
-		     "%u kB folios", e->mthp[i].size_kb, e->mthp[i].size_kb);
-	}
-	return n;
 }

@@ -111,19 +111,11 @@ struct mt_env_warning {
 	char fix[96];		/* a command or a boot option, "" none */
 };
 
-struct mt_sysinfo;
-
 struct mt_env_check {
 	double steal_ms;	/* steal over a sample; < 0 not sampled */
 	double sample_s;	/* its length */
 	bool thp_matters;	/* the run lets THP policy decide its pages */
 };
 
-/*
- * The warnings for si (its env and THP), at most max into w. Returns how
- * many were found (may exceed max: the rest are dropped).
- */
-unsigned int mt_env_check(const struct mt_sysinfo *si, const struct mt_env_check *c,
-			  struct mt_env_warning *w, unsigned int max);
 
 #endif

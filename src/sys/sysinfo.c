@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,59 +13,13 @@
 #include <unistd.h>
 
 #include "sys/emulation.h"
+#include "sys/sys.h"
 #include "sys/sysinfo.h"
 #include "sys/tlbdesc.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
-
-const char *mt_sys_path(char *buf, size_t len, const char *path)
-{
-	const char *root = getenv("MEMTLB_SYSROOT");
-
-	snprintf(buf, len, "%s%s", root && *root ? root : "", path);
-	return buf;
-}
-
-int mt_sys_write(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do {
-		n = write(fd, value, len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
-
-int mt_sys_read_line(const char *path, char *buf, size_t len)
-{
-	char full[4096];
-	FILE *f;
-
-	f = fopen(mt_sys_path(full, sizeof(full), path), "re");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		buf[0] = '\0';
-		return -ENODATA;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
 
 /* "always [madvise] never" -> "madvise" */
 static void read_choice(const char *path, char *out, size_t len)
@@ -442,28 +397,6 @@ static void read_hugepools(struct mt_sysinfo *si)
 	closedir(dir);
 }
 
-int mt_sys_list_count(const char *s)
-{
-	int n = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s)
-			return -1;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (b < a)
-			return -1;
-		n += (int)(b - a + 1);
-		if (*end && *end != ',')
-			return -1;
-		s = *end ? end + 1 : end;
-	}
-	return n;
-}
-
 static int has_flag(const char *flags, const char *flag)
 {
 	size_t len = strlen(flag);
@@ -717,4 +650,71 @@ int mt_sysinfo_read(struct mt_sysinfo *si)
 		si->pv_tlb_flush = 0;
 	mt_emulation_detect(&si->emulation);
 	return 0;
+}
+
+static void warn(struct mt_env_warning *w, unsigned int max, unsigned int *n, const char *id,
+		 const char *fix, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void warn(struct mt_env_warning *w, unsigned int max, unsigned int *n, const char *id,
+		 const char *fix, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n < max) {
+		snprintf(w[*n].id, sizeof(w[*n].id), "%s", id);
+		snprintf(w[*n].fix, sizeof(w[*n].fix), "%s", fix ? fix : "");
+		va_start(ap, fmt);
+		vsnprintf(w[*n].text, sizeof(w[*n].text), fmt, ap);
+		va_end(ap);
+	}
+	(*n)++;
+}
+
+unsigned int mt_sysinfo_check(const struct mt_sysinfo *si, const struct mt_env_check *c,
+			      struct mt_env_warning *w, unsigned int max)
+{
+	const struct mt_env *e = &si->env;
+	unsigned int n = 0;
+
+	/* Unknown is not a warning: only what was read can be reported. */
+	if (e->governor[0] && strcmp(e->governor, "performance"))
+		warn(w, max, &n, "governor", "cpupower frequency-set -g performance",
+		     "cpufreq governor %s, not performance", e->governor);
+	if (e->boost == 1)
+		warn(w, max, &n, "boost",
+		     !strcmp(e->boost_source, "cpufreq/boost")
+		     ? "echo 0 > /sys/devices/system/cpu/cpufreq/boost"
+		     : "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo",
+		     "turbo/boost on (%s)", e->boost_source);
+	if (e->aslr > 0)
+		warn(w, max, &n, "aslr", "echo 0 > /proc/sys/kernel/randomize_va_space",
+		     "ASLR on (kernel.randomize_va_space=%d)", e->aslr);
+	if (e->smt_active == 1)
+		warn(w, max, &n, "smt", "echo off > /sys/devices/system/cpu/smt/control",
+		     "SMT on: a sibling thread shares the TLBs");
+	if (e->isolated_known && !e->isolated[0])
+		warn(w, max, &n, "isolcpus", "boot with isolcpus=LIST nohz_full=LIST",
+		     "no isolated CPUs: other tasks share the measuring CPU");
+	if (c->steal_ms > 0)
+		warn(w, max, &n, "steal", NULL, "steal time rose %.0f ms in a %.1f s sample",
+		     c->steal_ms, c->sample_s);
+	if (e->loadavg >= 0 && e->online_cpus > 0 && e->loadavg > 0.5 * e->online_cpus)
+		warn(w, max, &n, "load", NULL, "load average %.2f on %d CPUs, above 0.5 per CPU",
+		     e->loadavg, e->online_cpus);
+	if (c->thp_matters && !strcmp(si->thp_enabled, "always"))
+		warn(w, max, &n, "thp",
+		     "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled",
+		     "THP enabled=always: base-page runs may get huge pages");
+	/* A smaller size set to always folds base pages too (mTHP, 6.8+). */
+	for (unsigned int i = 0; c->thp_matters && i < e->n_mthp; i++) {
+		char fix[96];
+
+		if (strcmp(e->mthp[i].enabled, "always"))
+			continue;
+		snprintf(fix, sizeof(fix), "echo never > %s/hugepages-%ukB/enabled",
+			 "/sys/kernel/mm/transparent_hugepage", e->mthp[i].size_kb);
+		warn(w, max, &n, "mthp", fix, "mTHP %u kB enabled=always: base-page runs may get "
+		     "%u kB folios", e->mthp[i].size_kb, e->mthp[i].size_kb);
+	}
+	return n;
 }

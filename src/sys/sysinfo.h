@@ -7,6 +7,7 @@
 
 #include "sys/env.h"
 #include "sys/emulation.h"
+#include "sys/sys.h"
 
 #define MT_HUGEPAGE_SIZES 4
 #define MT_TLB_MAX 24
@@ -118,8 +119,13 @@ int mt_sysinfo_tlb_intel(struct mt_sysinfo *si, const unsigned int r[4]);
 
 int mt_sysinfo_read(struct mt_sysinfo *si);
 
-/* A kernel list of CPUs or nodes, "0-3,5": how many (5), or -1 when it is not one. */
-int mt_sys_list_count(const char *s);
+/*
+ * The warnings for si (its env and THP), at most max into w. Returns how
+ * many were found (may exceed max: the rest are dropped).
+ */
+unsigned int mt_sysinfo_check(const struct mt_sysinfo *si, const struct mt_env_check *c,
+			      struct mt_env_warning *w, unsigned int max);
+
 
 /* MemAvailable from /proc/meminfo in bytes, or -errno. */
 int64_t mt_sys_mem_available(void);
@@ -159,13 +165,7 @@ int mt_sys_hugetlb_limit(uint64_t size_kb, struct mt_mem_limit *lim);
  */
 int64_t mt_sys_mem_headroom(struct mt_mem_limit *lim, bool *by_cgroup);
 
-/* Path under the sysroot; returns buf. */
-const char *mt_sys_path(char *buf, size_t len, const char *path);
 
-/* First line of a file, newline stripped: 0 or -errno. */
-int mt_sys_read_line(const char *path, char *buf, size_t len);
 
-/* Replace a file's contents with value (a /proc or /sys value): 0 or -errno. */
-int mt_sys_write(const char *path, const char *value);
 
 #endif

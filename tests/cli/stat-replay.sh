@@ -65,6 +65,27 @@ MEMTLB_BACKEND=replay:$MEMTLB_TEST_DATA/replay/bad-delta.txt run stat --region 1
 expect_status 2 "malformed replay file"
 expect_grep 'not a valid replay file' "$err" "malformed replay file named"
 
+# --from: a saved report printed again, byte for byte what its run printed,
+# in every format; nothing measured (no backend, no counters).
+for fmt in table csv json; do
+	MEMTLB_BACKEND=replay:$replay "$MEMTLB" stat --region 1m -i 2 -p 1 -e "$events" \
+		--format $fmt -o "$work/saved.json" >"$work/live.$fmt" 2>/dev/null
+	MEMTLB_BACKEND=bogus run stat --from "$work/saved.json" --format $fmt
+	expect_status 0 "stat --from, $fmt"
+	if cmp -s "$out" "$work/live.$fmt"; then ok; else
+		fail "stat --from, $fmt: not what the run printed"
+		diff "$work/live.$fmt" "$out" | head -n 10 >&2
+	fi
+done
+MEMTLB_BACKEND=replay:$replay "$MEMTLB" stat --region 1m -i 2 -p 1 -e "$events" -v \
+	-o "$work/saved.json" >"$work/live.v" 2>/dev/null
+run stat --from "$work/saved.json" -v
+if cmp -s "$out" "$work/live.v"; then ok; else fail "stat --from -v: not what the run printed"; fi
+usage_case "stat --from with a workload option" stat --from "$work/saved.json" --region 2m
+usage_case "stat --from a sweep" stat --from "$MEMTLB_TEST_DATA/sweep-1m-64m.json"
+expect_grep 'memtlb report' "$err" "stat --from a sweep: names the command that prints it"
+usage_case "stat --from a missing file" stat --from "$work/none.json"
+
 MEMTLB_BACKEND=bogus run stat --region 1m -i 1
 expect_status 2 "unknown backend"
 

@@ -445,7 +445,7 @@ static void test_check(void **state)
 	memset(&si, 0, sizeof(si));
 	e->cpufreq = e->boost = e->smt_active = e->aslr = e->online_cpus = -1;
 	e->loadavg = -1;
-	assert_int_equal(mt_env_check(&si, &c, w, MT_ENV_WARN_MAX), 0);
+	assert_int_equal(mt_sysinfo_check(&si, &c, w, MT_ENV_WARN_MAX), 0);
 
 	snprintf(e->governor, sizeof(e->governor), "powersave");
 	e->boost = 1;
@@ -457,7 +457,7 @@ static void test_check(void **state)
 	e->online_cpus = 2;
 	c.steal_ms = 30;
 	snprintf(si.thp_enabled, sizeof(si.thp_enabled), "always");
-	n = mt_env_check(&si, &c, w, MT_ENV_WARN_MAX);
+	n = mt_sysinfo_check(&si, &c, w, MT_ENV_WARN_MAX);
 	assert_int_equal(n, 8);
 	assert_true(has_warning(w, n, "governor"));
 	assert_true(has_warning(w, n, "boost"));
@@ -475,14 +475,14 @@ static void test_check(void **state)
 	e->n_mthp = 2;
 	e->mthp[0] = (struct mt_env_mthp){ 16, "never", "never" };
 	e->mthp[1] = (struct mt_env_mthp){ 64, "always", "never" };
-	n = mt_env_check(&si, &c, w, MT_ENV_WARN_MAX);
+	n = mt_sysinfo_check(&si, &c, w, MT_ENV_WARN_MAX);
 	assert_int_equal(n, 9);
 	assert_string_equal(w[8].id, "mthp");
 	assert_string_equal(w[8].fix,
 			    "echo never > /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled");
 	e->n_mthp = 0;
 	/* max bounds what is written, not what is counted. */
-	assert_int_equal(mt_env_check(&si, &c, w, 2), 8);
+	assert_int_equal(mt_sysinfo_check(&si, &c, w, 2), 8);
 
 	snprintf(e->governor, sizeof(e->governor), "performance");
 	e->boost = 0;
@@ -492,7 +492,7 @@ static void test_check(void **state)
 	e->loadavg = 1.0;	/* 0.5 per CPU: not above */
 	c.steal_ms = 0;
 	c.thp_matters = false;	/* --pages base: THP's policy does not decide */
-	assert_int_equal(mt_env_check(&si, &c, w, MT_ENV_WARN_MAX), 0);
+	assert_int_equal(mt_sysinfo_check(&si, &c, w, MT_ENV_WARN_MAX), 0);
 }
 
 /* A fixture's counters are fixed: no steal, no migration; a directory instead: unreadable. */
