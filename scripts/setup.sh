@@ -152,6 +152,6 @@ run)
 	exec "$build/memtlb" stat --region 1g
 	;;
 test)
-	exec meson test -C "$build" --print-errorlogs
+	exec meson test -C "$build" --setup full --print-errorlogs
 	;;
 esac
