@@ -92,6 +92,7 @@ struct sweep_cmd {
 	bool order_given;
 	bool pages_varied;	/* --vary pages=...: a translation series */
 	bool stream;		/* -o is written through: a FIFO, a device, a descriptor */
+	bool ratio_given;	/* --knee-ratio: over what a report read back says */
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -181,7 +182,9 @@ static void curve_opts(struct mt_report *rep, const struct sweep_cmd *sc)
 {
 	if (sc->phase)
 		snprintf(rep->curve_phase, sizeof(rep->curve_phase), "%s", sc->phase);
-	rep->knee_ratio = sc->ko.ratio;
+	/* a report read back keeps its run's ratio unless one is given now */
+	if (sc->ratio_given || !sc->from)
+		rep->knee_ratio = sc->ko.ratio;
 }
 
 static int from_file(struct sweep_cmd *sc)
@@ -208,6 +211,9 @@ static int from_file(struct sweep_cmd *sc)
 		return MT_EXIT_USAGE;
 	}
 	curve_opts(rep, sc);
+	/* the table's knees at the ratio the JSON's and the exports' use */
+	if (!sc->ratio_given && rep->knee_ratio > 1.0)
+		sc->ko.ratio = rep->knee_ratio;
 	ret = print_result(rep, sc, phase);
 	mt_report_destroy(rep);
 	return ret;
@@ -490,6 +496,7 @@ static int cmd_sweep(int argc, char *argv[])
 			continue;
 		case OPT_KNEE_RATIO:
 			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &sc.ko.ratio);
+			sc.ratio_given = true;
 			if (ret)
 				goto out;
 			continue;

@@ -50,7 +50,8 @@ struct mt_report {
 	 * --knee-ratio): the table, the CSV and the JSON all show these, so
 	 * that every output of one run carries the same knees. "" and 0:
 	 * the defaults (mt_report_default_phase, MT_KNEE_RATIO_DEFAULT).
-	 * Not in the file: a report read back gets them from the command.
+	 * In the file as knee_ratio and knee_phase, read back with it; a
+	 * command's own --phase and --knee-ratio replace them.
 	 */
 	char curve_phase[MT_PHASE_NAME_MAX];
 	double knee_ratio;

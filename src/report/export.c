@@ -192,15 +192,19 @@ static int walk_knees(const struct mt_report *rep, emit_fn fn, void *arg)
 		const double *x = c.x;
 		char sk[KEY_MAX], num[16];
 		struct item it = { .rep = rep };
-		int nk = c.n_knees;
+		int nk = c.n_knees, said = 0;
 
 		ret = 0;
 		if (c.n < 3 || nk < 0)
 			continue;
 		series_key(rep->results[c.idx[0]], sk, sizeof(sk));
-		ret = emit_series(fn, arg, &it, sk, phase, "knees", NULL, NULL, nk, "");
+		/* an uncertain step is no knee, as in the table and the JSON's knees */
+		ret = emit_series(fn, arg, &it, sk, phase, "knees", NULL, NULL,
+				  mt_report_series_knees(&c), "");
 		for (int i = 0; !ret && i < nk; i++) {
-			snprintf(num, sizeof(num), "knee%d", i + 1);
+			if (k[i].uncertain)
+				continue;
+			snprintf(num, sizeof(num), "knee%d", ++said);
 			it = (struct item){ .rep = rep, .headline = true };
 			ret = emit_series(fn, arg, &it, sk, phase, num, "from_bytes", NULL,
 					  x[k[i].before], "bytes");

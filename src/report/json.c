@@ -851,6 +851,8 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 
 	ret = mt_report_series_begin(&c, rep, phase, NULL);
 	set_real(b, root, "knee_ratio", c.ko.ratio);
+	if (phase)
+		put_str(b, root, "knee_phase", phase);
 	if (ret) {
 		b->err = ret;
 		goto out;
@@ -1980,6 +1982,32 @@ static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 	return 0;
 }
 
+/*
+ * The run's --knee-ratio and --phase, with which its knees were found: a
+ * report read back shows the same knees (report, its exports, sweep
+ * --from without the options) as the run did. Absent in older reports.
+ */
+static int load_curve(struct loader *ld, json_t *root, struct mt_report *rep)
+{
+	const char *phase = json_string_value(json_object_get(root, "knee_phase"));
+	json_t *ratio = json_object_get(root, "knee_ratio");
+
+	if (ratio) {
+		double r = json_number_value(ratio);
+
+		if (!json_is_number(ratio) || !(r > 1.0 && r <= 1000.0))
+			return bad(ld, "knee_ratio: not a number above 1, up to 1000");
+		rep->knee_ratio = r;
+	}
+	if (json_object_get(root, "knee_phase")) {
+		if (!phase || strlen(phase) >= sizeof(rep->curve_phase) ||
+		    !mt_report_has_phase(rep, phase))
+			return bad(ld, "knee_phase: not a phase of the results");
+		snprintf(rep->curve_phase, sizeof(rep->curve_phase), "%s", phase);
+	}
+	return 0;
+}
+
 static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
 {
 	uint64_t runs = 0, repeats = 0;
@@ -2308,6 +2336,8 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 				mt_result_destroy(r);
 		}
 	}
+	if (!ret)
+		ret = load_curve(&ld, root, rep);
 out:
 	json_decref(root);
 	if (ret) {

@@ -132,4 +132,30 @@ assert d["knee_ratio"] == 1.5, d["knee_ratio"]
 assert all(k["phase"] == "write_0" for k in d["knees"] + d["uncertain_knees"])
 PY
 
+# A report read back keeps its run's --knee-ratio and --phase: its JSON
+# knees, sweep --from's (table, CSV and JSON) and the exports agree. The
+# exports and sweep --from used the default ratio, whatever the file said.
+fixture="$MEMTLB_TEST_DATA/sweep-1m-64m.json"
+for args in "--knee-ratio 1.2" "--knee-ratio 2" "--knee-ratio 1.2 --phase write_0"; do
+	"$MEMTLB" sweep --from "$fixture" $args --format json >"$work/saved.json"
+	"$MEMTLB" sweep --from "$work/saved.json" --format json >"$work/again.json"
+	"$MEMTLB" sweep --from "$work/saved.json" --format csv >"$work/again.csv"
+	"$MEMTLB" report "$work/saved.json" --format lkp >"$work/lkp"
+	python3 - "$work/saved.json" "$work/again.json" "$work/again.csv" "$work/lkp" <<'PY' \
+		&& ok || fail "read back ($args): knees disagree"
+import csv, json, sys
+saved, again = (json.load(open(p)) for p in sys.argv[1:3])
+def knees(d):
+    return [(k["phase"], k["from_bytes"], k["to_bytes"]) for k in d["knees"]]
+assert saved["knee_ratio"] == again["knee_ratio"], (saved["knee_ratio"], again["knee_ratio"])
+assert knees(saved) == knees(again), (knees(saved), knees(again))
+rows = list(csv.DictReader(open(sys.argv[3])))
+marked = [r for r in rows if r.get("knee_step")]
+assert len(marked) == len(knees(saved)), (len(marked), knees(saved))
+lkp = dict(l.split(": ", 1) for l in open(sys.argv[4]).read().splitlines())
+phase = saved.get("knee_phase")
+assert int(lkp[phase + ".knees"]) == len(knees(saved)), (lkp.get(phase + ".knees"), knees(saved))
+PY
+done
+
 finish
