@@ -252,7 +252,6 @@ static bool pmu_events(char *buf, size_t len)
 int mt_emulation_detect(struct mt_emulation *em)
 {
 	struct mt_emulation_input in = { 0 };
-	const char *root = getenv("MEMTLB_SYSROOT");
 	char *cpuinfo, *compat, *vendor, *product, p[4096], events[4096];
 	size_t len = 0;
 #if defined(__x86_64__) || defined(__i386__)
@@ -274,14 +273,13 @@ int mt_emulation_detect(struct mt_emulation *em)
 	in.dmi_product = chomp(product);
 #if defined(__x86_64__) || defined(__i386__)
 	/* A fixture tree describes another machine: this CPU's cpuid is not it. */
-	if (!(root && *root) && __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
+	if (!mt_sys_fixture() && __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
 		__cpuid(0x40000000, a, sig[0], sig[1], sig[2]);
 		memcpy(hv, sig, 12);
 		hv[12] = '\0';
 		in.cpuid_hv = hv;
 	}
 #endif
-	(void)root;
 	mt_emulation_judge(em, &in);
 	free(cpuinfo);
 	free(compat);

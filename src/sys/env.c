@@ -132,11 +132,10 @@ static void read_hv(struct mt_env *e)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d, sig[4], feat;
-	const char *root = getenv("MEMTLB_SYSROOT");
 
 	e->hv_cpuid = -1;
 	/* A fixture tree describes another machine: this CPU's cpuid is not it. */
-	if (root && *root)
+	if (mt_sys_fixture())
 		return;
 	e->hv_cpuid = 0;
 	/* Without the hypervisor bit, leaf 0x40000000 is not a hypervisor's. */

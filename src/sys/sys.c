@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* /proc and /sys, read and written under MEMTLB_SYSROOT (sys.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,25 @@
 
 #include "sys/sys.h"
 
-const char *mt_sys_path(char *buf, size_t len, const char *path)
+/* The one place the test seam is read: a fixture tree standing for /. */
+static const char *sysroot(void)
 {
 	const char *root = getenv("MEMTLB_SYSROOT");
 
-	snprintf(buf, len, "%s%s", root && *root ? root : "", path);
+	return root && *root ? root : NULL;
+}
+
+const char *mt_sys_path(char *buf, size_t len, const char *path)
+{
+	const char *root = sysroot();
+
+	snprintf(buf, len, "%s%s", root ? root : "", path);
 	return buf;
+}
+
+bool mt_sys_fixture(void)
+{
+	return sysroot();
 }
 
 int mt_sys_write(const char *path, const char *value)

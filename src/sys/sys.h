@@ -2,6 +2,7 @@
 #ifndef MEMTLB_SYS_SYS_H
 #define MEMTLB_SYS_SYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -11,6 +12,12 @@
 
 /* Path under the sysroot; returns buf. */
 const char *mt_sys_path(char *buf, size_t len, const char *path);
+
+/*
+ * Whether a fixture tree stands for the machine (MEMTLB_SYSROOT): what
+ * only the CPU can tell (cpuid) is then not that machine's, and unread.
+ */
+bool mt_sys_fixture(void);
 
 /* First line of a file, newline stripped: 0 or -errno. */
 int mt_sys_read_line(const char *path, char *buf, size_t len);

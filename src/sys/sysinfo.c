@@ -548,10 +548,9 @@ static void read_tlbs(struct mt_sysinfo *si)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d, l1[4], l2[4], gb[4], max_ext, max;
-	const char *root = getenv("MEMTLB_SYSROOT");
 
 	/* A fixture tree describes another machine: this CPU's cpuid is not it. */
-	if (root && *root)
+	if (mt_sys_fixture())
 		return;
 	max = __get_cpuid_max(0, NULL);
 	max_ext = __get_cpuid_max(0x80000000, NULL);
