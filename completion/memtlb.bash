@@ -9,10 +9,10 @@ _memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --order --warmup
 _memtlb_opts_probe="--max --pages --knee-ratio --format --output --verbose --help"
 _memtlb_opts_compare="--fail-above --format --noise --output --test --wide --help"
 _memtlb_opts_report="--format --output --origin --checkout --build --run --help"
-_memtlb_opts_run="--repeat --interval-print --pid --duration --event --events --events-dir --format --field-separator --json --output --verbose --wide --help"
+_memtlb_opts_run="--repeat --interval-print --pid --duration --event --events --events-dir --format --field-separator --json --output --verbose --wide --from --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --names --help"
 _memtlb_opts_sysinfo="--json --check --help"
-_memtlb_opts_flush="--op --tasks --pages --ops --knee-ratio --region --iterations --event --events --events-dir --format --output --verbose --help"
+_memtlb_opts_flush="--op --tasks --pages --ops --knee-ratio --region --iterations --event --events --events-dir --format --output --verbose --from --help"
 
 # The words as typed: bash splits at COMP_WORDBREAKS (tlb:tlb_flush is three
 # words, --phase=x too); glue back what no blank separates, from COMP_LINE.

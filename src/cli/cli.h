@@ -258,6 +258,18 @@ int mt_cli_print_csv(FILE *out, char sep, int (*print)(FILE *, const void *), co
 int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg, FILE *out);
 
 /*
+ * --from FILE: a saved report of cmd printed again, as mt_cli_report_emit
+ * printed it for its run, on out; then after(out, rep, cfg) if not NULL.
+ * Only the output options may differ from base (the command's config
+ * before its options were read), and no other option given (other): the
+ * rest was the saved run's. Returns an exit code.
+ */
+int mt_cli_report_from(const char *cmd, const char *path, const struct mt_config *base,
+		       const struct mt_config *cfg, bool other, FILE *out,
+		       int (*after)(FILE *out, const struct mt_report *rep,
+				    const struct mt_config *cfg));
+
+/*
  * A run-time failure of COMMAND as one line, with a hint naming the
  * resource limit behind ENOMEM (RLIMIT_AS) or EMFILE (RLIMIT_NOFILE).
  * Returns MT_EXIT_FAILURE.

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -21,6 +22,7 @@ enum {
 	OPT_PAGES,
 	OPT_OPS,
 	OPT_KNEE_RATIO,
+	OPT_FROM,
 };
 
 static const char cmdopts_s[] = "+:r:i:e:o:vh";
@@ -38,6 +40,7 @@ static const struct option cmdopts[] = {
 	{ "format", required_argument, NULL, MT_OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -68,6 +71,8 @@ static void help(void)
 	       "      --format FMT         table (default) or json\n"
 	       "  -o, --output FILE        also write the JSON report to FILE (atomically)\n"
 	       "  -v, --verbose            say why events are not supported\n"
+	       "      --from FILE          print a saved flush report again, as its run\n"
+	       "                           printed it (--format and -v apply)\n"
 	       "  -h, --help               this text\n");
 }
 
@@ -173,13 +178,17 @@ static int cmd_flush(int argc, char *argv[])
 	struct mt_measure_opts mopts = { .progress = mt_cli_progress, .progress_arg = &shown };
 	struct mt_report *rep = NULL;
 	struct mt_event *ev = NULL;
+	const char *from = NULL;
+	struct mt_config base;
 	size_t n_ev = 0;
+	bool own = false;
 	int c, ret;
 
 	mt_config_init(&fc.cfg);
 	fc.cfg.events = MT_FLUSH_DEFAULT_EVENTS;
 	/* TLB work needs no PMU: the flush set's tracepoints unless -e or --events. */
 	fc.cfg.event_set = default_set;
+	memcpy(&base, &fc.cfg, sizeof(base));
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
@@ -187,16 +196,25 @@ static int cmd_flush(int argc, char *argv[])
 			help();
 			return MT_EXIT_OK;
 		}
+		if (c == OPT_FROM) {
+			from = optarg;
+			continue;
+		}
 		if (c == OPT_OP || c == OPT_TASKS || c == OPT_PAGES || c == OPT_OPS ||
-		    c == OPT_KNEE_RATIO || c == 'r')
+		    c == OPT_KNEE_RATIO || c == 'r') {
 			ret = own_opt(&fc, c, optarg);
-		else if (c != '?' && c != ':' && mt_cli_is_workload_opt(c))
+			own = true;
+		} else if (c != '?' && c != ':' && mt_cli_is_workload_opt(c)) {
 			ret = mt_cli_workload_opt(c, optarg, &fc.cfg);
-		else
+		} else {
 			return mt_cli_getopt_error("flush", c, argv);
+		}
 		if (ret)
 			return ret;
 	}
+	if (from)
+		return mt_cli_report_from("flush", from, &base, &fc.cfg, own || optind < argc,
+					  stdout, NULL);
 	if (fc.cfg.events_given && fc.cfg.event_set == default_set)
 		fc.cfg.event_set = NULL;
 	if (optind < argc) {

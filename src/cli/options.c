@@ -631,6 +631,47 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg,
 	return mt_sink_emit(&sink);
 }
 
+int mt_cli_report_from(const char *cmd, const char *path, const struct mt_config *base,
+		       const struct mt_config *cfg, bool other, FILE *out,
+		       int (*after)(FILE *out, const struct mt_report *rep,
+				    const struct mt_config *cfg))
+{
+	struct mt_report *rep;
+	struct mt_config want;
+	char msg[256];
+	int ret;
+
+	/* memcpy, padding and all: memcmp below compares every byte */
+	memcpy(&want, base, sizeof(want));
+	want.format = cfg->format;
+	want.csv_sep = cfg->csv_sep;
+	want.verbose = cfg->verbose;
+	want.wide = cfg->wide;
+	if (other || memcmp(&want, cfg, sizeof(want))) {
+		mt_err("--from: prints a report again: only --format, -x, -j, -v and --wide "
+		       "with it");
+		mt_hint("memtlb %s --from FILE [--format csv]", cmd);
+		return MT_EXIT_USAGE;
+	}
+	ret = mt_report_load(path, &rep, msg, sizeof(msg));
+	if (ret) {
+		mt_err("--from: %s: %s", path, msg[0] ? msg : strerror(-ret));
+		return MT_EXIT_USAGE;
+	}
+	if (strcmp(rep->command, cmd) || !rep->n_results) {
+		mt_err("--from: %s: a report of memtlb %s%s, not of %s", path, rep->command,
+		       rep->n_results ? "" : " with no results", cmd);
+		mt_hint("memtlb report %s prints any report", path);
+		mt_report_destroy(rep);
+		return MT_EXIT_USAGE;
+	}
+	ret = mt_cli_report_emit(rep, cfg, out);
+	if (!ret && after)
+		ret = after(out, rep, cfg);
+	mt_report_destroy(rep);
+	return ret;
+}
+
 static void hint_limit(int resource, const char *name, const char *ulimit)
 {
 	struct rlimit rl;

@@ -21,6 +21,7 @@ enum {
 	OPT_INTERVAL = 'I',
 	OPT_PID = 'p',
 	OPT_DURATION = MT_OPT_FIRST_FREE,
+	OPT_FROM,
 };
 
 static const char cmdopts_s[] = "+:r:I:p:e:o:x:jvh";
@@ -38,6 +39,7 @@ static const struct option cmdopts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "wide", no_argument, NULL, MT_OPT_WIDE },
+	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -67,6 +69,8 @@ static void help(void)
 	       "                           - for stdout)\n"
 	       "  -v, --verbose            say why events are not supported\n"
 	       "      --wide               every row, the events not counted too\n"
+	       "      --from FILE          print a saved run report again, as its run\n"
+	       "                           printed it (--format, -x, -v, --wide apply)\n"
 	       "  -h, --help               this text\n"
 	       "memtlb's own output goes to stderr, as perf stat's: stdout is the command's.\n"
 	       "The exit status is the command's; 2 when it cannot be run.\n");
@@ -216,14 +220,15 @@ static int cmd_run(int argc, char *argv[])
 	struct mt_result *res = NULL;
 	struct mt_run_outcome oc;
 	unsigned long repeats = 1, interval = 0;
-	const char *what;
-	struct mt_config cfg;
+	const char *what, *from = NULL;
+	struct mt_config cfg, base;
 	size_t n_ev = 0;
 	int c, ret;
 
 	mt_config_init(&cfg);
 	cfg.region = cfg.block = 0;
 	cfg.passes = 0;
+	memcpy(&base, &cfg, sizeof(base));
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
@@ -253,6 +258,9 @@ static int cmd_run(int argc, char *argv[])
 			if (ret)
 				return ret;
 			continue;
+		case OPT_FROM:
+			from = optarg;
+			continue;
 		}
 		if (!mt_cli_is_workload_opt(c))
 			return mt_cli_getopt_fail("run", c, argc, argv, cmdopts);
@@ -260,6 +268,10 @@ static int cmd_run(int argc, char *argv[])
 		if (ret)
 			return ret;
 	}
+	if (from)
+		return mt_cli_report_from("run", from, &base, &cfg, repeats != 1 || interval ||
+					  ro.attach || ro.duration_s > 0 || optind < argc, stderr,
+					  NULL);
 	if (ro.attach && optind < argc) {
 		mt_err("run: -p %ld and a command: count one or the other", (long)ro.attach);
 		mt_hint("memtlb run -p PID, or memtlb run -- COMMAND");

@@ -249,33 +249,13 @@ static int stat_runs(int argc, char *argv[], const struct mt_config *cfg,
 	return ret;
 }
 
-/*
- * --from FILE: a saved report printed as the run that made it printed it,
- * with the output options given now; nothing is measured.
- */
-static int from_file(const char *path, struct mt_config *cfg)
+/* After the table: whether the TLB sizes agree with the curve (--from too). */
+static int tlb_agreement(FILE *out, const struct mt_report *rep, const struct mt_config *cfg)
 {
-	struct mt_report *rep;
-	char msg[256];
-	int ret;
-
-	ret = mt_report_load(path, &rep, msg, sizeof(msg));
-	if (ret) {
-		mt_err("--from: %s: %s", path, msg[0] ? msg : strerror(-ret));
-		return MT_EXIT_USAGE;
-	}
-	if (strcmp(rep->command, "stat") || rep->n_results != 1) {
-		mt_err("--from: %s: a report of memtlb %s, not of stat", path, rep->command);
-		mt_hint("memtlb report %s prints any report", path);
-		mt_report_destroy(rep);
-		return MT_EXIT_USAGE;
-	}
-	ret = mt_cli_report_emit(rep, cfg, stdout);
-	if (!ret && cfg->format == MT_FORMAT_TABLE)
-		mt_report_print_tlb_agreement(stdout, rep,
-					      MT_PROSE_WIDTH(mt_report_width(stdout, rep)));
-	mt_report_destroy(rep);
-	return ret;
+	if (cfg->format == MT_FORMAT_TABLE && !(cfg->output && !strcmp(cfg->output, "-")))
+		mt_report_print_tlb_agreement(out, rep,
+					      MT_PROSE_WIDTH(mt_report_width(out, rep)));
+	return 0;
 }
 
 static int cmd_stat(int argc, char *argv[])
@@ -288,7 +268,7 @@ static int cmd_stat(int argc, char *argv[])
 	struct mt_result *res = NULL;
 	struct mt_event *ev = NULL;
 	struct mt_mismatch bad = { 0 };
-	struct mt_config cfg;
+	struct mt_config cfg, base;
 	struct mt_reach tlb[MT_REACH_MAX];
 	size_t n_ev = 0, n_tlb = 0;
 	bool limits = false;
@@ -296,6 +276,7 @@ static int cmd_stat(int argc, char *argv[])
 	int c, ret, child = run_child_fd();
 
 	mt_config_init(&cfg);
+	memcpy(&base, &cfg, sizeof(base));
 	mt_cli_progress_init(&shown, "stat");
 	opterr = 0;
 	optind = 1;
@@ -347,23 +328,9 @@ static int cmd_stat(int argc, char *argv[])
 		mt_hint("memtlb stat --help lists the options");
 		return MT_EXIT_USAGE;
 	}
-	if (from) {
-		/* only what says how to print: the rest was the saved run's */
-		struct mt_config out = cfg;
-
-		mt_config_init(&out);
-		out.format = cfg.format;
-		out.csv_sep = cfg.csv_sep;
-		out.verbose = cfg.verbose;
-		out.wide = cfg.wide;
-		if (memcmp(&out, &cfg, sizeof(out)) || tlb_path || limits) {
-			mt_err("--from: prints a report again: only --format, -x, -j, -v and "
-			       "--wide with it");
-			mt_hint("memtlb stat --from FILE [--format csv]");
-			return MT_EXIT_USAGE;
-		}
-		return from_file(from, &cfg);
-	}
+	if (from)
+		return mt_cli_report_from("stat", from, &base, &cfg, tlb_path || limits, stdout,
+					  tlb_agreement);
 	if (child == -2) {
 		mt_err("stat: %s: not a pipe this memtlb was handed", RUN_CHILD_ENV);
 		mt_hint("unset %s", RUN_CHILD_ENV);
@@ -373,7 +340,8 @@ static int cmd_stat(int argc, char *argv[])
 		cfg.runs = 0;	/* a child is one run, and never writes -o */
 		cfg.output = NULL;
 	}
-	if (mt_cli_output_not_input(cfg.output, (const char *[]){ tlb_path, mt_backend_replay_file() }, 2))
+	if (mt_cli_output_not_input(cfg.output,
+				      (const char *[]){ tlb_path, mt_backend_replay_file() }, 2))
 		return MT_EXIT_USAGE;
 	ret = mt_cli_config_check(&cfg);
 	if (!ret)
@@ -450,9 +418,8 @@ add:
 		goto out;
 	}
 	ret = mt_cli_report_emit(rep, &cfg, stdout);
-	if (!ret && cfg.format == MT_FORMAT_TABLE && !(cfg.output && !strcmp(cfg.output, "-")))
-		mt_report_print_tlb_agreement(stdout, rep,
-					      MT_PROSE_WIDTH(mt_report_width(stdout, rep)));
+	if (!ret)
+		tlb_agreement(stdout, rep, &cfg);
 	if (!ret && rep->interrupted) {
 		size_t done = res->n_phases ? res->phases[0].time_ns.n : 0;
 

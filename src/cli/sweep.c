@@ -531,7 +531,8 @@ static int cmd_sweep(int argc, char *argv[])
 		ret = from_file(&sc);
 		goto out;
 	}
-	ret = mt_cli_output_not_input(sc.base.output, (const char *[]){ tlb_path, mt_backend_replay_file() }, 2);
+	ret = mt_cli_output_not_input(sc.base.output,
+				      (const char *[]){ tlb_path, mt_backend_replay_file() }, 2);
 	if (ret)
 		goto out;
 	if (sc.region_auto) {

@@ -86,6 +86,20 @@ usage_case "stat --from a sweep" stat --from "$MEMTLB_TEST_DATA/sweep-1m-64m.jso
 expect_grep 'memtlb report' "$err" "stat --from a sweep: names the command that prints it"
 usage_case "stat --from a missing file" stat --from "$work/none.json"
 
+# flush and run --from, the same: their outputs (run's on stderr) again.
+MEMTLB_BACKEND=replay:$replay "$MEMTLB" flush --pages 1..4:x2 --ops 10 -i 2 \
+	-o "$work/flush.json" >"$work/flush.live" 2>/dev/null
+run flush --from "$work/flush.json"
+if [ "$status" -eq 0 ] && cmp -s "$out" "$work/flush.live"; then ok; else
+	fail "flush --from: not what the run printed"; fi
+MEMTLB_BACKEND=replay:$replay "$MEMTLB" run -r 3 -e minor-faults -o "$work/run.json" -- true \
+	2>"$work/run.live"
+run run --from "$work/run.json"
+if [ "$status" -eq 0 ] && cmp -s "$err" "$work/run.live"; then ok; else
+	fail "run --from: not what the run printed"; fi
+usage_case "run --from with a command" run --from "$work/run.json" -- true
+usage_case "flush --from a run's report" flush --from "$work/run.json"
+
 MEMTLB_BACKEND=bogus run stat --region 1m -i 1
 expect_status 2 "unknown backend"
 
