@@ -214,6 +214,9 @@ int mt_cli_getopt_error(const char *cmd, int c, char *argv[]);
 int mt_cli_size_opt(const char *opt, const char *arg, uint64_t *out);
 int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out);
 
+/* --format ARG, one of the set allowed (MT_FORMATS_*): 0, or MT_EXIT_USAGE (printed). */
+int mt_cli_format_opt(const char *arg, unsigned int allowed, enum mt_format *out);
+
 /*
  * ARG as one of NAMES[0..N): *out is its index and 0 is returned; else the
  * message and a hint listing the choices are printed and MT_EXIT_USAGE returned.

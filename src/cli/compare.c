@@ -77,12 +77,12 @@ static int load_all(int n, char *files[], struct mt_report **reps)
 
 static int print_json(FILE *f, const void *cmp)
 {
-	return mt_compare_print(f, cmp, MT_COMPARE_JSON);
+	return mt_compare_print(f, cmp, MT_FORMAT_JSON);
 }
 
 struct view {
 	const struct mt_comparison *cmp;
-	enum mt_compare_format fmt;
+	enum mt_format fmt;
 	bool wide;
 };
 
@@ -128,17 +128,15 @@ static void name_regressions(const struct mt_comparison *cmp, double above)
 static int cmd_compare(int argc, char *argv[])
 {
 	struct mt_compare_opts opts = { .noise_pct = MT_COMPARE_NOISE_PCT };
-	enum mt_compare_format fmt = MT_COMPARE_TEXT;
+	enum mt_format fmt = MT_FORMAT_TEXT;
 	struct mt_report *reps[MT_COMPARE_MAX_INPUTS] = { 0 };
-	const char *formats[MT_COMPARE_FORMAT_MAX], *tests[MT_COMPARE_TEST_MAX];
+	const char *tests[MT_COMPARE_TEST_MAX];
 	struct mt_comparison *cmp = NULL;
 	double fail_above = -1.0, worst;
 	const char *output = NULL;
 	bool wide = false;
 	int c, n, ret, v;
 
-	for (int i = 0; i < MT_COMPARE_FORMAT_MAX; i++)
-		formats[i] = mt_compare_format_name(i);
 	for (int i = 0; i < MT_COMPARE_TEST_MAX; i++)
 		tests[i] = mt_compare_test_name(i);
 
@@ -161,10 +159,9 @@ static int cmd_compare(int argc, char *argv[])
 			}
 			break;
 		case 'f':
-			ret = mt_cli_choose("--format", optarg, formats, MT_COMPARE_FORMAT_MAX, &v);
+			ret = mt_cli_format_opt(optarg, MT_FORMATS_COMPARE, &fmt);
 			if (ret)
 				return ret;
-			fmt = (enum mt_compare_format)v;
 			break;
 		case 'N':
 			if (parse_pct(optarg, &opts.noise_pct)) {

@@ -71,6 +71,17 @@ int mt_cli_choose(const char *opt, const char *arg, const char *const *names, in
 	return MT_EXIT_USAGE;
 }
 
+int mt_cli_format_opt(const char *arg, unsigned int allowed, enum mt_format *out)
+{
+	struct mt_msg msg;
+
+	if (!mt_format_choose(arg, allowed, out, &msg))
+		return 0;
+	mt_err("--format: %s", msg.text);
+	mt_hint("%s", msg.hint);
+	return MT_EXIT_USAGE;
+}
+
 int mt_cli_knee_ratio_opt(const char *opt, const char *arg, double *out)
 {
 	char *end;

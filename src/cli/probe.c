@@ -130,9 +130,8 @@ static int emit(const struct mt_probe_result *res, enum mt_format format, const 
 
 static int cmd_probe(int argc, char *argv[])
 {
-	/* In the orders of enum mt_probe_pages and enum mt_format. */
+	/* In the order of enum mt_probe_pages. */
 	static const char *const kinds[] = { "base", "thp", "hugetlb" };
-	static const char *const formats[] = { "table", "csv", "json" };
 	struct progress pg = { 0 };
 	struct mt_probe_opts po;
 	struct mt_probe_result *res;
@@ -173,10 +172,9 @@ static int cmd_probe(int argc, char *argv[])
 				return ret;
 			break;
 		case MT_OPT_FORMAT:
-			ret = mt_cli_choose("--format", optarg, formats, 3, &v);
+			ret = mt_cli_format_opt(optarg, MT_FORMATS_MEASURE, &format);
 			if (ret)
 				return ret;
-			format = v;
 			break;
 		default:
 			return mt_cli_getopt_error("probe", c, argv);

@@ -62,15 +62,15 @@ static bool is_pdf(const char *path)
 	return dot && !strcmp(dot, ".pdf");
 }
 
-static enum mt_render_format format_of(const char *path)
+static enum mt_format format_of(const char *path)
 {
 	const char *dot = path ? strrchr(path, '.') : NULL;
 
 	if (dot && (!strcmp(dot, ".html") || !strcmp(dot, ".xhtml") || !strcmp(dot, ".htm")))
-		return MT_RENDER_HTML;
+		return MT_FORMAT_HTML;
 	if (dot && !strcmp(dot, ".md"))
-		return MT_RENDER_MARKDOWN;
-	return MT_RENDER_TEXT;
+		return MT_FORMAT_MARKDOWN;
+	return MT_FORMAT_TEXT;
 }
 
 struct doc {
@@ -133,17 +133,11 @@ static int add_input(struct inputs *in, const char *arg)
 
 static int cmd_report(int argc, char *argv[])
 {
-	/* The renderer's formats first, then the exports' in their order. */
-	static const char *const formats[] = {
-		[MT_RENDER_TEXT] = "text", [MT_RENDER_MARKDOWN] = "markdown",
-		[MT_RENDER_HTML] = "html", "lkp", "lava", "kcidb",
-	};
 	struct mt_report *reps[MAX_INPUTS] = { 0 };
 	struct mt_export_ids ids = { 0 };
 	struct inputs in = { 0 };
-	enum mt_render_format fmt;
+	enum mt_format fmt, export = MT_FORMAT_MAX;	/* MAX: a document, no export */
 	bool pdf = false;
-	int export = -1;
 	const char *output = NULL, *format = NULL;
 	char *buf = NULL, msg[256];
 	struct doc d;
@@ -186,15 +180,15 @@ static int cmd_report(int argc, char *argv[])
 	}
 	fmt = format_of(output);
 	if (format) {
-		int v;
+		enum mt_format v;
 
-		ret = mt_cli_choose("--format", format, formats, 6, &v);
+		ret = mt_cli_format_opt(format, MT_FORMATS_DOCUMENT | MT_FORMATS_EXPORT, &v);
 		if (ret)
 			return ret;
-		if (v > MT_RENDER_HTML)
-			export = v - MT_RENDER_HTML - 1;
+		if (MT_FORMAT_BIT(v) & MT_FORMATS_EXPORT)
+			export = v;
 		else
-			fmt = (enum mt_render_format)v;
+			fmt = v;
 	}
 	/* A PDF needs gnuplot's pdfcairo: said before any input is read. */
 	if (!format && is_pdf(output)) {
@@ -208,12 +202,12 @@ static int cmd_report(int argc, char *argv[])
 		}
 		pdf = true;
 	}
-	if ((ids.origin || ids.checkout || ids.build || ids.run) && export != MT_EXPORT_KCIDB) {
+	if ((ids.origin || ids.checkout || ids.build || ids.run) && export != MT_FORMAT_KCIDB) {
 		mt_err("report: --origin, --checkout, --build and --run: only with --format kcidb");
 		mt_hint("memtlb report FILE.json --format kcidb --origin NAME");
 		return MT_EXIT_USAGE;
 	}
-	if (export == MT_EXPORT_KCIDB && mt_export_ids_check(&ids, msg, sizeof(msg))) {
+	if (export == MT_FORMAT_KCIDB && mt_export_ids_check(&ids, msg, sizeof(msg))) {
 		mt_err("report: %s", msg);
 		mt_hint("an origin names the CI system: lowercase letters, digits and _");
 		return MT_EXIT_USAGE;
@@ -235,8 +229,9 @@ static int cmd_report(int argc, char *argv[])
 		}
 	}
 	n = in.n;
-	if ((export == MT_EXPORT_LKP || export == MT_EXPORT_LAVA) && n != 1) {
-		mt_err("report: --format %s: one report at a time (%d given)", formats[export + 3], n);
+	if ((export == MT_FORMAT_LKP || export == MT_FORMAT_LAVA) && n != 1) {
+		mt_err("report: --format %s: one report at a time (%d given)", mt_format_name(export),
+		       n);
 		mt_hint("an lkp or LAVA job parses the output of one run");
 		ret = MT_EXIT_USAGE;
 		goto out;
@@ -272,8 +267,8 @@ static int cmd_report(int argc, char *argv[])
 		goto write;
 	}
 	f = open_memstream(&buf, &len);
-	if (!f || (export >= 0 ? mt_export_write(f, (const struct mt_report *const *)reps, (size_t)n,
-						 (enum mt_export_format)export, &ids)
+	if (!f || (export != MT_FORMAT_MAX ? mt_export_write(f, (const struct mt_report *const *)reps,
+							     (size_t)n, export, &ids)
 			       : mt_render(f, (const struct mt_report *const *)reps,
 					   (const char *const *)in.path, n, fmt))) {
 		if (f)

@@ -37,7 +37,9 @@ static const char *const task_regions[MT_TASK_REGION_MAX] = {
 	[MT_TASK_REGION_SHARED] = "shared", [MT_TASK_REGION_PRIVATE] = "private",
 };
 static const char *const formats[MT_FORMAT_MAX] = {
-	[MT_FORMAT_TABLE] = "table", [MT_FORMAT_CSV] = "csv", [MT_FORMAT_JSON] = "json",
+	[MT_FORMAT_TABLE] = "table", [MT_FORMAT_TEXT] = "text", [MT_FORMAT_MARKDOWN] = "markdown",
+	[MT_FORMAT_CSV] = "csv", [MT_FORMAT_JSON] = "json", [MT_FORMAT_HTML] = "html",
+	[MT_FORMAT_LKP] = "lkp", [MT_FORMAT_LAVA] = "lava", [MT_FORMAT_KCIDB] = "kcidb",
 };
 static const char *const file_caches[] = { "warm", "cold" };
 static const char *const orders[MT_ORDER_MAX] = {
@@ -278,6 +280,26 @@ static int real_value(const char *value, double max, double *out, struct mt_msg 
 	return 0;
 }
 
+int mt_format_choose(const char *s, unsigned int allowed, enum mt_format *out,
+		     struct mt_msg *msg)
+{
+	const char *names[MT_FORMAT_MAX];
+	int n = 0, v;
+
+	for (int f = 0; f < MT_FORMAT_MAX; f++)
+		if (allowed & MT_FORMAT_BIT(f))
+			names[n++] = formats[f];
+	if (choice("format", s, names, n, NULL, &v, msg))
+		return -EINVAL;
+	*out = (enum mt_format)mt_format_parse(names[v]);
+	return 0;
+}
+
+static int set_format(struct mt_config *cfg, const char *value, struct mt_msg *msg)
+{
+	return mt_format_choose(value, MT_FORMATS_MEASURE, &cfg->format, msg);
+}
+
 static int set_file_cache(struct mt_config *cfg, const char *value, struct mt_msg *msg)
 {
 	int v, ret = choice("file-cache", value, file_caches, N(file_caches), NULL, &v, msg);
@@ -336,7 +358,7 @@ static const struct mt_config_key keys[] = {
 	{ KEY("event", NULL, MT_KEY_CUSTOM, events), .set = set_event, .flags = MT_KEY_VARY },
 	{ KEY("events", NULL, MT_KEY_STRING, event_set), .flags = MT_KEY_VARY },
 	{ KEY("events-dir", NULL, MT_KEY_STRING, events_dir), .flags = MT_KEY_VARY },
-	{ KEY("format", NULL, MT_KEY_CHOICE, format), CHOICES(formats), .flags = MT_KEY_VARY },
+	{ KEY("format", NULL, MT_KEY_CUSTOM, format), .set = set_format, .flags = MT_KEY_VARY },
 	{ KEY("output", NULL, MT_KEY_STRING, output), .flags = MT_KEY_VARY },
 	{ KEY("force", NULL, MT_KEY_FLAG, force) },
 	{ KEY("verbose", NULL, MT_KEY_FLAG, verbose) },

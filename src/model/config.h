@@ -42,12 +42,35 @@ enum mt_task_region {
 	MT_TASK_REGION_MAX,
 };
 
+/*
+ * Every format memtlb writes, once: --format's names are mt_format_name's.
+ * Each command takes a set of them (MT_FORMATS_*), in this order.
+ */
 enum mt_format {
-	MT_FORMAT_TABLE,
+	MT_FORMAT_TABLE,	/* the measuring commands' table */
+	MT_FORMAT_TEXT,		/* report and compare: a document for a terminal */
+	MT_FORMAT_MARKDOWN,
 	MT_FORMAT_CSV,
 	MT_FORMAT_JSON,
+	MT_FORMAT_HTML,		/* XHTML, self-contained: every string escaped */
+	MT_FORMAT_LKP,		/* the exports (report/export.h) */
+	MT_FORMAT_LAVA,
+	MT_FORMAT_KCIDB,
 	MT_FORMAT_MAX,
 };
+
+#define MT_FORMAT_BIT(f) (1u << (f))
+/* stat, sweep, run, flush, probe */
+#define MT_FORMATS_MEASURE (MT_FORMAT_BIT(MT_FORMAT_TABLE) | MT_FORMAT_BIT(MT_FORMAT_CSV) | \
+			    MT_FORMAT_BIT(MT_FORMAT_JSON))
+#define MT_FORMATS_COMPARE (MT_FORMAT_BIT(MT_FORMAT_TEXT) | MT_FORMAT_BIT(MT_FORMAT_MARKDOWN) | \
+			    MT_FORMAT_BIT(MT_FORMAT_CSV) | MT_FORMAT_BIT(MT_FORMAT_JSON) | \
+			    MT_FORMAT_BIT(MT_FORMAT_HTML))
+/* memtlb report: its documents, then the exports */
+#define MT_FORMATS_DOCUMENT (MT_FORMAT_BIT(MT_FORMAT_TEXT) | MT_FORMAT_BIT(MT_FORMAT_MARKDOWN) | \
+			     MT_FORMAT_BIT(MT_FORMAT_HTML))
+#define MT_FORMATS_EXPORT (MT_FORMAT_BIT(MT_FORMAT_LKP) | MT_FORMAT_BIT(MT_FORMAT_LAVA) | \
+			   MT_FORMAT_BIT(MT_FORMAT_KCIDB))
 
 /*
  * Without -e and --events: the event set "default" (events/default.events),
@@ -221,6 +244,13 @@ int mt_access_parse(const char *s);
 int mt_task_mode_parse(const char *s);
 int mt_task_region_parse(const char *s);
 int mt_format_parse(const char *s);
+
+/*
+ * --format's value s, one of the set allowed (MT_FORMATS_*): 0 with *out,
+ * or -EINVAL with msg, whose hint lists the set in order.
+ */
+int mt_format_choose(const char *s, unsigned int allowed, enum mt_format *out,
+		     struct mt_msg *msg);
 int mt_order_parse(const char *s);
 
 /* Whether phase is one that --ci-target waits for (ci_phases, or all). */

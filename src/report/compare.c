@@ -20,17 +20,6 @@
 #define CHGW 16
 #define WIDTH 80
 
-const char *mt_compare_format_name(enum mt_compare_format fmt)
-{
-	static const char *const names[MT_COMPARE_FORMAT_MAX] = {
-		[MT_COMPARE_TEXT] = "text", [MT_COMPARE_MARKDOWN] = "markdown",
-		[MT_COMPARE_CSV] = "csv", [MT_COMPARE_JSON] = "json",
-		[MT_COMPARE_HTML] = "html",
-	};
-
-	return fmt < MT_COMPARE_FORMAT_MAX ? names[fmt] : NULL;
-}
-
 static const char *state_name(enum mt_side_state s)
 {
 	switch (s) {
@@ -587,30 +576,30 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 }
 
 int mt_compare_print_wide(FILE *f, const struct mt_comparison *cmp,
-			  enum mt_compare_format fmt, bool wide)
+			  enum mt_format fmt, bool wide)
 {
 	switch (fmt) {
-	case MT_COMPARE_TEXT:
+	case MT_FORMAT_TEXT:
 		print_text(f, cmp, false, wide);
 		return 0;
-	case MT_COMPARE_MARKDOWN:
+	case MT_FORMAT_MARKDOWN:
 		print_text(f, cmp, true, wide);
 		return 0;
-	case MT_COMPARE_HTML:
+	case MT_FORMAT_HTML:
 		print_html(f, cmp, wide);
 		return 0;
-	case MT_COMPARE_CSV:
+	case MT_FORMAT_CSV:
 		print_csv(f, cmp);
 		return 0;
-	case MT_COMPARE_JSON:
+	case MT_FORMAT_JSON:
 		return print_json(f, cmp);
-	case MT_COMPARE_FORMAT_MAX:
+	default:
 		break;
 	}
 	return -EINVAL;
 }
 
-int mt_compare_print(FILE *f, const struct mt_comparison *cmp, enum mt_compare_format fmt)
+int mt_compare_print(FILE *f, const struct mt_comparison *cmp, enum mt_format fmt)
 {
 	return mt_compare_print_wide(f, cmp, fmt, false);
 }

@@ -38,16 +38,6 @@ struct item {
 
 typedef int (*emit_fn)(const struct item *it, void *arg);
 
-int mt_export_format_parse(const char *s)
-{
-	static const char *const names[] = { "lkp", "lava", "kcidb" };
-
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
 static bool key_char(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -532,17 +522,18 @@ out:
 }
 
 int mt_export_write(FILE *f, const struct mt_report *const *reps, size_t n,
-		    enum mt_export_format fmt, const struct mt_export_ids *ids)
+		    enum mt_format fmt, const struct mt_export_ids *ids)
 {
 	static const struct mt_export_ids none;
 
 	switch (fmt) {
-	case MT_EXPORT_LKP:
+	case MT_FORMAT_LKP:
 		return n == 1 ? walk(reps[0], print_lkp, f) : -EINVAL;
-	case MT_EXPORT_LAVA:
+	case MT_FORMAT_LAVA:
 		return n == 1 ? walk(reps[0], print_lava, f) : -EINVAL;
-	case MT_EXPORT_KCIDB:
+	case MT_FORMAT_KCIDB:
 		return write_kcidb(f, reps, n, ids ? ids : &none);
+	default:
+		return -EINVAL;	/* not an export */
 	}
-	return -EINVAL;
 }

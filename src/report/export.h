@@ -18,14 +18,7 @@
  * Keys are the same in all three: POINT.PHASE.METRIC, components reduced to
  * [A-Za-z0-9_-], so a key is safe whatever a report file holds.
  */
-enum mt_export_format {
-	MT_EXPORT_LKP,
-	MT_EXPORT_LAVA,
-	MT_EXPORT_KCIDB,
-};
 
-/* "lkp", "lava", "kcidb": the format, or -1. */
-int mt_export_format_parse(const char *s);
 
 /* KCIDB object ids: each NULL for its default (memtlb-report(1)). */
 struct mt_export_ids {
@@ -43,6 +36,6 @@ int mt_export_ids_check(const struct mt_export_ids *ids, char *msg, size_t len);
  * reports than the format takes, -ENOMEM or -EIO.
  */
 int mt_export_write(FILE *f, const struct mt_report *const *reps, size_t n,
-		    enum mt_export_format fmt, const struct mt_export_ids *ids);
+		    enum mt_format fmt, const struct mt_export_ids *ids);
 
 #endif

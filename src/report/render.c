@@ -48,60 +48,62 @@ static void md_text(FILE *f, const char *raw)
 	}
 }
 
-static void heading(FILE *f, enum mt_render_format fmt, int level, const char *title)
+static void heading(FILE *f, enum mt_format fmt, int level, const char *title)
 {
 	char safe[MT_SAFE_MAX];
 
 	switch (fmt) {
-	case MT_RENDER_TEXT:
+	case MT_FORMAT_TEXT:
 		fprintf(f, "\n%s %s\n", level == 1 ? "==" : "--",
 			mt_cell_safe(safe, sizeof(safe), title));
 		break;
-	case MT_RENDER_MARKDOWN:
+	case MT_FORMAT_MARKDOWN:
 		fprintf(f, "\n%s ", level == 1 ? "##" : "###");
 		md_esc(f, title);
 		fputs("\n\n", f);
 		break;
-	case MT_RENDER_HTML:
+	case MT_FORMAT_HTML:
 		fprintf(f, "<h%d>", level + 1);
 		mt_cell_html(f, title);
 		fprintf(f, "</h%d>\n", level + 1);
 		break;
+	default:
+		break;	/* a document is text, markdown or HTML */
 	}
 }
 
-static void note(FILE *f, enum mt_render_format fmt, const char *text)
+static void note(FILE *f, enum mt_format fmt, const char *text)
 {
 	char safe[MT_SAFE_MAX];
 
-	if (fmt == MT_RENDER_HTML) {
+	if (fmt == MT_FORMAT_HTML) {
 		fputs("<p>", f);
 		mt_cell_html(f, text);
 		fputs("</p>\n", f);
 	} else {
-		fprintf(f, "%s%s\n", fmt == MT_RENDER_MARKDOWN ? "\n" : "",
+		fprintf(f, "%s%s\n", fmt == MT_FORMAT_MARKDOWN ? "\n" : "",
 			mt_cell_safe(safe, sizeof(safe), text));
 	}
 }
 
 /* Text as aligned columns (cells.c's), markdown pipe tables, XHTML tables. */
-static int tbl_print(FILE *f, const struct mt_table *t, enum mt_render_format fmt)
+static int tbl_print(FILE *f, const struct mt_table *t, enum mt_format fmt)
 {
 	size_t rows = mt_table_rows(t);
 
-	if (fmt == MT_RENDER_TEXT)
+	if (fmt == MT_FORMAT_TEXT)
 		return mt_table_print_text(f, t);
-	if (fmt == MT_RENDER_HTML)
+	if (fmt == MT_FORMAT_HTML)
 		fputs("<table>\n", f);
 	for (size_t r = 0; r < rows; r++) {
 		const char *td = r ? "td" : "th";
 
-		if (fmt == MT_RENDER_HTML)
+		if (fmt == MT_FORMAT_HTML)
 			fputs("<tr>", f);
 		for (unsigned int c = 0; c < t->ncols; c++) {
 			const char *s = mt_table_cell(t, r, c);
 
-			if (fmt == MT_RENDER_MARKDOWN) {
+			if (fmt == MT_FORMAT_MARKDOWN) {
 				fputs("| ", f);
 				md_esc(f, s);
 				fputc(' ', f);
@@ -111,14 +113,14 @@ static int tbl_print(FILE *f, const struct mt_table *t, enum mt_render_format fm
 				fprintf(f, "</%s>", td);
 			}
 		}
-		fputs(fmt == MT_RENDER_MARKDOWN ? "|\n" : "</tr>\n", f);
-		if (!r && fmt == MT_RENDER_MARKDOWN) {
+		fputs(fmt == MT_FORMAT_MARKDOWN ? "|\n" : "</tr>\n", f);
+		if (!r && fmt == MT_FORMAT_MARKDOWN) {
 			for (unsigned int c = 0; c < t->ncols; c++)
 				fputs(c ? "|---:" : "|:---", f);
 			fputs("|\n", f);
 		}
 	}
-	if (fmt == MT_RENDER_HTML)
+	if (fmt == MT_FORMAT_HTML)
 		fputs("</table>\n", f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -127,25 +129,25 @@ static int tbl_print(FILE *f, const struct mt_table *t, enum mt_render_format fm
  * A table's notes: in text the lines as memtlb stat prints them, in markdown
  * and XHTML a list, a note starting with two spaces an item of the one before.
  */
-static int notes_print(FILE *f, const struct mt_table *t, enum mt_render_format fmt)
+static int notes_print(FILE *f, const struct mt_table *t, enum mt_format fmt)
 {
 	bool sub = false;
 
 	if (!t->n_notes)
 		return 0;
-	if (fmt == MT_RENDER_TEXT) {
+	if (fmt == MT_FORMAT_TEXT) {
 		fputc('\n', f);
 		/* wrapped as memtlb stat wraps them: the same lines in both */
 		return mt_table_print_notes_fit(f, t, MT_PROSE_WIDTH(mt_text_width(f)));
 	}
-	fputs(fmt == MT_RENDER_HTML ? "<ul>\n" : "\n", f);
+	fputs(fmt == MT_FORMAT_HTML ? "<ul>\n" : "\n", f);
 	for (size_t i = 0; i < t->n_notes; i++) {
 		const char *s = t->notes[i];
 		bool item = i && !strncmp(s, "  ", 2);
 
 		if (item)
 			s += 2;
-		if (fmt == MT_RENDER_MARKDOWN) {
+		if (fmt == MT_FORMAT_MARKDOWN) {
 			fputs(item ? "  - " : "- ", f);
 			md_text(f, s);
 			fputc('\n', f);
@@ -167,7 +169,7 @@ static int notes_print(FILE *f, const struct mt_table *t, enum mt_render_format 
 		}
 		sub = item;
 	}
-	if (fmt == MT_RENDER_HTML)
+	if (fmt == MT_FORMAT_HTML)
 		fputs(sub ? "</ul></li>\n</ul>\n" : "</li>\n</ul>\n", f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -189,7 +191,7 @@ static const char *cache_list(const struct mt_sysinfo *si, char *buf, size_t len
 }
 
 /* Rows of facts, a column per input. */
-static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
+static int facts(FILE *f, enum mt_format fmt, const struct mt_report *const *reps,
 		 const char *const *files, unsigned int n, bool system)
 {
 	struct mt_table *t;
@@ -253,7 +255,7 @@ static int facts(FILE *f, enum mt_render_format fmt, const struct mt_report *con
  * The phase table, memtlb stat's (cells.c): time, cv, counts per iteration,
  * derived metrics with their marks; under it the notes, reasons included.
  */
-static int phase_table(FILE *f, enum mt_render_format fmt, const struct mt_report *rep,
+static int phase_table(FILE *f, enum mt_format fmt, const struct mt_report *rep,
 		       const struct mt_result *r)
 {
 	struct mt_table *t;
@@ -268,7 +270,7 @@ static int phase_table(FILE *f, enum mt_render_format fmt, const struct mt_repor
 	return ret;
 }
 
-static int per_block_table(FILE *f, enum mt_render_format fmt, const struct mt_result *r)
+static int per_block_table(FILE *f, enum mt_format fmt, const struct mt_result *r)
 {
 	char buf[MT_CELL_MAX];
 	struct mt_table *t;
@@ -522,7 +524,7 @@ static int plot(FILE *f, enum plot_kind kind, const struct mt_report *const *rep
 	elem = ret ? NULL : strstr(svg, "<svg");
 	if (!elem) {
 		free(svg);
-		note(f, MT_RENDER_HTML, "gnuplot failed on this plot: left out.");
+		note(f, MT_FORMAT_HTML, "gnuplot failed on this plot: left out.");
 		return 0;
 	}
 	fprintf(f, "<figure>\n%s</figure>\n", elem);
@@ -548,7 +550,7 @@ static int head_table(struct mt_table **t, const char *const *head)
 }
 
 /* For sweeps: the per-block costs of every point of every input. */
-static int sweep_table(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
+static int sweep_table(FILE *f, enum mt_format fmt, const struct mt_report *const *reps,
 		       const char *const *files, unsigned int n)
 {
 	static const char *const head[] = { "input", "point", "write_0 ns/block",
@@ -584,13 +586,13 @@ static int sweep_table(FILE *f, enum mt_render_format fmt, const struct mt_repor
 }
 
 /* Preformatted lines (knees, the comparison's text) in the document's form. */
-static void pre(FILE *f, enum mt_render_format fmt, const char *text)
+static void pre(FILE *f, enum mt_format fmt, const char *text)
 {
-	if (fmt == MT_RENDER_HTML) {
+	if (fmt == MT_FORMAT_HTML) {
 		fputs("<pre>", f);
 		mt_cell_html(f, text);
 		fputs("</pre>\n", f);
-	} else if (fmt == MT_RENDER_MARKDOWN) {
+	} else if (fmt == MT_FORMAT_MARKDOWN) {
 		/* An indented block: nothing in it is markup, no fence can end it. */
 		for (const char *l = text; *l;) {
 			const char *e = strchr(l, '\n');
@@ -608,7 +610,7 @@ static void pre(FILE *f, enum mt_render_format fmt, const char *text)
  * The knees of each input's sweep, with memtlb sweep's explanation lines
  * and fits, for the read pass the tables show.
  */
-static int knees_section(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
+static int knees_section(FILE *f, enum mt_format fmt, const struct mt_report *const *reps,
 			 const char *const *files, unsigned int n)
 {
 	int ret = 0;
@@ -645,7 +647,7 @@ static int knees_section(FILE *f, enum mt_render_format fmt, const struct mt_rep
  * The TLB levels the knees are explained by, each input's: cpuid's and the
  * probe's (--tlb), whose entries are the range the measured step lies in.
  */
-static int levels_section(FILE *f, enum mt_render_format fmt,
+static int levels_section(FILE *f, enum mt_format fmt,
 			  const struct mt_report *const *reps, const char *const *files,
 			  unsigned int n)
 {
@@ -689,7 +691,7 @@ static int levels_section(FILE *f, enum mt_render_format fmt,
 }
 
 /* The inputs against the first, as memtlb compare prints them. */
-static int compare_section(FILE *f, enum mt_render_format fmt, const struct mt_report *const *reps,
+static int compare_section(FILE *f, enum mt_format fmt, const struct mt_report *const *reps,
 			   const char *const *files, unsigned int n)
 {
 	struct mt_comparison *cmp;
@@ -704,7 +706,7 @@ static int compare_section(FILE *f, enum mt_render_format fmt, const struct mt_r
 	ret = mt_compare_create(&cmp, reps, files, n);
 	if (ret)
 		return ret;
-	if (fmt == MT_RENDER_HTML) {
+	if (fmt == MT_FORMAT_HTML) {
 		mt_compare_print_html_body(f, cmp, false);
 		mt_compare_destroy(cmp);
 		return 0;
@@ -714,8 +716,8 @@ static int compare_section(FILE *f, enum mt_render_format fmt, const struct mt_r
 		mt_compare_destroy(cmp);
 		return -ENOMEM;
 	}
-	ret = mt_compare_print(m, cmp, fmt == MT_RENDER_MARKDOWN ? MT_COMPARE_MARKDOWN
-								 : MT_COMPARE_TEXT);
+	ret = mt_compare_print(m, cmp, fmt == MT_FORMAT_MARKDOWN ? MT_FORMAT_MARKDOWN
+								 : MT_FORMAT_TEXT);
 	if (fclose(m) && !ret)
 		ret = -ENOMEM;
 	if (!ret)
@@ -737,29 +739,31 @@ static const char html_head[] =
 	"figure { margin: 1em 0; }\n</style>\n</head>\n<body>\n";
 
 int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *files,
-	      unsigned int n, enum mt_render_format fmt)
+	      unsigned int n, enum mt_format fmt)
 {
 	bool sweep = false, missing = false;
 	char title[1024];
 	size_t len = 0;
 	int ret;
 
+	if (!(MT_FORMAT_BIT(fmt) & MT_FORMATS_DOCUMENT))
+		return -EINVAL;
 	for (unsigned int i = 0; i < n; i++) {
 		sweep |= reps[i]->n_results > 1;
 		if (len < sizeof(title))
 			len += snprintf(title + len, sizeof(title) - len, "%s%s", i ? ", " : "",
 					files[i]);
 	}
-	if (fmt == MT_RENDER_HTML)
+	if (fmt == MT_FORMAT_HTML)
 		fputs(html_head, f);
-	if (fmt == MT_RENDER_HTML) {
+	if (fmt == MT_FORMAT_HTML) {
 		fputs("<h1>memtlb report: ", f);
 		mt_cell_html(f, title);
 		fputs("</h1>\n", f);
 	} else {
 		char safe[MT_SAFE_MAX];
 
-		fprintf(f, "%smemtlb report: %s\n", fmt == MT_RENDER_MARKDOWN ? "# " : "",
+		fprintf(f, "%smemtlb report: %s\n", fmt == MT_FORMAT_MARKDOWN ? "# " : "",
 			mt_cell_safe(safe, sizeof(safe), title));
 	}
 	heading(f, fmt, 1, "System");
@@ -768,7 +772,7 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 	ret = ret ? ret : facts(f, fmt, reps, files, n, false);
 
 	heading(f, fmt, 1, "Plots");
-	if (fmt != MT_RENDER_HTML) {
+	if (fmt != MT_FORMAT_HTML) {
 		note(f, fmt, "Plots are in the HTML report (--format html).");
 	} else if (sweep) {
 		ret = ret ? ret : plot(f, PLOT_SWEEP_WRITE, reps, files, n, &missing);
@@ -805,7 +809,7 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 	}
 	note(f, fmt, "Times are means over iterations; counts are means per iteration of each "
 		     "phase, (x%) the share of time counted where multiplexed and scaled.");
-	if (fmt == MT_RENDER_HTML)
+	if (fmt == MT_FORMAT_HTML)
 		fputs("</body>\n</html>\n", f);
 	return ret;
 }

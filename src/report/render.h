@@ -7,19 +7,15 @@
 
 #include "model/report.h"
 
-enum mt_render_format {
-	MT_RENDER_TEXT,
-	MT_RENDER_MARKDOWN,
-	MT_RENDER_HTML,		/* XHTML, self-contained: plots inline as SVG */
-};
 
 /*
  * A human report of one or more report files: system, configuration, the
- * phase tables, counters per block, and for HTML the plots (gnuplot).
+ * phase tables, counters per block, and for HTML the plots (gnuplot); fmt
+ * one of MT_FORMATS_DOCUMENT.
  * Returns 0 or -errno.
  */
 int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *files,
-	      unsigned int n, enum mt_render_format fmt);
+	      unsigned int n, enum mt_format fmt);
 
 /*
  * The report's plots (as the HTML report has them: a sweep's two curves

@@ -46,9 +46,9 @@ static void render_many(FILE *out, const struct mt_report *rep, unsigned int n)
 		many[i] = rep;
 		many_names[i] = i & 1 ? "b\x1b[2J,\"q\".json" : "a DATAFILE b.json";
 	}
-	mt_render(out, many, many_names, n, MT_RENDER_TEXT);
+	mt_render(out, many, many_names, n, MT_FORMAT_TEXT);
 	if (n < 8)
-		mt_render(out, many, many_names, n, MT_RENDER_MARKDOWN);
+		mt_render(out, many, many_names, n, MT_FORMAT_MARKDOWN);
 }
 
 /*
@@ -78,24 +78,24 @@ static void render(FILE *out, const struct mt_report *rep, uint32_t sel)
 		mt_report_print_sweep(out, rep, mt_report_default_phase(rep), NULL, false);
 		mt_report_print_sweep_csv(out, rep, "read_0", NULL);
 		/* and its keys for lkp, LAVA and KCIDB (names from the input) */
-		for (int f = MT_EXPORT_LKP; f <= MT_EXPORT_KCIDB; f++)
-			mt_export_write(out, &rep, 1, (enum mt_export_format)f, NULL);
+		for (int f = MT_FORMAT_LKP; f <= MT_FORMAT_KCIDB; f++)
+			mt_export_write(out, &rep, 1, (enum mt_format)f, NULL);
 		/* and written back whole (sweep --from --format json): every value converts */
 		mt_report_print_json(out, rep);
 		break;
 	case 2:
 		/* compare and report (no HTML: that runs gnuplot) */
 		if (!mt_compare_create(&cmp, two, names, 2)) {
-			for (int f = MT_COMPARE_TEXT; f <= MT_COMPARE_JSON; f++)
+			for (int f = MT_FORMAT_TEXT; f <= MT_FORMAT_JSON; f++)
 				mt_compare_print(out, cmp, f);
 			mt_compare_destroy(cmp);
 		}
 		break;
 	case 3:
-		mt_render(out, two, names, 2, MT_RENDER_TEXT);
+		mt_render(out, two, names, 2, MT_FORMAT_TEXT);
 		break;
 	case 4:
-		mt_render(out, two, names, 2, MT_RENDER_MARKDOWN);
+		mt_render(out, two, names, 2, MT_FORMAT_MARKDOWN);
 		break;
 	default:	/* 15 */
 		render_many(out, rep, counts[sel / 16 % 8]);

@@ -225,7 +225,7 @@ static int print_doc(FILE *f, const void *rep)
 	const struct mt_report *reps[] = { rep };
 	const char *files[] = { "r.json" };
 
-	return mt_render(f, reps, files, 1, MT_RENDER_TEXT);
+	return mt_render(f, reps, files, 1, MT_FORMAT_TEXT);
 }
 
 /* Lines from the one starting "phase " and "mean (" to the blank line after. */
