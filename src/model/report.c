@@ -47,19 +47,23 @@ int mt_report_add(struct mt_report *rep, struct mt_result *res)
 
 const char *mt_report_default_phase(const struct mt_report *rep)
 {
+	char name[MT_PHASE_NAME_MAX];
+	const struct mt_phase_stat *ps;
 	const struct mt_result *r;
 	const char *last = NULL;
+	unsigned int pass;
 
 	if (rep->curve_phase[0])
 		return rep->curve_phase;
 	if (!rep->n_results)
 		return NULL;
 	r = rep->results[0];
-	if (mt_result_phase(r, "read_4"))
-		return "read_4";
+	ps = mt_result_phase(r, mt_phase_name(name, sizeof(name), MT_PHASE_READ, 4));
+	if (ps)
+		return ps->name;	/* seed 000's column, the report's own string */
 	/* Fewer passes than seed 000's five: the last read pass. */
 	for (unsigned int p = 0; p < r->n_phases; p++)
-		if (!strncmp(r->phases[p].name, "read_", 5))
+		if (mt_phase_kind(r->phases[p].name, &pass) == MT_PHASE_READ)
 			last = r->phases[p].name;
 	return last;
 }

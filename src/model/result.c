@@ -176,3 +176,59 @@ int mt_stop_parse(const char *s)
 			return i;
 	return -1;
 }
+
+/* In the order of enum mt_phase_kind: a pass's kind is this and a number. */
+static const char *const phase_names[] = {
+	[MT_PHASE_MMAP] = "mmap", [MT_PHASE_READ_FIRST] = "read_first",
+	[MT_PHASE_WRITE] = "write_", [MT_PHASE_READ] = "read_", [MT_PHASE_MUNMAP] = "munmap",
+};
+
+static bool has_pass(enum mt_phase_kind kind)
+{
+	return kind == MT_PHASE_WRITE || kind == MT_PHASE_READ;
+}
+
+const char *mt_phase_name(char *buf, size_t len, enum mt_phase_kind kind, unsigned int pass)
+{
+	if (kind >= MT_PHASE_UNKNOWN)
+		snprintf(buf, len, "?");
+	else if (has_pass(kind))
+		snprintf(buf, len, "%s%u", phase_names[kind], pass % 1000000);
+	else
+		snprintf(buf, len, "%s", phase_names[kind]);
+	return buf;
+}
+
+enum mt_phase_kind mt_phase_kind(const char *name, unsigned int *pass)
+{
+	*pass = 0;
+	for (int k = 0; k < MT_PHASE_UNKNOWN; k++) {
+		size_t n = strlen(phase_names[k]);
+		const char *d = name + n;
+		unsigned long v = 0;
+
+		if (strncmp(name, phase_names[k], n))
+			continue;
+		if (!has_pass(k)) {
+			if (!*d)
+				return (enum mt_phase_kind)k;
+			continue;
+		}
+		/* a pass is digits alone, as mt_phase_name writes it: "read_07" is none */
+		if (!*d || (*d == '0' && d[1]) || strspn(d, "0123456789") != strlen(d) ||
+		    strlen(d) > 6)
+			continue;
+		v = strtoul(d, NULL, 10);
+		*pass = (unsigned int)v;
+		return (enum mt_phase_kind)k;
+	}
+	return MT_PHASE_UNKNOWN;
+}
+
+bool mt_phase_steady(const char *name)
+{
+	unsigned int pass;
+	enum mt_phase_kind k = mt_phase_kind(name, &pass);
+
+	return k == MT_PHASE_READ || (k == MT_PHASE_WRITE && pass > 0);
+}

@@ -18,6 +18,28 @@
 #define MT_EVENT_NAME_MAX 192
 #define MT_PHASE_NAME_MAX 16
 
+/*
+ * The phases of test_with_mmap's iteration, and the one spelling of their
+ * names: "mmap", "read_first", "write_N", "read_N" (pass N), "munmap".
+ */
+enum mt_phase_kind {
+	MT_PHASE_MMAP,
+	MT_PHASE_READ_FIRST,
+	MT_PHASE_WRITE,
+	MT_PHASE_READ,
+	MT_PHASE_MUNMAP,
+	MT_PHASE_UNKNOWN,	/* a name that is none of these (from a file) */
+};
+
+/* The name of kind (pass for a write or read pass) into buf; returns buf. */
+const char *mt_phase_name(char *buf, size_t len, enum mt_phase_kind kind, unsigned int pass);
+
+/* The kind of a phase's name, and its pass (0 for the others). */
+enum mt_phase_kind mt_phase_kind(const char *name, unsigned int *pass);
+
+/* Past the first touch: a read pass, or a write pass after the first. */
+bool mt_phase_steady(const char *name);
+
 /* Summary of n samples; stddev is the sample (n - 1) one, cv = stddev/mean. */
 struct mt_summary {
 	size_t n;

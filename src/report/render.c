@@ -304,9 +304,18 @@ static int per_block_table(FILE *f, enum mt_format fmt, const struct mt_result *
  */
 static const char *read_phase(const struct mt_report *rep)
 {
+	static char read_0[MT_PHASE_NAME_MAX];
 	const char *ph = mt_report_default_phase(rep);
 
-	return ph ? ph : "read_0";
+	return ph ? ph : mt_phase_name(read_0, sizeof(read_0), MT_PHASE_READ, 0);
+}
+
+/* The first touch: write_0, as the workload names it. */
+static const char *first_write(void)
+{
+	static char write_0[MT_PHASE_NAME_MAX];
+
+	return mt_phase_name(write_0, sizeof(write_0), MT_PHASE_WRITE, 0);
 }
 
 /*
@@ -427,12 +436,12 @@ static void plot_reach(FILE *script, const struct mt_report *rep, double xmin, d
  * marked (memtlb sweep's, on the same phase) and the TLB reaches drawn.
  */
 static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *reps,
-		      const char *const *files, unsigned int n, bool first_write)
+		      const char *const *files, unsigned int n, bool first)
 {
 	double xmin = 0, xmax = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		const char *ph = first_write ? "write_0" : read_phase(reps[i]);
+		const char *ph = first ? first_write() : read_phase(reps[i]);
 		double kx[MAX_KNEES], ky[MAX_KNEES];
 		int nk;
 
@@ -464,9 +473,9 @@ static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *
 		"set xlabel 'region'\nset ylabel 'ns per block'\nset logscale x 2\n"
 		"set format x '%%.0b%%BB'\nset autoscale xfix\n"
 		"set offsets 0, 0, graph 0.1, graph 0.1\nplot ",
-		first_write ? "first write (write_0)" : "read pass");
+		first ? "first write (write_0)" : "read pass");
 	for (unsigned int i = 0; i < n; i++) {
-		const char *ph = first_write ? "write_0" : read_phase(reps[i]);
+		const char *ph = first ? first_write() : read_phase(reps[i]);
 		char title[512];
 
 		snprintf(title, sizeof(title), "%s (%s)", files[i], ph);
@@ -563,7 +572,7 @@ static int sweep_table(FILE *f, enum mt_format fmt, const struct mt_report *cons
 	for (unsigned int i = 0; i < n; i++) {
 		for (size_t k = 0; k < reps[i]->n_results; k++) {
 			const struct mt_result *r = reps[i]->results[k];
-			const struct mt_phase_stat *w = mt_result_phase(r, "write_0");
+			const struct mt_phase_stat *w = mt_result_phase(r, first_write());
 			const struct mt_phase_stat *rd = mt_result_phase(r, read_phase(reps[i]));
 			char a[32] = "-", b[32] = "-", c[32] = "-";
 

@@ -470,12 +470,6 @@ static void print_iterations(FILE *f, const struct mt_report *rep, const struct 
 	mt_text_wrap(f, line, width, 2);
 }
 
-/* A phase past the first touch: every read pass, write passes after write_0. */
-static bool steady(const char *name)
-{
-	return !strncmp(name, "read_", 5) ? strcmp(name, "read_first") != 0 :
-	       !strncmp(name, "write_", 6) && strcmp(name, "write_0");
-}
 
 /* --runs: the steady phases' spread between the fresh processes. */
 static void print_between(FILE *f, const struct mt_result *r, int width)
@@ -492,7 +486,7 @@ static void print_between(FILE *f, const struct mt_result *r, int width)
 		const struct mt_phase_stat *ps = &r->phases[p];
 		double b = (double)r->blocks;
 
-		if (!steady(ps->name) || !ps->runs)
+		if (!mt_phase_steady(ps->name) || !ps->runs)
 			continue;
 		n += (size_t)snprintf(line + n, sizeof(line) - n, ", %s %.1f ns/block",
 				      mt_cell_safe(ph, sizeof(ph), ps->name),

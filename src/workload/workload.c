@@ -149,16 +149,20 @@ static int build_phases(struct mt_workload *w)
 	w->tstats = calloc(w->n_phases, sizeof(*w->tstats));
 	if (!w->phases || !w->tstats)
 		return -ENOMEM;
-	w->phases[n++] = (struct phase){ "mmap", OP_MMAP, 0 };
-	if (w->cfg.read_first)
-		w->phases[n++] = (struct phase){ "read_first", OP_READ_FIRST, 0 };
+	w->phases[n] = (struct phase){ "", OP_MMAP, 0 };
+	mt_phase_name(w->phases[n++].name, MT_PHASE_NAME_MAX, MT_PHASE_MMAP, 0);
+	if (w->cfg.read_first) {
+		w->phases[n] = (struct phase){ "", OP_READ_FIRST, 0 };
+		mt_phase_name(w->phases[n++].name, MT_PHASE_NAME_MAX, MT_PHASE_READ_FIRST, 0);
+	}
 	for (unsigned int p = 0; p < passes; p++) {
 		w->phases[n] = (struct phase){ "", OP_WRITE, p };
-		snprintf(w->phases[n++].name, MT_PHASE_NAME_MAX, "write_%u", p % 1000000);
+		mt_phase_name(w->phases[n++].name, MT_PHASE_NAME_MAX, MT_PHASE_WRITE, p);
 		w->phases[n] = (struct phase){ "", OP_READ, p };
-		snprintf(w->phases[n++].name, MT_PHASE_NAME_MAX, "read_%u", p % 1000000);
+		mt_phase_name(w->phases[n++].name, MT_PHASE_NAME_MAX, MT_PHASE_READ, p);
 	}
-	w->phases[n++] = (struct phase){ "munmap", OP_MUNMAP, 0 };
+	w->phases[n] = (struct phase){ "", OP_MUNMAP, 0 };
+	mt_phase_name(w->phases[n++].name, MT_PHASE_NAME_MAX, MT_PHASE_MUNMAP, 0);
 	return 0;
 }
 

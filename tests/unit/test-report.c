@@ -576,6 +576,32 @@ static void test_config_through_setter(void **state)
 	unlink(path);
 }
 
+/* A phase's name is spelled once (model/result.c) and read back the same. */
+static void test_phase_names(void **state)
+{
+	static const char *const none[] = { "read_", "read_07", "write_x", "mmapx", "read_first0",
+					    "write_-1", "read_1234567", "" };
+	char buf[MT_PHASE_NAME_MAX];
+	unsigned int pass;
+
+	(void)state;
+	for (int k = MT_PHASE_MMAP; k < MT_PHASE_UNKNOWN; k++) {
+		for (unsigned int p = 0; p < 12; p += 5) {
+			bool passes = k == MT_PHASE_WRITE || k == MT_PHASE_READ;
+
+			mt_phase_name(buf, sizeof(buf), (enum mt_phase_kind)k, p);
+			assert_int_equal(mt_phase_kind(buf, &pass), k);
+			assert_int_equal(pass, passes ? p : 0);
+		}
+	}
+	assert_string_equal(mt_phase_name(buf, sizeof(buf), MT_PHASE_READ, 4), "read_4");
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		assert_int_equal(mt_phase_kind(none[i], &pass), MT_PHASE_UNKNOWN);
+	assert_true(mt_phase_steady("read_0") && mt_phase_steady("write_1"));
+	assert_false(mt_phase_steady("write_0") || mt_phase_steady("read_first") ||
+		     mt_phase_steady("mmap") || mt_phase_steady("munmap"));
+}
+
 /* The shared atomic writer: used by mt_report_write and memtlb report -o. */
 static char adir[300];
 
@@ -833,6 +859,7 @@ int main(void)
 		cmocka_unit_test(test_write_failure_leaves_nothing),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_config_through_setter),
+		cmocka_unit_test(test_phase_names),
 		cmocka_unit_test(test_atomic_writer),
 		cmocka_unit_test(test_not_utf8_kept),
 		cmocka_unit_test(test_no_memory_writes_nothing),
