@@ -101,16 +101,6 @@ int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, 
 	return 0;
 }
 
-unsigned int mt_counters_groups(const struct mt_counters *c)
-{
-	unsigned int g = 0;
-
-	for (size_t i = 0; i < c->n; i++)
-		if (!c->ev[i].err && c->ev[i].group + 1 > g)
-			g = c->ev[i].group + 1;
-	return g;
-}
-
 void mt_counters_destroy(struct mt_counters *c)
 {
 	if (!c)
@@ -204,11 +194,6 @@ int mt_counters_read(struct mt_counters *c, struct mt_counts *out)
 			return ret;
 	}
 	return 0;
-}
-
-const char *mt_counters_backend(const struct mt_counters *c)
-{
-	return c->be->ops->name;
 }
 
 int mt_counters_try(struct mt_event *ev)

@@ -31,8 +31,6 @@ int mt_counters_create(struct mt_counters **out, struct mt_event *ev, size_t n, 
 int mt_counters_enable(struct mt_counters *c);
 int mt_counters_disable(struct mt_counters *c);
 
-/* How many groups the opened events form. */
-unsigned int mt_counters_groups(const struct mt_counters *c);
 void mt_counters_destroy(struct mt_counters *c);
 
 /* Read every event's running totals; unopened events read as all zero. */
@@ -44,8 +42,6 @@ int mt_counters_read(struct mt_counters *c, struct mt_counts *out);
  * backend itself failed.
  */
 int mt_counters_try(struct mt_event *ev);
-
-const char *mt_counters_backend(const struct mt_counters *c);
 
 /*
  * Count a page-fault software event (page-faults, minor-faults,

@@ -396,14 +396,6 @@ const struct mt_config_key *mt_config_key(const char *name)
 	return NULL;
 }
 
-const struct mt_config_key *mt_config_key_json(const char *json)
-{
-	for (size_t i = 0; json && i < N(keys); i++)
-		if (keys[i].json && !strcmp(keys[i].json, json))
-			return &keys[i];
-	return NULL;
-}
-
 int mt_config_set(struct mt_config *cfg, const char *key, const char *value,
 		  struct mt_msg *msg)
 {

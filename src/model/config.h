@@ -199,9 +199,8 @@ struct mt_config_key {
 /* The table, n keys. */
 const struct mt_config_key *mt_config_keys(size_t *n);
 
-/* The key of that option name, or of that report name (json); NULL if none. */
+/* The key of that option name; NULL if none. */
 const struct mt_config_key *mt_config_key(const char *name);
-const struct mt_config_key *mt_config_key_json(const char *json);
 
 /*
  * Set the option named key (the long option: "region", "backing",

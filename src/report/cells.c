@@ -585,11 +585,6 @@ int mt_table_print_notes_fit(FILE *f, const struct mt_table *t, int width)
 	return ferror(f) ? -EIO : 0;
 }
 
-int mt_table_print_notes(FILE *f, const struct mt_table *t)
-{
-	return mt_table_print_notes_fit(f, t, 0);
-}
-
 bool mt_event_hidden(const struct mt_result *r, unsigned int e)
 {
 	for (unsigned int p = 0; p < r->n_phases; p++)

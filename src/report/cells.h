@@ -138,8 +138,6 @@ int mt_table_print_text(FILE *f, const struct mt_table *t);
  * of the others as fit; a row is never wrapped. 0, -ENOMEM or -EIO.
  */
 int mt_table_print_fit(FILE *f, const struct mt_table *t, int width, unsigned int keep);
-/* The notes, one line each. 0 or -EIO. */
-int mt_table_print_notes(FILE *f, const struct mt_table *t);
 /* The notes wrapped at width (0: not wrapped), a wrapped line indented. 0 or -EIO. */
 int mt_table_print_notes_fit(FILE *f, const struct mt_table *t, int width);
 

@@ -105,25 +105,6 @@ int mt_mapinfo_read(int pid, const void *addr, uint64_t len, struct mt_mapinfo *
 	return 0;
 }
 
-int mt_mapinfo_read_anon_huge(uint64_t *bytes)
-{
-	char line[256];
-	unsigned long long kb;
-	int ret = -ENOENT;
-	FILE *f = fopen("/proc/self/smaps_rollup", "re");
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
-			*bytes = (uint64_t)kb << 10;
-			ret = 0;
-			break;
-		}
-	fclose(f);
-	return ret;
-}
-
 /* The kernel merges neighbouring pages of one kind: 64 regions go far. */
 static int scan_ioctl(uint64_t lo, uint64_t hi, struct mt_pagescan *ps)
 {

@@ -145,13 +145,6 @@ struct mt_mapinfo {
 int mt_mapinfo_read(int pid, const void *addr, uint64_t len, struct mt_mapinfo *mi);
 
 /*
- * AnonHugePages of this whole process (/proc/self/smaps_rollup), bytes:
- * 0, or -errno (-ENOENT when the file has no such line).
- */
-int mt_mapinfo_read_anon_huge(uint64_t *bytes);
-
-
-/*
  * Scan [addr, addr+len) of this process: PAGEMAP_SCAN on /proc/self/pagemap
  * (kernel 6.7+, unprivileged), or where the ioctl is missing (ENOTTY,
  * EINVAL) the smaps entries covering the range, whose huge-page counts are

@@ -155,20 +155,6 @@ static int read_value(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int mt_tunable_read(const struct mt_tunable *t, char *buf, size_t len)
-{
-	char val[MT_TUNABLE_MAX];
-	int ret;
-
-	ret = read_value(t->path, val, sizeof(val));
-	if (ret)
-		return ret;
-	if (strlen(val) >= len)
-		return -ENAMETOOLONG;
-	memcpy(buf, val, strlen(val) + 1);
-	return 0;
-}
-
 int mt_tunable_save(struct mt_tunable *t)
 {
 	struct stat st;

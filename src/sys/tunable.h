@@ -40,11 +40,4 @@ int mt_tunable_save(struct mt_tunable *t);
 /* Write a value: 0 or -errno (EINVAL: the kernel refused the value). */
 int mt_tunable_set(struct mt_tunable *t, const char *value);
 
-/*
- * The value now in effect, as mt_tunable_save keeps it (the bracketed word
- * of a THP-style choice, else the exact bytes): 0, -ENAMETOOLONG (buf too
- * small), or -errno.
- */
-int mt_tunable_read(const struct mt_tunable *t, char *buf, size_t len);
-
 #endif

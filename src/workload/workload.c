@@ -273,11 +273,6 @@ uint64_t mt_workload_blocks(const struct mt_workload *w)
 	return w->private_regions ? w->units * w->n_tasks : w->units;
 }
 
-const char *mt_workload_file(const struct mt_workload *w)
-{
-	return mt_region_file(&w->region);
-}
-
 const struct mt_phase_tasks *mt_workload_task_stats(const struct mt_workload *w)
 {
 	return w->tstats;

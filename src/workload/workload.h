@@ -65,8 +65,6 @@ unsigned int mt_workload_phases(const struct mt_workload *w);
 const char *mt_workload_phase_name(const struct mt_workload *w, unsigned int phase);
 /* Blocks touched per touch phase, all tasks together. */
 uint64_t mt_workload_blocks(const struct mt_workload *w);
-/* Path of the --backing file, or NULL. */
-const char *mt_workload_file(const struct mt_workload *w);
 
 /*
  * One iteration: every phase once. time_ns[phase] receives each phase's
