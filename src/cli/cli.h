@@ -15,123 +15,36 @@
 
 /*
  * Options shared by every command that runs the workload (stat, sweep):
- * one table fragment, one parser, one help fragment (bpftool's
- * HELP_SPEC_OPTIONS idea), so the commands cannot drift apart.
+ * built from model/config.c's key table (its names, letters, values and
+ * help), so an option is spelled once and the commands cannot drift
+ * apart. A key's getopt code is its letter, or MT_OPT_KEY(its id).
  */
+#define MT_OPT_KEY(id) (0x100 + (id))
 enum {
-	MT_OPT_BACKING = 0x100,
-	MT_OPT_FORMAT,
-	MT_OPT_FORCE,
-	MT_OPT_EVENTS,
-	MT_OPT_EVENTS_DIR,
-	MT_OPT_FILE_CACHE,
-	MT_OPT_PAGES,
-	MT_OPT_RESERVE,
-	MT_OPT_ACCESS,
-	MT_OPT_SEED,
-	MT_OPT_POPULATE,
-	MT_OPT_READ_FIRST,
-	MT_OPT_TASKS,
-	MT_OPT_TASK_MODE,
-	MT_OPT_TASK_REGION,
-	MT_OPT_WIDE,
-	MT_OPT_REPEAT,
-	MT_OPT_WARMUP,
-	MT_OPT_CI_TARGET,
-	MT_OPT_MIN_ITER,
-	MT_OPT_MAX_ITER,
-	MT_OPT_MAX_TIME,
+	MT_OPT_EVENTS = MT_OPT_KEY(MT_CFG_EVENTS),
+	MT_OPT_EVENTS_DIR = MT_OPT_KEY(MT_CFG_EVENTS_DIR),
+	MT_OPT_FORMAT = MT_OPT_KEY(MT_CFG_FORMAT),
+	MT_OPT_WIDE = MT_OPT_KEY(MT_CFG_WIDE),
+	MT_OPT_REPEAT = MT_OPT_KEY(MT_CFG_MAX),	/* the aliases: --repeat */
 	MT_OPT_TLB,
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
 
-#define MT_WORKLOAD_SHORTOPTS "r:b:i:p:e:o:x:jv"
-
-#define MT_WORKLOAD_LONGOPTS \
-	{ "region", required_argument, NULL, 'r' }, \
-	{ "block", required_argument, NULL, 'b' }, \
-	{ "iterations", required_argument, NULL, 'i' }, \
-	{ "repeat", required_argument, NULL, MT_OPT_REPEAT }, \
-	{ "passes", required_argument, NULL, 'p' }, \
-	{ "backing", required_argument, NULL, MT_OPT_BACKING }, \
-	{ "file-cache", required_argument, NULL, MT_OPT_FILE_CACHE }, \
-	{ "pages", required_argument, NULL, MT_OPT_PAGES }, \
-	{ "reserve", no_argument, NULL, MT_OPT_RESERVE }, \
-	{ "access", required_argument, NULL, MT_OPT_ACCESS }, \
-	{ "seed", required_argument, NULL, MT_OPT_SEED }, \
-	{ "populate", no_argument, NULL, MT_OPT_POPULATE }, \
-	{ "read-first", no_argument, NULL, MT_OPT_READ_FIRST }, \
-	{ "tasks", required_argument, NULL, MT_OPT_TASKS }, \
-	{ "task-mode", required_argument, NULL, MT_OPT_TASK_MODE }, \
-	{ "task-region", required_argument, NULL, MT_OPT_TASK_REGION }, \
-	{ "force", no_argument, NULL, MT_OPT_FORCE }, \
-	{ "event", required_argument, NULL, 'e' }, \
-	{ "events", required_argument, NULL, MT_OPT_EVENTS }, \
-	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR }, \
-	{ "format", required_argument, NULL, MT_OPT_FORMAT }, \
-	{ "output", required_argument, NULL, 'o' }, \
-	{ "field-separator", required_argument, NULL, 'x' }, \
-	{ "json", no_argument, NULL, 'j' }, \
-	{ "verbose", no_argument, NULL, 'v' }, \
-	{ "wide", no_argument, NULL, MT_OPT_WIDE }
-
-#define MT_WORKLOAD_HELP \
-	"Workload:\n" \
-	"  -r, --region SIZE        region to map (default 1g; k/m/g/t, 0x hex)\n" \
-	MT_WORKLOAD_HELP_NO_REGION
-
-/* The same without -r: sweep lists its own -r RANGE, once. */
-#define MT_WORKLOAD_HELP_NO_REGION \
-	"  -b, --block SIZE         one word touched per block (default: page size)\n" \
-	"  -i, --iterations N       mmap/touch/munmap cycles (default 10);\n" \
-	"      --repeat N           the same, perf stat's name\n" \
-	"  -p, --passes N           write+read passes per iteration (default 5)\n" \
-	"      --backing KIND       shared (MAP_SHARED|MAP_ANONYMOUS, default), anon,\n" \
-	"                           shm, memfd, file or file:PATH\n" \
-	"      --file-cache MODE    warm (default) or cold: drop the file's cache\n" \
-	"                           before each iteration\n" \
-	"      --pages KIND         default, base, thp, hugetlb, hugetlb:2m, hugetlb:1g\n" \
-	"      --reserve            grow the hugetlb pool for the run (root), restore it\n" \
-	"      --access ORDER       seq (default), random or stride:SIZE\n" \
-	"      --seed N             seed of the random order (default 1)\n" \
-	"      --populate           map with MAP_POPULATE (faults in the mmap phase)\n" \
-	"      --read-first         a read pass (read_first) before write_0\n" \
-	"      --tasks N            run the phases in N tasks behind a barrier\n" \
-	"      --task-mode MODE     thread (default) or process\n" \
-	"      --task-region KIND   shared (default: slices of one mapping) or private\n" \
-	"      --force              run even if the region exceeds MemAvailable\n" \
-	"Counting:\n" \
-	"  -e, --event LIST         events, comma-separated, -e again adds (default:\n" \
-	"                           this CPU's events of the set " MT_DEFAULT_EVENT_SET ")\n" \
-	"      --events SET         a named event set for this CPU (memtlb list)\n" \
-	"      --events-dir DIR     read event sets from DIR\n" \
-	"Output:\n" \
-	"      --format FMT         table (default), csv or json\n" \
-	"  -x, --field-separator SEP  CSV with SEP between fields (perf stat -x)\n" \
-	"  -j, --json               JSON (--format json)\n" \
-	"  -o, --output FILE        also write the JSON report to FILE (atomically)\n" \
-	"  -v, --verbose            say why events are not supported\n" \
-	"      --wide               every column, one row per phase, whatever the width\n"
+#define MT_GROUPS_SHARED ((1u << MT_GROUP_WORKLOAD) | (1u << MT_GROUP_COUNTING) | \
+			  (1u << MT_GROUP_OUTPUT) | (1u << MT_GROUP_REPETITION))
 
 /*
- * The repetition options of stat and sweep: warm-up, and --ci-target's
- * adaptive count in place of -i.
+ * getopt_long's table: the keys of the groups (bits of enum
+ * mt_key_group) with their aliases (--repeat, -x, -j), then own, which
+ * ends with a NULL name. One table per process (a command is one call).
  */
-#define MT_REPEAT_LONGOPTS \
-	{ "warmup", required_argument, NULL, MT_OPT_WARMUP }, \
-	{ "ci-target", required_argument, NULL, MT_OPT_CI_TARGET }, \
-	{ "min-iterations", required_argument, NULL, MT_OPT_MIN_ITER }, \
-	{ "max-iterations", required_argument, NULL, MT_OPT_MAX_ITER }, \
-	{ "max-time", required_argument, NULL, MT_OPT_MAX_TIME }
+const struct option *mt_cli_longopts(unsigned int groups, const struct option *own);
 
-#define MT_REPEAT_HELP \
-	"Repetition:\n" \
-	"      --warmup N           N iterations first, recorded, not summarised\n" \
-	"      --ci-target PCT      iterate until every phase's 95%% CI is within\n" \
-	"                           PCT %% of its mean (instead of -i)\n" \
-	"      --min-iterations N   with --ci-target: at least N (default 3)\n" \
-	"      --max-iterations N   with --ci-target: at most N (default 100)\n" \
-	"      --max-time S         with --ci-target: stop after S seconds\n"
+/* getopt's short options for them: "+:", the keys' letters, then own. */
+const char *mt_cli_shortopts(unsigned int groups, const char *own);
+
+/* Their --help lines, by group under its heading; region false: without -r. */
+void mt_cli_help_keys(unsigned int groups, bool region);
 
 /* Whether getopt's c is one of the repetition options. */
 bool mt_cli_is_repeat_opt(int c);

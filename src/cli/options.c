@@ -136,17 +136,144 @@ int mt_cli_usage(const struct mt_msg *msg)
 /* stat's -r, kept to tell a region of a few bytes from perf's -r (repeat) */
 static const char *region_arg;
 
-static const struct option workload_opts[] = {
-	MT_WORKLOAD_LONGOPTS,
-	{ NULL, 0, NULL, 0 },
+/* perf stat's spellings beside a key: --repeat N, -x SEP, -j. */
+static const struct alias {
+	struct option opt;
+	const char *arg, *help;
+	enum mt_cfg_key after;
+} aliases[] = {
+	{ { "repeat", required_argument, NULL, MT_OPT_REPEAT }, "N",
+	  "the same, perf stat's name", MT_CFG_ITERATIONS },
+	{ { "field-separator", required_argument, NULL, 'x' }, "SEP",
+	  "CSV with SEP between fields (perf stat -x)", MT_CFG_FORMAT },
+	{ { "json", no_argument, NULL, 'j' }, NULL, "JSON (--format json)", MT_CFG_FORMAT },
 };
+
+#define N_ALIASES (sizeof(aliases) / sizeof(aliases[0]))
+
+static int key_code(const struct mt_config_key *k, enum mt_cfg_key id)
+{
+	return k->letter ? (int)k->letter : (int)MT_OPT_KEY(id);
+}
+
+/* The shared key getopt's c stands for, in the groups; NULL if none. */
+static const struct mt_config_key *key_of(int c, unsigned int groups)
+{
+	const struct mt_config_key *keys;
+	size_t n;
+
+	keys = mt_config_keys(&n);
+	for (size_t i = 0; i < n; i++)
+		if (keys[i].group && (groups & 1u << keys[i].group) &&
+		    key_code(&keys[i], (enum mt_cfg_key)i) == c)
+			return &keys[i];
+	return NULL;
+}
+
+const struct option *mt_cli_longopts(unsigned int groups, const struct option *own)
+{
+	static struct option opts[MT_CFG_MAX + N_ALIASES + 64];
+	const struct mt_config_key *keys;
+	size_t n, o = 0;
+
+	keys = mt_config_keys(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (!keys[i].group || !(groups & 1u << keys[i].group))
+			continue;
+		opts[o++] = (struct option){ keys[i].name, keys[i].type == MT_KEY_FLAG ?
+					     no_argument : required_argument, NULL,
+					     key_code(&keys[i], (enum mt_cfg_key)i) };
+		for (size_t a = 0; a < N_ALIASES; a++)
+			if (aliases[a].after == i)
+				opts[o++] = aliases[a].opt;
+	}
+	for (; own && own->name && o + 1 < sizeof(opts) / sizeof(opts[0]); own++)
+		opts[o++] = *own;
+	opts[o] = (struct option){ NULL, 0, NULL, 0 };
+	return opts;
+}
+
+const char *mt_cli_shortopts(unsigned int groups, const char *own)
+{
+	static char s[128];
+	const struct mt_config_key *keys;
+	size_t n, len;
+
+	len = (size_t)snprintf(s, sizeof(s), "+:");
+	keys = mt_config_keys(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (!keys[i].group || !(groups & 1u << keys[i].group))
+			continue;
+		if (keys[i].letter)
+			len += (size_t)snprintf(s + len, sizeof(s) - len, "%c%s", keys[i].letter,
+						keys[i].type == MT_KEY_FLAG ? "" : ":");
+		for (size_t a = 0; a < N_ALIASES; a++)
+			if (aliases[a].after == i && aliases[a].opt.val < 0x100)
+				len += (size_t)snprintf(s + len, sizeof(s) - len, "%c%s",
+							aliases[a].opt.val,
+							aliases[a].arg ? ":" : "");
+	}
+	snprintf(s + len, sizeof(s) - len, "%s", own ? own : "");
+	return s;
+}
+
+/* "  -r, --region SIZE" to column 27, then help, its later lines under it. */
+static void help_line(int letter, const char *name, const char *arg, const char *help)
+{
+	char left[64];
+	int n;
+
+	n = snprintf(left, sizeof(left), "  %c%c%c --%s%s%s", letter ? '-' : ' ',
+		     letter ? letter : ' ', letter ? ',' : ' ', name, arg ? " " : "",
+		     arg ? arg : "");
+	printf("%s%*s", left, n < 25 ? 27 - n : 2, "");
+	for (const char *l = help; *l;) {
+		size_t len = strcspn(l, "\n");
+
+		printf("%.*s\n", (int)len, l);
+		l += len;
+		if (*l)
+			printf("%27s", "");
+		l += *l == '\n';
+	}
+}
+
+void mt_cli_help_keys(unsigned int groups, bool region)
+{
+	static const char *const heading[MT_GROUP_MAX] = {
+		[MT_GROUP_WORKLOAD] = "Workload:", [MT_GROUP_COUNTING] = "Counting:",
+		[MT_GROUP_OUTPUT] = "Output:", [MT_GROUP_REPETITION] = "Repetition:",
+	};
+	const struct mt_config_key *keys;
+	size_t n;
+
+	keys = mt_config_keys(&n);
+	for (int g = MT_GROUP_WORKLOAD; g < MT_GROUP_MAX; g++) {
+		if (!(groups & 1u << g))
+			continue;
+		printf("%s\n", heading[g]);
+		for (size_t i = 0; i < n; i++) {
+			if (keys[i].group != (enum mt_key_group)g || (!region && i == MT_CFG_REGION))
+				continue;
+			help_line(keys[i].letter, keys[i].name, keys[i].arg, keys[i].help);
+			for (size_t a = 0; a < N_ALIASES; a++)
+				if (aliases[a].after == i)
+					help_line(aliases[a].opt.val < 0x100 ? aliases[a].opt.val : 0,
+						  aliases[a].opt.name, aliases[a].arg,
+						  aliases[a].help);
+		}
+	}
+}
 
 static const char *workload_key(int c)
 {
-	for (const struct option *o = workload_opts; o->name; o++)
-		if (o->val == c)
-			return o->name;
-	return NULL;
+	const struct mt_config_key *k;
+
+	for (size_t a = 0; a < N_ALIASES; a++)
+		if (aliases[a].opt.val == c)
+			return aliases[a].opt.name;
+	k = key_of(c, MT_GROUPS_SHARED & ~(1u << MT_GROUP_REPETITION));
+	return k ? k->name : NULL;
 }
 
 bool mt_cli_is_workload_opt(int c)
@@ -223,14 +350,9 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 
 static const char *repeat_key(int c)
 {
-	switch (c) {
-	case MT_OPT_WARMUP: return "warmup";
-	case MT_OPT_CI_TARGET: return "ci-target";
-	case MT_OPT_MIN_ITER: return "min-iterations";
-	case MT_OPT_MAX_ITER: return "max-iterations";
-	case MT_OPT_MAX_TIME: return "max-time";
-	default: return NULL;
-	}
+	const struct mt_config_key *k = key_of(c, 1u << MT_GROUP_REPETITION);
+
+	return k ? k->name : NULL;
 }
 
 bool mt_cli_is_repeat_opt(int c)
@@ -245,7 +367,8 @@ int mt_cli_repeat_opt(int c, const char *arg, struct mt_config *cfg, bool *limit
 
 	if (!key)
 		return MT_EXIT_OK;
-	*limits |= c != MT_OPT_WARMUP && c != MT_OPT_CI_TARGET;
+	/* the limits of --ci-target's count, which need it */
+	*limits |= c != MT_OPT_KEY(MT_CFG_WARMUP) && c != MT_OPT_KEY(MT_CFG_CI_TARGET);
 	if (!mt_config_set(cfg, key, arg, &msg))
 		return MT_EXIT_OK;
 	mt_err("--%s: %s", key, msg.text);

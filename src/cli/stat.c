@@ -25,10 +25,7 @@
 
 enum { OPT_PHASE = MT_OPT_FIRST_FREE + 0x20, OPT_RUNS, OPT_FROM };
 
-static const char cmdopts_s[] = "+:" MT_WORKLOAD_SHORTOPTS "h";
-static const struct option cmdopts[] = {
-	MT_WORKLOAD_LONGOPTS,
-	MT_REPEAT_LONGOPTS,
+static const struct option own_opts[] = {
 	MT_TLB_LONGOPT,
 	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "runs", required_argument, NULL, OPT_RUNS },
@@ -40,10 +37,9 @@ static const struct option cmdopts[] = {
 static void help(void)
 {
 	printf("Usage: memtlb stat [options]\n"
-	       "Run the mmap touch workload (test_with_mmap) under a counter group.\n\n"
-	       MT_WORKLOAD_HELP
-	       MT_REPEAT_HELP
-	       "      --phase LIST         with --ci-target: the phases it waits for,\n"
+	       "Run the mmap touch workload (test_with_mmap) under a counter group.\n\n");
+	mt_cli_help_keys(MT_GROUPS_SHARED, true);
+	printf("      --phase LIST         with --ci-target: the phases it waits for,\n"
 	       "                           comma-separated (default: every phase)\n"
 	       "      --runs N             N fresh processes, each doing the iterations:\n"
 	       "                           the report keeps the spread between runs\n"
@@ -273,6 +269,7 @@ static int cmd_stat(int argc, char *argv[])
 	size_t n_ev = 0, n_tlb = 0;
 	bool limits = false;
 	const char *tlb_path = NULL, *from = NULL;
+	const struct option *cmdopts;
 	int c, ret, child = run_child_fd();
 
 	mt_config_init(&cfg);
@@ -280,7 +277,9 @@ static int cmd_stat(int argc, char *argv[])
 	mt_cli_progress_init(&shown, "stat");
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
+	cmdopts = mt_cli_longopts(MT_GROUPS_SHARED, own_opts);
+	while ((c = getopt_long(argc, argv, mt_cli_shortopts(MT_GROUPS_SHARED, "h"), cmdopts,
+				NULL)) != -1) {
 		if (c == 'h') {
 			help();
 			return MT_EXIT_OK;

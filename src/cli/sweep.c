@@ -35,16 +35,13 @@ enum {
 	OPT_ORDER,
 };
 
-static const char cmdopts_s[] = "+:" MT_WORKLOAD_SHORTOPTS "h";
-static const struct option cmdopts[] = {
-	MT_WORKLOAD_LONGOPTS,
+static const struct option own_opts[] = {
 	{ "vary", required_argument, NULL, OPT_VARY },
 	{ "phase", required_argument, NULL, OPT_PHASE },
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "order", required_argument, NULL, OPT_ORDER },
 	MT_TLB_LONGOPT,
-	MT_REPEAT_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -70,11 +67,9 @@ static void help(void)
 	       "      --order HOW          sequential (default: point by point), interleaved\n"
 	       "                           (iteration 1 of every point, then 2, ...) or\n"
 	       "                           random (each round shuffled by --seed)\n"
-	       MT_TLB_HELP
-	       "Workload:\n"
-	       MT_WORKLOAD_HELP_NO_REGION
-	       MT_REPEAT_HELP
-	       "  -h, --help               this text\n");
+	       MT_TLB_HELP);
+	mt_cli_help_keys(MT_GROUPS_SHARED, false);
+	printf("  -h, --help               this text\n");
 }
 
 struct sweep_cmd {
@@ -439,6 +434,7 @@ static int cmd_sweep(int argc, char *argv[])
 	struct sweep_cmd sc = { 0 };
 	struct mt_msg msg;
 	const char *tlb_path = NULL;
+	const struct option *cmdopts;
 	int c, ret;
 
 	mt_config_init(&sc.base);
@@ -447,7 +443,9 @@ static int cmd_sweep(int argc, char *argv[])
 		return mt_cli_fail("sweep", -ENOMEM);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
+	cmdopts = mt_cli_longopts(MT_GROUPS_SHARED, own_opts);
+	while ((c = getopt_long(argc, argv, mt_cli_shortopts(MT_GROUPS_SHARED, "h"), cmdopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help();

@@ -179,6 +179,28 @@ enum {
 	MT_KEY_SWEEP = 1 << 6,	/* saved only in a sweep's report */
 };
 
+/* The keys, in the table's order (model/config.c): an index, not a name. */
+enum mt_cfg_key {
+	MT_CFG_REGION, MT_CFG_BLOCK, MT_CFG_ITERATIONS, MT_CFG_PASSES, MT_CFG_BACKING,
+	MT_CFG_FILE_CACHE, MT_CFG_PAGES, MT_CFG_RESERVE, MT_CFG_ACCESS, MT_CFG_SEED,
+	MT_CFG_POPULATE, MT_CFG_READ_FIRST, MT_CFG_TASKS, MT_CFG_TASK_MODE, MT_CFG_TASK_REGION,
+	MT_CFG_FORCE, MT_CFG_EVENT, MT_CFG_EVENTS, MT_CFG_EVENTS_DIR, MT_CFG_FORMAT,
+	MT_CFG_OUTPUT, MT_CFG_VERBOSE, MT_CFG_WIDE, MT_CFG_WARMUP, MT_CFG_CI_TARGET,
+	MT_CFG_MIN_ITERATIONS, MT_CFG_MAX_ITERATIONS, MT_CFG_MAX_TIME, MT_CFG_CI_PHASES,
+	MT_CFG_ORDER, MT_CFG_RUNS,
+	MT_CFG_MAX,
+};
+
+/* The --help section of a key that stat and sweep share (0: a command's own). */
+enum mt_key_group {
+	MT_GROUP_NONE,
+	MT_GROUP_WORKLOAD,
+	MT_GROUP_COUNTING,
+	MT_GROUP_OUTPUT,
+	MT_GROUP_REPETITION,
+	MT_GROUP_MAX,
+};
+
 /*
  * One key of the configuration (model/config.c's table): the long option,
  * which mt_config_set and --vary take; its name in a report's config
@@ -194,9 +216,14 @@ struct mt_config_key {
 	int n_choices;
 	int (*set)(struct mt_config *cfg, const char *value, struct mt_msg *msg);
 	unsigned int flags;
+	/* --help: the short option (0: none), the value's name, the text */
+	char letter;
+	const char *arg;
+	const char *help;	/* lines after the first start with '\n' */
+	enum mt_key_group group;
 };
 
-/* The table, n keys. */
+/* The table, n keys (MT_CFG_MAX), indexed by enum mt_cfg_key. */
 const struct mt_config_key *mt_config_keys(size_t *n);
 
 /* The key of that option name; NULL if none. */
