@@ -359,16 +359,25 @@ static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 	return o;
 }
 
-int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f)
+json_t *mt_sysinfo_json(const struct mt_sysinfo *si)
 {
 	struct jb b = { 0 };
 	json_t *o = system_json(&b, si);
-	int ret;
 
 	if (b.err) {
 		json_decref(o);
-		return b.err;
+		return NULL;
 	}
+	return o;
+}
+
+int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f)
+{
+	json_t *o = mt_sysinfo_json(si);
+	int ret;
+
+	if (!o)
+		return -ENOMEM;
 	ret = json_dumpf(o, f, JSON_INDENT(2)) ? -EIO : 0;
 	fputc('\n', f);
 	json_decref(o);

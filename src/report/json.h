@@ -54,6 +54,9 @@ int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *
  */
 json_t *mt_json_string(const char *s);
 
+/* The "system" object of a report (probe's too); NULL: no memory. */
+json_t *mt_sysinfo_json(const struct mt_sysinfo *si);
+
 /* The "system" object of a report, alone, indented, to f (memtlb sysinfo --json). */
 int mt_sysinfo_write_json(const struct mt_sysinfo *si, FILE *f);
 

@@ -163,23 +163,6 @@ int mt_report_print_probe_csv(FILE *f, const struct mt_probe_result *r)
  * The "system" object of a report: report/json.c builds it, and gives it
  * out as text only, so it is read back from that text.
  */
-static json_t *system_json(const struct mt_sysinfo *si)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	json_t *o = NULL;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
-
-	if (!f)
-		return NULL;
-	ret = mt_sysinfo_write_json(si, f);
-	if (fclose(f) == 0 && !ret)
-		o = json_loadb(buf, len, 0, NULL);
-	free(buf);
-	return o;
-}
-
 static json_t *u64_json(uint64_t v)
 {
 	return json_integer((json_int_t)v);
@@ -251,7 +234,7 @@ static json_t *probe_json(const struct mt_probe_result *r, const struct mt_sysin
 {
 	return json_pack("{s:{s:i,s:s,s:s},s:o,s:o,s:o,s:{s:o,s:o,s:i,s:o,s:s}}",
 			 "memtlb", "schema", MT_PROBE_SCHEMA, "version", MEMTLB_VERSION,
-			 "command", "probe", "system", system_json(si), "config", config_json(r),
+			 "command", "probe", "system", mt_sysinfo_json(si), "config", config_json(r),
 			 "mapping", mapping_json(r), "probe", "levels", levels_json(r),
 			 "points", points_json(r), "unvalidated", (int)r->unvalidated,
 			 "huge_slow_at", r->huge_slow_at ? u64_json(r->huge_slow_at) : json_null(),
