@@ -193,7 +193,7 @@ static void test_libpfm_errors(void **state)
 
 static void test_reasons(void **state)
 {
-	struct mt_event ev;
+	struct mt_event ev = { 0 };
 
 	(void)state;
 	ev.attr.type = PERF_TYPE_HARDWARE;
