@@ -2008,12 +2008,15 @@ static int load_curve(struct loader *ld, json_t *root, struct mt_report *rep)
 			return bad(ld, "knee_ratio: not a number above 1, up to 1000");
 		rep->knee_ratio = r;
 	}
-	if (json_object_get(root, "knee_phase")) {
-		if (!phase || strlen(phase) >= sizeof(rep->curve_phase) ||
-		    !mt_report_has_phase(rep, phase))
-			return bad(ld, "knee_phase: not a phase of the results");
+	if (json_object_get(root, "knee_phase") && !phase)
+		return bad(ld, "knee_phase: not a string");
+	/*
+	 * A phase the results do not have (renamed, or none): the knees are
+	 * recomputed anyway, so the default phase is taken, as in an older
+	 * report, rather than the file refused.
+	 */
+	if (phase && strlen(phase) < sizeof(rep->curve_phase) && mt_report_has_phase(rep, phase))
 		snprintf(rep->curve_phase, sizeof(rep->curve_phase), "%s", phase);
-	}
 	return 0;
 }
 
