@@ -173,6 +173,9 @@ int mt_cli_print_csv(FILE *out, char sep, int (*print)(FILE *, const void *), co
  */
 int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg, FILE *out);
 
+/* A report's JSON on f, as a sink part prints (cli/sink.h): rep is the report. */
+int mt_cli_report_json(FILE *f, const void *rep);
+
 /*
  * --from FILE: a saved report of cmd printed again, as mt_cli_report_emit
  * printed it for its run, on out; then after(out, rep, cfg) if not NULL.

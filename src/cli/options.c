@@ -743,7 +743,7 @@ static int print_view(FILE *f, const void *arg)
 	}
 }
 
-static int print_json(FILE *f, const void *rep)
+int mt_cli_report_json(FILE *f, const void *rep)
 {
 	return mt_report_print_json(f, rep);
 }
@@ -752,7 +752,7 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg,
 {
 	struct view v = { rep, cfg };
 	struct mt_sink sink = {
-		.output = cfg->output, .mode = 0600, .doc = { print_json, rep },
+		.output = cfg->output, .mode = 0600, .doc = { mt_cli_report_json, rep },
 		.stream = out, .view = { print_view, &v },
 	};
 

@@ -134,11 +134,6 @@ static int print_view(FILE *f, const void *arg)
 	}
 }
 
-static int print_json(FILE *f, const void *rep)
-{
-	return mt_report_print_json(f, rep);
-}
-
 /*
  * The sweep's sink (cli/sink.h), for output: -o's path while the points
  * run (a file rewritten after each, a stream once at the end), "-" or
@@ -147,7 +142,7 @@ static int print_json(FILE *f, const void *rep)
 static struct mt_sink sweep_sink(const char *output, const struct sweep_view *v)
 {
 	return (struct mt_sink){
-		.output = output, .mode = 0600, .doc = { print_json, v->rep },
+		.output = output, .mode = 0600, .doc = { mt_cli_report_json, v->rep },
 		.stream = stdout, .view = { print_view, v },
 	};
 }

@@ -496,52 +496,61 @@ bool mt_config_has_value(const char *key)
 	return k && (k->flags & MT_KEY_VARY);
 }
 
+/* A key read by its type alone (not a parsed one), as a report saves it. */
+static int typed_value(const struct mt_config_key *k, const char *field,
+		       struct mt_config_value *out)
+{
+	switch (k->type) {
+	case MT_KEY_FLAG:
+		out->kind = MT_VALUE_BOOL;
+		out->b = *(const bool *)field;
+		return 0;
+	case MT_KEY_SIZE:
+		out->kind = MT_VALUE_INT;
+		out->u = *(const uint64_t *)field;
+		return 0;
+	case MT_KEY_COUNT:
+		out->kind = MT_VALUE_INT;
+		out->u = *(const unsigned long *)field;
+		return 0;
+	case MT_KEY_REAL:
+		out->kind = MT_VALUE_REAL;
+		out->d = *(const double *)field;
+		return 0;
+	case MT_KEY_CHOICE:
+		out->s = name_of(k->choices, k->n_choices, *(const int *)field);
+		return 0;
+	case MT_KEY_STRING:
+		out->s = *(const char *const *)field;
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
 int mt_config_value(const struct mt_config *cfg, const struct mt_config_key *k,
 		    struct mt_config_value *out)
 {
-	const char *field = (const char *)cfg + k->offset;
-
-	memset(out, 0, sizeof(*out));
-	if (k == mt_config_key("backing")) {
+	memset(out, 0, sizeof(*out));	/* MT_VALUE_STRING */
+	/* the parsed keys: their fields say what the option's text named */
+	switch ((enum mt_cfg_key)(k - keys)) {
+	case MT_CFG_BACKING:
 		out->s = mt_backing_name(cfg->backing);	/* a file's path is the run's own */
-	} else if (k == mt_config_key("file-cache")) {
+		return 0;
+	case MT_CFG_FILE_CACHE:
 		out->s = file_caches[cfg->file_cold];
-	} else if (k == mt_config_key("pages")) {
+		return 0;
+	case MT_CFG_PAGES:
 		out->s = mt_pages_name(cfg->pages);
-	} else if (k == mt_config_key("access")) {
+		return 0;
+	case MT_CFG_ACCESS:
 		out->s = mt_access_name(cfg->access);
-	} else if (k == mt_config_key("seed")) {
+		return 0;
+	case MT_CFG_SEED:
 		out->kind = MT_VALUE_INT;
 		out->u = cfg->seed;
 		return 0;
-	} else {
-		switch (k->type) {
-		case MT_KEY_FLAG:
-			out->kind = MT_VALUE_BOOL;
-			out->b = *(const bool *)field;
-			return 0;
-		case MT_KEY_SIZE:
-			out->kind = MT_VALUE_INT;
-			out->u = *(const uint64_t *)field;
-			return 0;
-		case MT_KEY_COUNT:
-			out->kind = MT_VALUE_INT;
-			out->u = *(const unsigned long *)field;
-			return 0;
-		case MT_KEY_REAL:
-			out->kind = MT_VALUE_REAL;
-			out->d = *(const double *)field;
-			return 0;
-		case MT_KEY_CHOICE:
-			out->s = name_of(k->choices, k->n_choices, *(const int *)field);
-			break;
-		case MT_KEY_STRING:
-			out->s = *(const char *const *)field;
-			break;
-		default:
-			return -ENOENT;
-		}
+	default:
+		return typed_value(k, (const char *)cfg + k->offset, out);
 	}
-	out->kind = MT_VALUE_STRING;
-	return 0;
 }

@@ -1888,12 +1888,13 @@ static void load_system(json_t *js, struct mt_sysinfo *si)
  * it: a value the option refuses is refused here, never assigned. 0, 1
  * when the key stays as it is, or -EINVAL with msg.
  */
-static int config_text(json_t *jc, const struct mt_config_key *k, json_t *v,
-		       const struct mt_config *c, char *buf, size_t len)
+static int config_text(json_t *jc, enum mt_cfg_key id, json_t *v, const struct mt_config *c,
+		       char *buf, size_t len)
 {
+	size_t n;
+	const struct mt_config_key *k = &mt_config_keys(&n)[id];
 	const char *field = (const char *)c + k->offset;
-	bool number = k->type == MT_KEY_SIZE || k->type == MT_KEY_COUNT ||
-		      !strcmp(k->name, "seed");
+	bool number = k->type == MT_KEY_SIZE || k->type == MT_KEY_COUNT || id == MT_CFG_SEED;
 	uint64_t u;
 
 	switch (k->type) {
@@ -1926,7 +1927,7 @@ static int config_text(json_t *jc, const struct mt_config_key *k, json_t *v,
 	}
 	if (!json_is_string(v))
 		return -EINVAL;
-	if (!strcmp(k->name, "access") && !strcmp(json_string_value(v), "stride")) {
+	if (id == MT_CFG_ACCESS && !strcmp(json_string_value(v), "stride")) {
 		if (get_u64(jc, "stride", &u))
 			return -EINVAL;
 		snprintf(buf, len, "stride:%" PRIu64, u);
@@ -1968,7 +1969,7 @@ static int load_config(struct loader *ld, json_t *jc, struct mt_report *rep)
 			       sizeof(uint64_t) : sizeof(unsigned long));
 			continue;
 		}
-		ret = jv ? config_text(jc, &keys[i], jv, c, text, sizeof(text)) : -EINVAL;
+		ret = jv ? config_text(jc, (enum mt_cfg_key)i, jv, c, text, sizeof(text)) : -EINVAL;
 		if (ret < 0)
 			return bad(ld, "config: %s: missing or not a value it takes", keys[i].json);
 		if (ret)
