@@ -14,10 +14,12 @@ set -u
 
 # What each folder may include besides its own headers, highest floor first.
 # counters and workload are one level: neither includes the other, what
-# needs both is measure or above. src/main.c is cli.
+# needs both is measure or above; so are analysis and measure: what a
+# report means is worked out without the machine. src/main.c is cli.
 LAYERS='
-cli       report measure stats counters workload model sys
-report    measure stats counters workload model sys
+cli       report analysis measure stats counters workload model sys
+report    analysis measure stats counters workload model sys
+analysis  stats counters workload model sys
 measure   stats counters workload model sys
 stats     counters workload model sys
 counters  model sys

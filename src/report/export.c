@@ -14,11 +14,11 @@
 
 #include <jansson.h>
 
+#include "analysis/series.h"
 #include "model/metrics.h"
 #include "model/size.h"
 #include "report/export.h"
 #include "report/json.h"
-#include "report/sweep.h"
 #include "stats/ci.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
@@ -171,13 +171,13 @@ static int walk_phase(const struct mt_report *rep, const struct mt_result *r,
 static int walk_knees(const struct mt_report *rep, emit_fn fn, void *arg)
 {
 	const char *phase = mt_report_default_phase(rep);
-	struct mt_report_series c;
+	struct mt_series c;
 	int ret;
 
 	if (!phase || rep->n_results < 3)
 		return 0;
-	ret = mt_report_series_begin(&c, rep, phase, NULL);
-	while (!ret && (ret = mt_report_series_next(&c)) > 0) {
+	ret = mt_series_begin(&c, rep, phase, NULL);
+	while (!ret && (ret = mt_series_next(&c)) > 0) {
 		const struct mt_knee *k = c.knees;
 		const double *x = c.x;
 		char sk[KEY_MAX], num[16];
@@ -190,7 +190,7 @@ static int walk_knees(const struct mt_report *rep, emit_fn fn, void *arg)
 		series_key(rep->results[c.idx[0]], sk, sizeof(sk));
 		/* an uncertain step is no knee, as in the table and the JSON's knees */
 		ret = emit_series(fn, arg, &it, sk, phase, "knees", NULL, NULL,
-				  mt_report_series_knees(&c), "");
+				  mt_series_knees(&c), "");
 		for (int i = 0; !ret && i < nk; i++) {
 			if (k[i].uncertain)
 				continue;
@@ -207,7 +207,7 @@ static int walk_knees(const struct mt_report *rep, emit_fn fn, void *arg)
 						  k[i].step, "");
 		}
 	}
-	mt_report_series_end(&c);
+	mt_series_end(&c);
 	return ret;
 }
 

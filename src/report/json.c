@@ -17,12 +17,13 @@
 
 #include <jansson.h>
 
+#include "analysis/series.h"
+#include "analysis/translation.h"
 #include "model/reach.h"
 #include "model/size.h"
 #include "report/cells.h"
 #include "report/json.h"
 #include "report/probe.h"
-#include "report/sweep.h"
 #include "stats/fit.h"
 #include "stats/knee.h"
 #include "sys/file.h"
@@ -829,17 +830,6 @@ static json_t *flush_json(struct jb *b, const struct mt_report *rep)
 	return o;
 }
 
-/* A series' key: its parameters but the region ("" when only regions vary). */
-static void series_key(const struct mt_result *r, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (unsigned int i = 0; i < r->n_vary && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "", r->vary[i].key,
-				      r->vary[i].value);
-}
-
 /*
  * The analyses of a curve (3 points or more), recomputed from the results
  * whenever the report is written, so they never disagree with them: knees
@@ -853,12 +843,12 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 	const char *phase = mt_report_default_phase(rep);
 	size_t n = rep->n_results;
 	struct mt_fit_row rows[MT_FIT_MAX];
-	struct mt_report_series c;
+	struct mt_series c;
 	json_t *knees = array(b), *unsure = array(b), *fits = array(b);
 	char key[512];
 	int nf, ret;
 
-	ret = mt_report_series_begin(&c, rep, phase, NULL);
+	ret = mt_series_begin(&c, rep, phase, NULL);
 	set_real(b, root, "knee_ratio", c.ko.ratio);
 	if (phase)
 		put_str(b, root, "knee_phase", phase);
@@ -866,18 +856,14 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 		b->err = ret;
 		goto out;
 	}
-	while ((ret = mt_report_series_next(&c)) > 0) {
+	while ((ret = mt_series_next(&c)) > 0) {
 		const struct mt_knee *k = c.knees;
 		const double *x = c.x;
 
-		series_key(rep->results[c.idx[0]], key, sizeof(key));
+		mt_series_key(rep->results[c.idx[0]], key, sizeof(key));
 		for (int i = 0; i < c.n_knees; i++) {
 			json_t *o = object(b), *lv;
-			struct mt_reach r;
-			uint64_t page;
-			int found = mt_reach_knee(rep, rep->results[c.idx[k[i].after]],
-						  (uint64_t)x[k[i].before], (uint64_t)x[k[i].after],
-						  &r, &page);
+			const struct mt_reach *r = &c.level[i].lv;
 
 			put_str(b, o, "series", key);
 			put_str(b, o, "phase", phase);
@@ -887,14 +873,14 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 			set_real(b, o, "over_trend", k[i].over_trend);
 			put_bool(b, o, "confirmed", k[i].confirmed);
 			set_real(b, o, "cv", k[i].cv);
-			put_int(b, o, "page_size", (json_int_t)page);
-			if (found > 0) {
+			put_int(b, o, "page_size", (json_int_t)c.level[i].page);
+			if (c.level[i].found > 0) {
 				lv = object(b);
-				put_str(b, lv, "name", r.name);
-				put_int(b, lv, "entries_min", (json_int_t)r.entries_min);
-				put_int(b, lv, "entries_max", (json_int_t)r.entries_max);
-				put_int(b, lv, "reach_bytes", (json_int_t)mt_reach_min(&r));
-				put_str(b, lv, "source", r.source);
+				put_str(b, lv, "name", r->name);
+				put_int(b, lv, "entries_min", (json_int_t)r->entries_min);
+				put_int(b, lv, "entries_max", (json_int_t)r->entries_max);
+				put_int(b, lv, "reach_bytes", (json_int_t)mt_reach_min(r));
+				put_str(b, lv, "source", r->source);
 				put(b, o, "level", lv);
 			} else {
 				put(b, o, "level", json_null());
@@ -914,7 +900,7 @@ static void analysis_json(struct jb *b, json_t *root, const struct mt_report *re
 		for (size_t j = 0; j < n && !first; j++)
 			if (c.ids[j] == rows[i].series)
 				first = rep->results[j];
-		series_key(first, key, sizeof(key));
+		mt_series_key(first, key, sizeof(key));
 		put_str(b, o, "series", key);
 		put_str(b, o, "phase", rows[i].phase);
 		put_str(b, o, "x", rows[i].x);
@@ -929,12 +915,12 @@ out:
 	put(b, root, "knees", knees);
 	put(b, root, "uncertain_knees", unsure);
 	put(b, root, "fits", fits);
-	mt_report_series_end(&c);
+	mt_series_end(&c);
 }
 
 /*
  * sweep --vary pages=base,thp: the translation series of the default
- * phase (report/sweep.h), recomputed from the results like the knees; a
+ * phase (analysis/translation), recomputed from the results like the knees; a
  * pair whose pages were not as requested has no translation_ns, and says
  * why in refused.
  */
@@ -949,7 +935,7 @@ static void translation_json(struct jb *b, json_t *root, const struct mt_report 
 		b->err = -ENOMEM;
 		return;
 	}
-	n = mt_report_translation(rep, phase, tr, rep->n_results);
+	n = mt_translation_series(rep, phase, tr, rep->n_results);
 	if (n <= 0) {
 		if (n < 0)
 			b->err = n;
@@ -961,7 +947,7 @@ static void translation_json(struct jb *b, json_t *root, const struct mt_report 
 		json_t *o = object(b);
 		char key[512];
 
-		series_key(tr[i].huge, key, sizeof(key));
+		mt_series_key(tr[i].huge, key, sizeof(key));
 		put_str(b, o, "series", key);
 		put_str(b, o, "phase", phase);
 		put_int(b, o, "region", (json_int_t)tr[i].region);

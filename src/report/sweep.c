@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/series.h"
+#include "analysis/translation.h"
 #include "model/reach.h"
 #include "model/report.h"
 #include "model/size.h"
@@ -48,70 +50,11 @@ static void series_title(char *buf, size_t len, const struct mt_result *r)
 	mt_cell_safe(buf, len, raw);
 }
 
-int mt_report_series_begin(struct mt_report_series *it, const struct mt_report *rep,
-			   const char *phase, const struct mt_knee_opts *ko)
-{
-	size_t n = rep->n_results ? rep->n_results : 1;
 
-	memset(it, 0, sizeof(*it));
-	it->rep = rep;
-	it->phase = phase;
-	if (ko) {
-		it->ko = *ko;
-	} else {
-		mt_knee_opts_init(&it->ko);
-		if (rep->knee_ratio > 1.0)
-			it->ko.ratio = rep->knee_ratio;
-	}
-	it->ids = calloc(n, sizeof(*it->ids));
-	it->idx = calloc(n, sizeof(*it->idx));
-	it->x = calloc(n, sizeof(*it->x));
-	it->y = calloc(n, sizeof(*it->y));
-	it->cv = calloc(n, sizeof(*it->cv));
-	if (!it->ids || !it->idx || !it->x || !it->y || !it->cv) {
-		mt_report_series_end(it);
-		return -ENOMEM;
-	}
-	it->n_series = mt_knee_series(rep->results, rep->n_results, it->ids);
-	return 0;
-}
 
-int mt_report_series_next(struct mt_report_series *it)
-{
-	while (it->phase && it->next < it->n_series) {
-		int ret = mt_knee_curve(it->rep->results, it->rep->n_results, it->ids, it->next,
-					it->phase, it->idx, it->x, it->y, &it->n);
-
-		it->s = it->next++;
-		if (ret == -ENOENT)
-			continue;
-		if (ret)
-			return ret;
-		it->n_knees = it->n < 3 ? 0 : mt_knee_find(it->x, it->y, it->n, &it->ko,
-							   it->knees, MT_KNEE_MAX);
-		mt_knee_curve_cv(it->rep->results, it->idx, it->n, it->phase, it->cv);
-		if (it->n_knees > 0)
-			mt_knee_judge(it->knees, it->n_knees, it->cv);
-		return 1;
-	}
-	return 0;
-}
-
-void mt_report_series_end(struct mt_report_series *it)
-{
-	free(it->ids);
-	free(it->idx);
-	free(it->x);
-	free(it->y);
-	free(it->cv);
-	/* a failed begin ends it already: a second end frees nothing */
-	it->ids = NULL;
-	it->idx = NULL;
-	it->x = it->y = it->cv = NULL;
-}
 
 /* The knee at point k, an uncertain one only when uncertain. */
-static const struct mt_knee *knee_at(const struct mt_report_series *c, size_t k, bool uncertain)
+static const struct mt_knee *knee_at(const struct mt_series *c, size_t k, bool uncertain)
 {
 	for (int i = 0; i < c->n_knees; i++)
 		if (c->knees[i].after == k && (uncertain || !c->knees[i].uncertain))
@@ -119,27 +62,18 @@ static const struct mt_knee *knee_at(const struct mt_report_series *c, size_t k,
 	return NULL;
 }
 
-int mt_report_series_knees(const struct mt_report_series *c)
-{
-	int n = 0;
-
-	for (int i = 0; i < c->n_knees; i++)
-		n += !c->knees[i].uncertain;
-	return n;
-}
 
 /*
  * Why a knee is where it is: the TLB level whose reach lies between its two
- * regions, for the page size the points were mapped with (cpuid's levels),
- * or that no level known here explains it.
+ * regions (analysis/series), or that no level known here explains it.
  */
 static void explain_knee(char *buf, size_t len, const struct mt_report *rep,
-			 const struct mt_report_series *c, const struct mt_knee *k)
+			 const struct mt_series *c, const struct mt_knee *k)
 {
-	struct mt_reach lv;
-	uint64_t page;
-	int found = mt_reach_knee(rep, rep->results[c->idx[k->after]], (uint64_t)c->x[k->before],
-				  (uint64_t)c->x[k->after], &lv, &page);
+	const struct mt_series_level *l = &c->level[k - c->knees];
+	const struct mt_reach lv = l->lv;
+	uint64_t page = l->page;
+	int found = l->found;
 	char reach[32], pg[32];
 
 	mt_size_format(page, pg, sizeof(pg));
@@ -166,105 +100,10 @@ static void explain_knee(char *buf, size_t len, const struct mt_report *rep,
 	}
 }
 
-static const char *vary_value(const struct mt_result *r, const char *key)
-{
-	for (unsigned int i = 0; i < r->n_vary; i++)
-		if (!strcmp(r->vary[i].key, key))
-			return r->vary[i].value;
-	return NULL;
-}
 
-static bool huge_pages(const char *v)
-{
-	return v && (!strcmp(v, "thp") || !strncmp(v, "hugetlb", 7));
-}
 
-/* The same point but for --pages: every other swept parameter, and the block. */
-static bool paired(const struct mt_result *a, const struct mt_result *b)
-{
-	if (a->region != b->region || a->block != b->block || a->n_vary != b->n_vary)
-		return false;
-	for (unsigned int i = 0; i < a->n_vary; i++) {
-		const char *v = vary_value(b, a->vary[i].key);
 
-		if (!strcmp(a->vary[i].key, "pages"))
-			continue;
-		if (!v || strcmp(v, a->vary[i].value))
-			return false;
-	}
-	return true;
-}
 
-int mt_report_translation(const struct mt_report *rep, const char *phase,
-			  struct mt_translation *out, size_t max)
-{
-	size_t n = 0;
-
-	if (!phase)
-		return 0;
-	for (size_t i = 0; i < rep->n_results; i++) {
-		const struct mt_result *b = rep->results[i];
-		const char *bv = vary_value(b, "pages");
-
-		if (!bv || strcmp(bv, "base"))
-			continue;
-		for (size_t j = 0; j < rep->n_results && n < max; j++) {
-			const struct mt_result *h = rep->results[j];
-			const struct mt_phase_stat *pb = mt_result_phase(b, phase);
-			const struct mt_phase_stat *ph = mt_result_phase(h, phase);
-			struct mt_translation *t = &out[n];
-			struct mt_welch w;
-
-			if (!huge_pages(vary_value(h, "pages")) || !paired(b, h) || !pb || !ph ||
-			    !b->blocks)
-				continue;
-			memset(t, 0, sizeof(*t));
-			t->region = b->region;
-			t->base = b;
-			t->huge = h;
-			snprintf(t->pages, sizeof(t->pages), "%s", vary_value(h, "pages"));
-			t->base_ns = pb->time_ns.mean / (double)b->blocks;
-			t->huge_ns = ph->time_ns.mean / (double)h->blocks;
-			t->translation_ns = NAN;
-			t->ci95_ns = NAN;
-			/* a page size not proven as asked would measure something else */
-			if (b->map.page_check < 0 || h->map.page_check < 0) {
-				bool side = b->map.page_check < 0;
-
-				t->refused = side ? b->map.verdict : h->map.verdict;
-				t->refused_pages = side ? "base" : t->pages;
-				n++;
-				continue;
-			}
-			t->translation_ns = t->base_ns - t->huge_ns;
-			if (!mt_stats_welch(&pb->time_ns, &ph->time_ns, &w)) {
-				double se = sqrt(pb->time_ns.stddev * pb->time_ns.stddev /
-						 (double)pb->time_ns.n +
-						 ph->time_ns.stddev * ph->time_ns.stddev /
-						 (double)ph->time_ns.n);
-
-				t->ci95_ns = mt_ci_t95(w.df) * se / (double)b->blocks;
-			}
-			n++;
-		}
-	}
-	return (int)n;
-}
-
-/* Two regions or more measured, and 0 within every one's interval. */
-static bool none_apart(const struct mt_translation *tr, int n)
-{
-	int measured = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (tr[i].refused)
-			continue;
-		if (isnan(tr[i].ci95_ns) || fabs(tr[i].translation_ns) > tr[i].ci95_ns)
-			return false;
-		measured++;
-	}
-	return measured >= 2;
-}
 
 /*
  * The translation series under the series tables: per region, the base
@@ -281,7 +120,7 @@ static int print_translation(FILE *f, const struct mt_report *rep, const char *p
 
 	if (!tr)
 		return -ENOMEM;
-	n = mt_report_translation(rep, phase, tr, rep->n_results);
+	n = mt_translation_series(rep, phase, tr, rep->n_results);
 	if (n <= 0) {
 		free(tr);
 		return n;
@@ -324,7 +163,7 @@ static int print_translation(FILE *f, const struct mt_report *rep, const char *p
 	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
 	if (!ret)
 		ret = mt_table_print_notes_fit(f, t, prose);
-	if (!ret && none_apart(tr, n))
+	if (!ret && mt_translation_none_apart(tr, n))
 		mt_text_wrapf(f, prose, "note: no region's base - huge is apart from 0: the "
 			      "TLBs hold every region either way, the huge pages save no TLB "
 			      "entries here (a host that backs guest memory with base pages), "
@@ -366,7 +205,7 @@ static void print_fits(FILE *f, const struct mt_report *rep, unsigned int s, int
 	}
 }
 
-static void print_knees(FILE *f, const struct mt_report *rep, const struct mt_report_series *c,
+static void print_knees(FILE *f, const struct mt_report *rep, const struct mt_series *c,
 			int width)
 {
 	char a[32], b[32], why[256];
@@ -399,7 +238,7 @@ static void print_knees(FILE *f, const struct mt_report *rep, const struct mt_re
 		mt_text_wrapf(f, width, "knee: %s -> %s, ns/block x%.1f%s%s", a, b, k->step,
 			k->confirmed ? "" : " (at the last point: not confirmed)", why);
 	}
-	if (mt_report_series_knees(c))
+	if (mt_series_knees(c))
 		return;
 	worst = mt_knee_largest_step(c->y, c->n, &at);
 	mt_size_format_short((uint64_t)c->x[at], a, sizeof(a));
@@ -411,31 +250,9 @@ static void print_knees(FILE *f, const struct mt_report *rep, const struct mt_re
 	}
 	mt_text_wrapf(f, width, "knee: none (the largest one-step rise, x%.2f from %s to %s, is "
 		      "no knee: %s; a knee is x%.1f over the trend and stays up)", worst, a, b,
-		      mt_knee_why_text(mt_report_series_why(c, at)), c->ko.ratio);
+		      mt_knee_why_text(mt_series_why(c, at)), c->ko.ratio);
 }
 
-enum mt_knee_why mt_report_series_why(const struct mt_report_series *c, size_t at)
-{
-	struct mt_knee_step *steps;
-	enum mt_knee_why why;
-
-	if (at + 1 >= c->n)
-		return MT_KNEE_WHY_TREND;
-	for (int i = 0; i < c->n_knees; i++)
-		if (c->knees[i].after == at + 1)
-			return c->knees[i].uncertain ? MT_KNEE_WHY_UNCERTAIN : MT_KNEE_WHY_KNEE;
-	steps = calloc(c->n, sizeof(*steps));
-	if (!steps || mt_knee_explain(c->x, c->y, c->n, &c->ko, steps) < 0) {
-		free(steps);
-		return MT_KNEE_WHY_TREND;
-	}
-	why = steps[at + 1].why;
-	/* a rise back out of a dip is the dip's doing, not the point's */
-	if (steps[at].why == MT_KNEE_WHY_DIP && why == MT_KNEE_WHY_TREND)
-		why = MT_KNEE_WHY_DIP;
-	free(steps);
-	return why;
-}
 
 /* A note once per report: misses per block needs dTLB events the machine lacks. */
 static void print_missing(FILE *f, const struct mt_report *rep, int width)
@@ -484,7 +301,7 @@ static unsigned int reach_used(struct mt_reach *used, unsigned int n, const stru
 
 /* One series' rows: region, ns/block beside it, mean in the column's unit, ... */
 static int series_table(FILE *f, const struct mt_report *rep, const char *phase,
-			const struct mt_report_series *c, int width)
+			const struct mt_series *c, int width)
 {
 	bool faults = false, misses = false, reach = false;
 	unsigned int ncols = 5, n_used = 0;
@@ -572,14 +389,14 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 			  const struct mt_knee_opts *ko, bool wide)
 {
 	const struct mt_config *cfg = &rep->config;
-	struct mt_report_series c;
+	struct mt_series c;
 	char cmd[MT_SAFE_MAX], ph[MT_SAFE_MAX];
 	int ret = 0, width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width);
 
 	/* A report without a read pass has no default phase: nothing to show. */
 	if (!phase)
 		return -EINVAL;
-	ret = mt_report_series_begin(&c, rep, phase, ko);
+	ret = mt_series_begin(&c, rep, phase, ko);
 	if (ret)
 		return ret;
 	/* What --vary changes is in each series' title, not in this header. */
@@ -597,7 +414,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		      rep->n_results == 1 ? "" : "s");
 	mt_report_print_system(f, rep, prose);
 	mt_report_print_tlb_agreement(f, rep, prose);
-	while ((ret = mt_report_series_next(&c)) > 0) {
+	while ((ret = mt_series_next(&c)) > 0) {
 		char title[512];
 
 		series_title(title, sizeof(title), rep->results[c.idx[0]]);
@@ -609,7 +426,7 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		print_knees(f, rep, &c, prose);
 		print_fits(f, rep, c.s, prose);
 	}
-	mt_report_series_end(&c);
+	mt_series_end(&c);
 	if (!ret)
 		ret = print_translation(f, rep, phase, wide ? 0 : width, prose);
 	if (!ret)
@@ -622,13 +439,13 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 int mt_report_print_knees(FILE *f, const struct mt_report *rep, const char *phase,
 			  const struct mt_knee_opts *ko, int width)
 {
-	struct mt_report_series c;
+	struct mt_series c;
 	int ret;
 
 	if (!phase)
 		return -EINVAL;
-	ret = mt_report_series_begin(&c, rep, phase, ko);
-	while (!ret && (ret = mt_report_series_next(&c)) > 0) {
+	ret = mt_series_begin(&c, rep, phase, ko);
+	while (!ret && (ret = mt_series_next(&c)) > 0) {
 		char title[512];
 
 		series_title(title, sizeof(title), rep->results[c.idx[0]]);
@@ -637,7 +454,7 @@ int mt_report_print_knees(FILE *f, const struct mt_report *rep, const char *phas
 		print_fits(f, rep, c.s, width);
 		ret = 0;
 	}
-	mt_report_series_end(&c);
+	mt_series_end(&c);
 	if (!ret && ferror(f))
 		ret = -EIO;
 	return ret;
@@ -646,14 +463,14 @@ int mt_report_print_knees(FILE *f, const struct mt_report *rep, const char *phas
 int mt_report_knee_points(const struct mt_report *rep, const char *phase,
 			  const struct mt_knee_opts *ko, double *x, double *y, size_t max)
 {
-	struct mt_report_series c;
+	struct mt_series c;
 	size_t n = 0;
 	int ret;
 
 	if (!phase)
 		return -EINVAL;
-	ret = mt_report_series_begin(&c, rep, phase, ko);
-	while (!ret && (ret = mt_report_series_next(&c)) > 0) {
+	ret = mt_series_begin(&c, rep, phase, ko);
+	while (!ret && (ret = mt_series_next(&c)) > 0) {
 		for (int i = 0; i < c.n_knees && n < max; i++) {
 			if (c.knees[i].uncertain)
 				continue;
@@ -662,7 +479,7 @@ int mt_report_knee_points(const struct mt_report *rep, const char *phase,
 		}
 		ret = 0;
 	}
-	mt_report_series_end(&c);
+	mt_series_end(&c);
 	return ret ? ret : (int)n;
 }
 
@@ -696,7 +513,7 @@ static void csv_translation(FILE *f, const struct mt_translation *tr, int n,
 int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *phase,
 			      const struct mt_knee_opts *ko)
 {
-	struct mt_report_series c;
+	struct mt_series c;
 	struct mt_translation *tr;
 	int ret, n_tr;
 
@@ -705,17 +522,17 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 	tr = calloc(rep->n_results + 1, sizeof(*tr));
 	if (!tr)
 		return -ENOMEM;
-	ret = mt_report_series_begin(&c, rep, phase, ko);
+	ret = mt_series_begin(&c, rep, phase, ko);
 	if (ret) {
 		free(tr);
 		return ret;
 	}
-	n_tr = mt_report_translation(rep, phase, tr, rep->n_results);
+	n_tr = mt_translation_series(rep, phase, tr, rep->n_results);
 	/* every unit in its header cell; cv and the knee's step are ratios */
 	fprintf(f, "series,params,region_bytes,phase,mean_ns,cv,ns_per_block,faults_per_block,"
 		   "misses_per_block,knee_step,translation_ns_per_block,"
 		   "translation_ci95_ns_per_block,translation_status\n");
-	while ((ret = mt_report_series_next(&c)) > 0) {
+	while ((ret = mt_series_next(&c)) > 0) {
 		char title[512], qt[2 * MT_SAFE_MAX + 3], qp[2 * MT_SAFE_MAX + 3];
 
 		series_title(title, sizeof(title), rep->results[c.idx[0]]);
@@ -753,7 +570,7 @@ int mt_report_print_sweep_csv(FILE *f, const struct mt_report *rep, const char *
 			fputc('\n', f);
 		}
 	}
-	mt_report_series_end(&c);
+	mt_series_end(&c);
 	free(tr);
 	return ret;
 }

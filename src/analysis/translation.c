@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What huge pages save per block: the points of a sweep over --pages
+ * paired, base against huge, with the interval of the difference.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/translation.h"
+#include "stats/ci.h"
+#include "stats/welch.h"
+
+static const char *vary_value(const struct mt_result *r, const char *key)
+{
+	for (unsigned int i = 0; i < r->n_vary; i++)
+		if (!strcmp(r->vary[i].key, key))
+			return r->vary[i].value;
+	return NULL;
+}
+
+static bool huge_pages(const char *v)
+{
+	return v && (!strcmp(v, "thp") || !strncmp(v, "hugetlb", 7));
+}
+
+/* The same point but for --pages: every other swept parameter, and the block. */
+static bool paired(const struct mt_result *a, const struct mt_result *b)
+{
+	if (a->region != b->region || a->block != b->block || a->n_vary != b->n_vary)
+		return false;
+	for (unsigned int i = 0; i < a->n_vary; i++) {
+		const char *v = vary_value(b, a->vary[i].key);
+
+		if (!strcmp(a->vary[i].key, "pages"))
+			continue;
+		if (!v || strcmp(v, a->vary[i].value))
+			return false;
+	}
+	return true;
+}
+
+int mt_translation_series(const struct mt_report *rep, const char *phase,
+			  struct mt_translation *out, size_t max)
+{
+	size_t n = 0;
+
+	if (!phase)
+		return 0;
+	for (size_t i = 0; i < rep->n_results; i++) {
+		const struct mt_result *b = rep->results[i];
+		const char *bv = vary_value(b, "pages");
+
+		if (!bv || strcmp(bv, "base"))
+			continue;
+		for (size_t j = 0; j < rep->n_results && n < max; j++) {
+			const struct mt_result *h = rep->results[j];
+			const struct mt_phase_stat *pb = mt_result_phase(b, phase);
+			const struct mt_phase_stat *ph = mt_result_phase(h, phase);
+			struct mt_translation *t = &out[n];
+			struct mt_welch w;
+
+			if (!huge_pages(vary_value(h, "pages")) || !paired(b, h) || !pb || !ph ||
+			    !b->blocks)
+				continue;
+			memset(t, 0, sizeof(*t));
+			t->region = b->region;
+			t->base = b;
+			t->huge = h;
+			snprintf(t->pages, sizeof(t->pages), "%s", vary_value(h, "pages"));
+			t->base_ns = pb->time_ns.mean / (double)b->blocks;
+			t->huge_ns = ph->time_ns.mean / (double)h->blocks;
+			t->translation_ns = NAN;
+			t->ci95_ns = NAN;
+			/* a page size not proven as asked would measure something else */
+			if (b->map.page_check < 0 || h->map.page_check < 0) {
+				bool side = b->map.page_check < 0;
+
+				t->refused = side ? b->map.verdict : h->map.verdict;
+				t->refused_pages = side ? "base" : t->pages;
+				n++;
+				continue;
+			}
+			t->translation_ns = t->base_ns - t->huge_ns;
+			if (!mt_stats_welch(&pb->time_ns, &ph->time_ns, &w)) {
+				double se = sqrt(pb->time_ns.stddev * pb->time_ns.stddev /
+						 (double)pb->time_ns.n +
+						 ph->time_ns.stddev * ph->time_ns.stddev /
+						 (double)ph->time_ns.n);
+
+				t->ci95_ns = mt_ci_t95(w.df) * se / (double)b->blocks;
+			}
+			n++;
+		}
+	}
+	return (int)n;
+}
+
+bool mt_translation_none_apart(const struct mt_translation *tr, int n)
+{
+	int measured = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (tr[i].refused)
+			continue;
+		if (isnan(tr[i].ci95_ns) || fabs(tr[i].translation_ns) > tr[i].ci95_ns)
+			return false;
+		measured++;
+	}
+	return measured >= 2;
+}
