@@ -11,6 +11,7 @@
 #include "model/metrics.h"
 #include "model/report.h"
 #include "report/cells.h"
+#include "report/codec.h"
 #include "report/compare.h"
 #include "report/json.h"
 #include "stats/compare.h"
@@ -475,15 +476,6 @@ static void print_csv(FILE *f, const struct mt_comparison *cmp)
 	}
 }
 
-/*
- * A number JSON can hold: a hostile report's 1e308 scaled to us is inf,
- * which json_real refuses, and the key went missing without a word. null
- * is "not known", as memtlb-json(5) has it.
- */
-static json_t *real(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 static json_t *side_json(const struct mt_cmp_side *s, bool base)
 {
@@ -492,10 +484,11 @@ static json_t *side_json(const struct mt_cmp_side *s, bool base)
 	if (!o)
 		return NULL;
 	if (s->state == MT_SIDE_OK) {
-		json_object_set_new(o, "mean", real(s->s.mean));
+		/* a number not had (a hostile report's 1e308 scaled to inf): no key */
+		mt_json_set_real(o, "mean", s->s.mean);
 		if (s->s.n) {
-			json_object_set_new(o, "stddev", real(s->s.stddev));
-			json_object_set_new(o, "cv", real(s->s.cv));
+			mt_json_set_real(o, "stddev", s->s.stddev);
+			mt_json_set_real(o, "cv", s->s.cv);
 			json_object_set_new(o, "n", json_integer((json_int_t)s->s.n));
 		}
 	}
@@ -503,13 +496,13 @@ static json_t *side_json(const struct mt_cmp_side *s, bool base)
 		json_object_set_new(o, "emulated", json_true());
 	if (base || !s->have_change)
 		return o;
-	json_object_set_new(o, s->absolute ? "change_abs" : "change_pct", real(s->change));
-	if (s->have_ci)
+	mt_json_set_real(o, s->absolute ? "change_abs" : "change_pct", s->change);
+	if (s->have_ci && isfinite(s->ci_low) && isfinite(s->ci_high))
 		json_object_set_new(o, s->absolute ? "ci_abs" : "ci_pct",
-				    json_pack("[o,o]", real(s->ci_low), real(s->ci_high)));
+				    json_pack("[f,f]", s->ci_low, s->ci_high));
 	if (s->tested) {
 		json_object_set_new(o, "test", json_string(mt_compare_test_name(s->test)));
-		json_object_set_new(o, "p", real(s->p));
+		mt_json_set_real(o, "p", s->p);
 		json_object_set_new(o, "significant", json_boolean(s->significant));
 		json_object_set_new(o, "changed", json_boolean(s->changed));
 		json_object_set_new(o, "regression", json_boolean(s->regression));
@@ -534,8 +527,7 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 			"version", mt_json_string(rep->version)));
 		for (int fam = 0; i && fam < MT_FAMILY_MAX; fam++)
 			if (cmp->geomean_n[i][fam])
-				json_object_set_new(g, mt_family_name(fam),
-						    real(cmp->geomean[i][fam]));
+				mt_json_set_real(g, mt_family_name(fam), cmp->geomean[i][fam]);
 		json_array_append_new(geo, g);
 	}
 	for (size_t k = 0; k < cmp->n_warnings; k++)

@@ -17,6 +17,7 @@
 #include "analysis/series.h"
 #include "model/metrics.h"
 #include "model/size.h"
+#include "report/codec.h"
 #include "report/export.h"
 #include "report/json.h"
 #include "stats/ci.h"

@@ -22,6 +22,7 @@
 #include "model/reach.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/codec.h"
 #include "report/json.h"
 #include "report/probe.h"
 #include "stats/fit.h"
@@ -44,85 +45,16 @@ static json_t *keep(struct jb *b, json_t *v)
 	return v;
 }
 
-/*
- * A byte string as JSON text: valid UTF-8 as is; else each byte that is not
- * part of a valid sequence becomes the four characters \xHH (memtlb-json(5)),
- * so a command argument or a file name in another encoding is kept, never
- * dropped (jansson refuses strings that are not UTF-8). Returns a string
- * for json_string, s itself or a copy to free in *copy; NULL: no memory.
- */
-static const char *utf8_text(const char *s, char **copy)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0, len;
-	char *out, *o;
-
-	*copy = NULL;
-	for (size_t i = 0; p[i]; i += len ? len : 1) {
-		len = mt_cell_utf8_len((const char *)p + i);
-		if (!len)
-			n++;
-	}
-	if (!n)
-		return s;
-	out = malloc(strlen(s) + 3 * n + 1);
-	if (!out)
-		return NULL;
-	o = out;
-	for (size_t i = 0; p[i]; ) {
-		len = mt_cell_utf8_len((const char *)p + i);
-		if (!len) {
-			o += sprintf(o, "\\x%02X", p[i]);
-			i++;
-			continue;
-		}
-		memcpy(o, p + i, len);
-		o += len;
-		i += len;
-	}
-	*o = '\0';
-	*copy = out;
-	return out;
-}
-
-json_t *mt_json_string(const char *s)
-{
-	json_t *v;
-	char *copy;
-	const char *t = utf8_text(s ? s : "", &copy);
-
-	v = t ? json_string(t) : NULL;
-	free(copy);
-	return v;
-}
-
 static json_t *str(struct jb *b, const char *s)
 {
-	const char *t;
-	json_t *v;
-	char *copy;
-
-	t = utf8_text(s ? s : "", &copy);
-	v = t ? json_string(t) : NULL;
-	free(copy);
-	return keep(b, v);
+	return keep(b, mt_json_string(s));
 }
 
 /* obj[key] = v; v is stolen, even on failure (jansson's rule). */
 static void put(struct jb *b, json_t *obj, const char *key, json_t *v)
 {
-	const char *k;
-	char *copy;
-
-	k = utf8_text(key, &copy);
-	if (!k || !obj || !v) {
-		json_decref(v);
-		if (!b->err)
-			b->err = -ENOMEM;
-	} else if (json_object_set_new(obj, k, v) && !b->err) {
+	if (mt_json_set(obj, key, v) && !b->err)
 		b->err = -ENOMEM;
-	}
-	free(copy);
 }
 
 static void push(struct jb *b, json_t *arr, json_t *v)
@@ -169,195 +101,415 @@ static json_t *array(struct jb *b)
 	return keep(b, json_array());
 }
 
-static json_t *summary_json(struct jb *b, const struct mt_summary *s)
+/* An object of the fields of table f from base (report/codec.h). */
+static json_t *fields_json(struct jb *b, const struct mt_field *f, const void *base)
 {
 	json_t *o = object(b);
 
-	if (!o)
-		return NULL;
-	set_real(b, o, "mean", s->mean);
-	if (s->n > 1) {	/* one sample has no spread: absent, not 0 */
-		set_real(b, o, "stddev", s->stddev);
-		set_real(b, o, "cv", s->cv);
-	}
-	set_real(b, o, "min", s->min);
-	set_real(b, o, "median", s->median);
-	set_real(b, o, "max", s->max);
-	put_int(b, o, "n", (json_int_t)s->n);
+	if (o && mt_codec_write(o, f, base) && !b->err)
+		b->err = -ENOMEM;
 	return o;
 }
 
-static json_t *long_or_null(struct jb *b, long v)
+/* Loading: an absent or mistyped key is its default, never a crash. */
+static int get_num(json_t *o, const char *key, double *out)
 {
-	return v < 0 ? json_null() : keep(b, json_integer(v));
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v))
+		return -EINVAL;
+	*out = json_number_value(v);
+	return 0;
 }
 
-static json_t *bool_or_null(int v)
+static int get_u64(json_t *o, const char *key, uint64_t *out)
 {
-	return v < 0 ? json_null() : json_boolean(v);
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return -EINVAL;
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
 }
 
-static json_t *str_or_null(struct jb *b, bool known, const char *s)
+static void get_str(json_t *o, const char *key, char *out, size_t len)
 {
-	return known ? str(b, s) : json_null();
+	const char *s = json_string_value(json_object_get(o, key));
+
+	snprintf(out, len, "%s", s ? s : "");
 }
 
-/* The environment fingerprint (sys/env.h): unknown is null, never a guess. */
-static void env_json(struct jb *b, json_t *o, const struct mt_env *e)
+static long get_long(json_t *o, const char *key, long dfl)
 {
-	json_t *hv, *feat, *cf, *cl, *run, *sizes;
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (long)json_integer_value(v) : dfl;
+}
+
+/* A summary of samples (stats/stats.h); one sample has no spread: absent, not 0. */
+static bool spread(const void *base)
+{
+	return ((const struct mt_summary *)base)->n > 1;
+}
+
+#define SUM(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_summary, m), \
+		       .size = MT_FIELD_SIZE(struct mt_summary, m) }
+static const struct mt_field summary_fields[] = {
+	SUM("mean", MT_FIELD_REAL, mean),
+	{ .key = "stddev", .type = MT_FIELD_REAL, .when = spread,
+	  .off = offsetof(struct mt_summary, stddev) },
+	{ .key = "cv", .type = MT_FIELD_REAL, .when = spread, .off = offsetof(struct mt_summary, cv) },
+	SUM("min", MT_FIELD_REAL, min),
+	SUM("median", MT_FIELD_REAL, median),
+	SUM("max", MT_FIELD_REAL, max),
+	SUM("n", MT_FIELD_UINT, n),
+	{ 0 }
+};
+
+static json_t *summary_json(struct jb *b, const struct mt_summary *s)
+{
+	return fields_json(b, summary_fields, s);
+}
+
+/*
+ * The system: what the machine was (sys/sysinfo.h) and what makes its
+ * numbers comparable (sys/env.h), one table for the writer and the loader.
+ * Unknown is null, never a guess. The env's keys sit in the same object.
+ */
+static int hv_write(const void *base, json_t **out)
+{
+	const struct mt_env *e = &((const struct mt_sysinfo *)base)->env;
+	json_t *feat = NULL;
 
 	if (e->hv_cpuid < 0) {
-		put(b, o, "hypervisor_cpuid", json_null());
-	} else {
-		hv = object(b);
-		put(b, hv, "signature", str_or_null(b, e->hv_cpuid > 0, e->hv_signature));
-		put(b, hv, "vendor", str_or_null(b, e->hv_vendor[0], e->hv_vendor));
-		if (e->kvm_features_known) {
-			feat = object(b);
-			for (size_t i = 0; i < MT_ENV_KVM_FEATURES; i++)
-				put_bool(b, feat, mt_env_kvm_features[i].name,
-					 e->kvm_features & (1u << mt_env_kvm_features[i].bit));
-			put(b, hv, "kvm_features", feat);
-		} else {
-			put(b, hv, "kvm_features", json_null());
-		}
-		put(b, o, "hypervisor_cpuid", hv);
+		*out = json_null();
+		return 0;
 	}
-	cf = object(b);
-	put(b, cf, "present", bool_or_null(e->cpufreq));
-	put(b, cf, "governor", str_or_null(b, e->governor[0], e->governor));
-	put(b, cf, "boost", bool_or_null(e->boost));
-	put(b, cf, "boost_source", str_or_null(b, e->boost_source[0], e->boost_source));
-	put(b, o, "cpufreq", cf);
-	put(b, o, "smt_active", bool_or_null(e->smt_active < 0 ? -1 : e->smt_active > 0));
-	put(b, o, "isolated_cpus", str_or_null(b, e->isolated_known, e->isolated));
-	put(b, o, "nohz_full", str_or_null(b, e->nohz_full_known, e->nohz_full));
-	put(b, o, "randomize_va_space", long_or_null(b, e->aslr));
-	if (e->cmdline_known) {
-		char buf[sizeof(e->cmdline)], *tok, *save;
+	if (e->kvm_features_known) {
+		feat = json_object();
+		for (size_t i = 0; feat && i < MT_ENV_KVM_FEATURES; i++)
+			if (json_object_set_new(feat, mt_env_kvm_features[i].name, json_boolean(
+				e->kvm_features & (1u << mt_env_kvm_features[i].bit))))
+				return -ENOMEM;
+	}
+	*out = json_pack("{s:o,s:o,s:o}",
+			 "signature", e->hv_cpuid > 0 ? mt_json_string(e->hv_signature) : json_null(),
+			 "vendor", e->hv_vendor[0] ? mt_json_string(e->hv_vendor) : json_null(),
+			 "kvm_features", e->kvm_features_known ? feat : json_null());
+	return *out ? 0 : -ENOMEM;
+}
 
-		cl = array(b);
-		snprintf(buf, sizeof(buf), "%s", e->cmdline);
-		for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-			push(b, cl, str(b, tok));
-		put(b, o, "cmdline_translation", cl);
-	} else {
-		put(b, o, "cmdline_translation", json_null());
+static void hv_read(json_t *hv, void *base)
+{
+	struct mt_env *e = &((struct mt_sysinfo *)base)->env;
+	json_t *v;
+
+	e->hv_cpuid = -1;
+	if (!json_is_object(hv))
+		return;
+	v = json_object_get(hv, "signature");
+	e->hv_cpuid = json_is_string(v) ? 1 : 0;
+	get_str(hv, "signature", e->hv_signature, sizeof(e->hv_signature));
+	get_str(hv, "vendor", e->hv_vendor, sizeof(e->hv_vendor));
+	mt_json_printable(e->hv_signature);
+	mt_json_printable(e->hv_vendor);
+	v = json_object_get(hv, "kvm_features");
+	if (!json_is_object(v))
+		return;
+	e->kvm_features_known = 1;
+	for (size_t i = 0; i < MT_ENV_KVM_FEATURES; i++)
+		if (json_is_true(json_object_get(v, mt_env_kvm_features[i].name)))
+			e->kvm_features |= 1u << mt_env_kvm_features[i].bit;
+}
+
+/* /proc/cmdline's translation entries, one string each. */
+static int cmdline_write(const void *base, json_t **out)
+{
+	const struct mt_env *e = &((const struct mt_sysinfo *)base)->env;
+	char buf[sizeof(e->cmdline)], *tok, *save;
+
+	if (!e->cmdline_known) {
+		*out = json_null();
+		return 0;
 	}
-	put(b, o, "lockdown", str_or_null(b, e->lockdown[0], e->lockdown));
-	put(b, o, "loadavg_start", e->loadavg < 0 ? json_null() : keep(b, json_real(e->loadavg)));
-	put(b, o, "online_cpus", long_or_null(b, e->online_cpus));
-	put(b, o, "thp_use_zero_page", bool_or_null(e->thp_use_zero_page < 0 ? -1
-						     : e->thp_use_zero_page > 0));
-	sizes = object(b);
-	for (unsigned int i = 0; i < e->n_mthp; i++) {
+	*out = json_array();
+	snprintf(buf, sizeof(buf), "%s", e->cmdline);
+	for (tok = strtok_r(buf, " ", &save); *out && tok; tok = strtok_r(NULL, " ", &save))
+		if (json_array_append_new(*out, mt_json_string(tok))) {
+			json_decref(*out);
+			*out = NULL;
+		}
+	return *out ? 0 : -ENOMEM;
+}
+
+static void cmdline_read(json_t *v, void *base)
+{
+	struct mt_env *e = &((struct mt_sysinfo *)base)->env;
+	size_t off = 0;
+
+	if (!json_is_array(v))
+		return;
+	e->cmdline_known = 1;
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		const char *t = json_string_value(json_array_get(v, i));
+
+		if (!t || off + strlen(t) + 2 > sizeof(e->cmdline))
+			continue;
+		off += (size_t)snprintf(e->cmdline + off, sizeof(e->cmdline) - off, "%s%s",
+					off ? " " : "", t);
+	}
+	mt_json_printable(e->cmdline);
+}
+
+/* Each mTHP size's policies, keyed "64kB". */
+static int mthp_write(const void *base, json_t **out)
+{
+	const struct mt_env *e = &((const struct mt_sysinfo *)base)->env;
+
+	*out = json_object();
+	for (unsigned int i = 0; *out && i < e->n_mthp; i++) {
+		const struct mt_env_mthp *m = &e->mthp[i];
 		char key[24];
 
-		json_t *one = object(b);
-
-		snprintf(key, sizeof(key), "%ukB", e->mthp[i].size_kb);
-		put(b, one, "enabled", str_or_null(b, e->mthp[i].enabled[0], e->mthp[i].enabled));
-		put(b, one, "shmem_enabled", str_or_null(b, e->mthp[i].shmem_enabled[0],
-							 e->mthp[i].shmem_enabled));
-		put(b, sizes, key, one);
+		snprintf(key, sizeof(key), "%ukB", m->size_kb);
+		if (json_object_set_new(*out, key, json_pack("{s:o,s:o}",
+				"enabled", m->enabled[0] ? mt_json_string(m->enabled) : json_null(),
+				"shmem_enabled", m->shmem_enabled[0] ?
+				mt_json_string(m->shmem_enabled) : json_null()))) {
+			json_decref(*out);
+			*out = NULL;
+		}
 	}
-	put(b, o, "thp_sizes", sizes);
-	/* Only a report has a run; sysinfo --json has none. */
-	if (e->run.measured) {
-		run = object(b);
-		put(b, run, "steal_ms", e->run.steal_ms < 0 ? json_null()
-						     : keep(b, json_real(e->run.steal_ms)));
-		put(b, run, "voluntary_switches", long_or_null(b, e->run.nvcsw));
-		put(b, run, "involuntary_switches", long_or_null(b, e->run.nivcsw));
-		put(b, run, "migrations", long_or_null(b, e->run.migrations));
-		put(b, o, "run", run);
+	return *out ? 0 : -ENOMEM;
+}
+
+static void mthp_read(json_t *sizes, void *base)
+{
+	struct mt_env *e = &((struct mt_sysinfo *)base)->env;
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(sizes, key, v) {
+		struct mt_env_mthp *m = &e->mthp[e->n_mthp];
+		/* An older report has a size's enabled string alone: shmem unknown. */
+		const char *t = json_is_string(v) ? json_string_value(v)
+			      : json_string_value(json_object_get(v, "enabled"));
+		const char *sh = json_string_value(json_object_get(v, "shmem_enabled"));
+
+		if (e->n_mthp >= MT_ENV_MTHP_MAX || (!json_is_string(v) && !json_is_object(v)) ||
+		    sscanf(key, "%ukB", &m->size_kb) != 1)
+			continue;
+		snprintf(m->enabled, sizeof(m->enabled), "%s", t ? t : "");
+		snprintf(m->shmem_enabled, sizeof(m->shmem_enabled), "%s", sh ? sh : "");
+		mt_json_printable(m->enabled);
+		mt_json_printable(m->shmem_enabled);
+		e->n_mthp++;
 	}
 }
+
+#define RUN(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_env_run, m), \
+		       .size = MT_FIELD_SIZE(struct mt_env_run, m) }
+static const struct mt_field run_fields[] = {
+	RUN("steal_ms", MT_FIELD_REAL_NULL, steal_ms),
+	RUN("voluntary_switches", MT_FIELD_INT_NULL, nvcsw),
+	RUN("involuntary_switches", MT_FIELD_INT_NULL, nivcsw),
+	RUN("migrations", MT_FIELD_INT_NULL, migrations),
+	{ 0 }
+};
+
+/* Only a report has a run; sysinfo --json has none. */
+static int run_write(const void *base, json_t **out)
+{
+	const struct mt_env_run *run = &((const struct mt_sysinfo *)base)->env.run;
+
+	if (!run->measured)
+		return 0;
+	*out = json_object();
+	if (*out && mt_codec_write(*out, run_fields, run)) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+static void run_read(json_t *v, void *base)
+{
+	struct mt_env_run *run = &((struct mt_sysinfo *)base)->env.run;
+
+	mt_codec_read(v, run_fields, run);
+	run->measured = json_is_object(v);
+}
+
+/* The hugetlb pools, keyed by page size ("2048kB"). */
+static int pools_write(const void *base, json_t **out)
+{
+	const struct mt_sysinfo *si = base;
+
+	*out = json_object();
+	for (unsigned int i = 0; *out && i < si->n_hugepools; i++) {
+		const struct mt_hugepool *hp = &si->hugepools[i];
+		char key[32];
+
+		snprintf(key, sizeof(key), "%llukB", (unsigned long long)hp->size_kb);
+		if (json_object_set_new(*out, key, json_pack("{s:I,s:I}", "total",
+				(json_int_t)hp->total, "free", (json_int_t)hp->free))) {
+			json_decref(*out);
+			*out = NULL;
+		}
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+static void pools_read(json_t *pools, void *base)
+{
+	struct mt_sysinfo *si = base;
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(pools, key, v) {
+		struct mt_hugepool *hp;
+		unsigned long long kb;
+
+		if (si->n_hugepools >= MT_HUGEPAGE_SIZES || sscanf(key, "%llukB", &kb) != 1)
+			continue;
+		hp = &si->hugepools[si->n_hugepools++];
+		hp->size_kb = kb;
+		hp->total = get_long(v, "total", -1);
+		hp->free = get_long(v, "free", -1);
+	}
+}
+
+#define TLB(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_tlb, m), \
+		       .size = MT_FIELD_SIZE(struct mt_tlb, m) }
+static const struct mt_field tlb_fields[] = {
+	TLB("level", MT_FIELD_UINT, level),
+	TLB("type", MT_FIELD_STR, type),
+	TLB("pages", MT_FIELD_STR, pages),
+	TLB("entries", MT_FIELD_UINT, entries),
+	TLB("ways", MT_FIELD_UINT, ways),
+	{ 0 }
+};
+
+#define CACHE(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_cache, m), \
+			 .size = MT_FIELD_SIZE(struct mt_cache, m) }
+static const struct mt_field cache_fields[] = {
+	CACHE("level", MT_FIELD_UINT, level),
+	CACHE("type", MT_FIELD_STR, type),
+	CACHE("size_bytes", MT_FIELD_UINT, size),
+	CACHE("ways", MT_FIELD_UINT, ways),
+	{ 0 }
+};
+
+/* A cache a report records; one whose level, type or size is odd is left out. */
+static bool cache_keep(void *elem)
+{
+	struct mt_cache *c = elem;
+
+	if (c->ways >= 1024)
+		c->ways = 0;
+	return mt_sysinfo_cache_type_known(c->type) && c->level >= 1 && c->level <= 4 &&
+	       c->size && c->size <= (1ull << 40);
+}
+
+#define SI(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_sysinfo, m), \
+		      .size = MT_FIELD_SIZE(struct mt_sysinfo, m) }
+#define SI_SHOWN(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_sysinfo, m), \
+			    .size = MT_FIELD_SIZE(struct mt_sysinfo, m), .flags = MT_FIELD_SHOWN }
+#define SI_STATE(k, m) { .key = k, .type = MT_FIELD_ENUM, .off = offsetof(struct mt_sysinfo, m), \
+			 .name = mt_sysinfo_state_name, .parse = mt_sysinfo_state_parse }
+#define SI_OBJECT(k, fields) { .key = k, .type = MT_FIELD_OBJECT, .sub = fields }
+#define SI_CUSTOM(k, w, r) { .key = k, .type = MT_FIELD_CUSTOM, .write = w, .read = r }
+
+static const struct mt_field khugepaged_fields[] = {
+	SI("defrag", MT_FIELD_STR, thp_khugepaged_defrag),
+	SI("pages_to_scan", MT_FIELD_INT_NULL, khugepaged_pages_to_scan),
+	SI("scan_sleep_millisecs", MT_FIELD_INT_NULL, khugepaged_scan_sleep_ms),
+	SI("max_ptes_none", MT_FIELD_INT_NULL, env.max_ptes_none),
+	SI("max_ptes_swap", MT_FIELD_INT_NULL, env.max_ptes_swap),
+	SI("max_ptes_shared", MT_FIELD_INT_NULL, env.max_ptes_shared),
+	SI("alloc_sleep_millisecs", MT_FIELD_INT_NULL, env.alloc_sleep_ms),
+	{ 0 }
+};
+
+static const struct mt_field tunables_fields[] = {
+	{ .key = "perf_event_paranoid", .type = MT_FIELD_INT, .dfl = -99,
+	  .off = offsetof(struct mt_sysinfo, perf_event_paranoid),
+	  .size = MT_FIELD_SIZE(struct mt_sysinfo, perf_event_paranoid) },
+	SI("fault_around_bytes", MT_FIELD_INT_NULL, fault_around_bytes),
+	SI_STATE("fault_around_bytes_state", fault_around_state),
+	SI("tlb_single_page_flush_ceiling", MT_FIELD_INT_NULL, tlb_flush_ceiling),
+	SI_STATE("tlb_single_page_flush_ceiling_state", tlb_flush_ceiling_state),
+	SI("percpu_pagelist_high_fraction", MT_FIELD_INT_NULL, percpu_pagelist_high_fraction),
+	{ 0 }
+};
+
+static const struct mt_field cpufreq_fields[] = {
+	SI("present", MT_FIELD_TRI, env.cpufreq),
+	SI_SHOWN("governor", MT_FIELD_STR_NULL, env.governor),
+	SI("boost", MT_FIELD_TRI, env.boost),
+	SI_SHOWN("boost_source", MT_FIELD_STR_NULL, env.boost_source),
+	{ 0 }
+};
+
+static const struct mt_field system_fields[] = {
+	SI("kernel", MT_FIELD_STR, kernel),
+	SI("kernel_version", MT_FIELD_STR, kernel_version),
+	SI("machine", MT_FIELD_STR, machine),
+	SI("host", MT_FIELD_STR, host),
+	SI("cpu", MT_FIELD_STR, cpu),
+	SI("cpu_vendor", MT_FIELD_STR, cpu_vendor),
+	SI("hypervisor", MT_FIELD_TRI, hypervisor),
+	SI("pv_tlb_flush", MT_FIELD_TRI, pv_tlb_flush),
+	SI("cpu_emulated", MT_FIELD_TRI, emulation.emulated),
+	SI("cpu_emulated_evidence", MT_FIELD_STR, emulation.evidence),
+	SI("pmu", MT_FIELD_STR_NULL, pmu),
+	SI("pmus", MT_FIELD_STR, pmus),
+	{ .key = "page_size", .type = MT_FIELD_INT, .dfl = -1,
+	  .off = offsetof(struct mt_sysinfo, page_size),
+	  .size = MT_FIELD_SIZE(struct mt_sysinfo, page_size) },
+	SI("thp_enabled", MT_FIELD_STR, thp_enabled),
+	SI("thp_defrag", MT_FIELD_STR, thp_defrag),
+	SI("thp_shmem_enabled", MT_FIELD_STR, thp_shmem_enabled),
+	SI_OBJECT("khugepaged", khugepaged_fields),
+	SI_CUSTOM("hugepages", pools_write, pools_read),
+	/* sysinfo's; the env's, below, takes its value and keeps its place */
+	SI("lockdown", MT_FIELD_STR, lockdown),
+	SI_OBJECT("tunables", tunables_fields),
+	SI("numa_nodes", MT_FIELD_INT_NULL, numa_nodes),
+	{ .key = "tlb", .type = MT_FIELD_ARRAY, .sub = tlb_fields,
+	  .off = offsetof(struct mt_sysinfo, tlbs), .elem = sizeof(struct mt_tlb),
+	  .aux = offsetof(struct mt_sysinfo, n_tlbs), .max = MT_TLB_MAX },
+	SI("tlb_source", MT_FIELD_STR, tlb_source),
+	{ .key = "caches", .type = MT_FIELD_ARRAY, .sub = cache_fields, .keep = cache_keep,
+	  .off = offsetof(struct mt_sysinfo, caches), .elem = sizeof(struct mt_cache),
+	  .aux = offsetof(struct mt_sysinfo, n_caches), .max = MT_CACHE_MAX },
+	SI("hw_counters", MT_FIELD_TRI, hw_counters),
+	/* the environment (sys/env.h) */
+	SI_CUSTOM("hypervisor_cpuid", hv_write, hv_read),
+	SI_OBJECT("cpufreq", cpufreq_fields),
+	SI("smt_active", MT_FIELD_TRI, env.smt_active),
+	{ .key = "isolated_cpus", .type = MT_FIELD_STR_KNOWN, .flags = MT_FIELD_SHOWN,
+	  .off = offsetof(struct mt_sysinfo, env.isolated),
+	  .size = MT_FIELD_SIZE(struct mt_sysinfo, env.isolated),
+	  .aux = offsetof(struct mt_sysinfo, env.isolated_known) },
+	{ .key = "nohz_full", .type = MT_FIELD_STR_KNOWN, .flags = MT_FIELD_SHOWN,
+	  .off = offsetof(struct mt_sysinfo, env.nohz_full),
+	  .size = MT_FIELD_SIZE(struct mt_sysinfo, env.nohz_full),
+	  .aux = offsetof(struct mt_sysinfo, env.nohz_full_known) },
+	SI("randomize_va_space", MT_FIELD_INT_NULL, env.aslr),
+	SI_CUSTOM("cmdline_translation", cmdline_write, cmdline_read),
+	SI_SHOWN("lockdown", MT_FIELD_STR_NULL, env.lockdown),
+	SI("loadavg_start", MT_FIELD_REAL_NULL, env.loadavg),
+	SI("online_cpus", MT_FIELD_INT_NULL, env.online_cpus),
+	SI("thp_use_zero_page", MT_FIELD_TRI, env.thp_use_zero_page),
+	SI_CUSTOM("thp_sizes", mthp_write, mthp_read),
+	SI_CUSTOM("run", run_write, run_read),
+	{ 0 }
+};
 
 static json_t *system_json(struct jb *b, const struct mt_sysinfo *si)
 {
-	json_t *o = object(b), *pools = object(b), *tlbs = array(b), *caches = array(b), *thp,
-	       *tun;
-
-	for (unsigned int i = 0; i < si->n_hugepools; i++) {
-		json_t *pool = object(b);
-		char key[32];
-
-		snprintf(key, sizeof(key), "%llukB", (unsigned long long)si->hugepools[i].size_kb);
-		put_int(b, pool, "total", (json_int_t)si->hugepools[i].total);
-		put_int(b, pool, "free", (json_int_t)si->hugepools[i].free);
-		put(b, pools, key, pool);
-	}
-	for (unsigned int i = 0; i < si->n_tlbs; i++) {
-		const struct mt_tlb *t = &si->tlbs[i];
-		json_t *jt = object(b);
-
-		put_int(b, jt, "level", (json_int_t)t->level);
-		put_str(b, jt, "type", t->type);
-		put_str(b, jt, "pages", t->pages);
-		put_int(b, jt, "entries", (json_int_t)t->entries);
-		put_int(b, jt, "ways", (json_int_t)t->ways);
-		push(b, tlbs, jt);
-	}
-	for (unsigned int i = 0; i < si->n_caches; i++) {
-		const struct mt_cache *c = &si->caches[i];
-		json_t *jc = object(b);
-
-		put_int(b, jc, "level", (json_int_t)c->level);
-		put_str(b, jc, "type", c->type);
-		put_int(b, jc, "size_bytes", (json_int_t)c->size);
-		put_int(b, jc, "ways", (json_int_t)c->ways);
-		push(b, caches, jc);
-	}
-	put_str(b, o, "kernel", si->kernel);
-	put_str(b, o, "kernel_version", si->kernel_version);
-	put_str(b, o, "machine", si->machine);
-	put_str(b, o, "host", si->host);
-	put_str(b, o, "cpu", si->cpu);
-	put_str(b, o, "cpu_vendor", si->cpu_vendor);
-	put(b, o, "hypervisor", si->hypervisor < 0 ? json_null() : json_boolean(si->hypervisor));
-	put(b, o, "pv_tlb_flush", si->pv_tlb_flush < 0 ? json_null()
-					       : json_boolean(si->pv_tlb_flush));
-	put(b, o, "cpu_emulated", si->emulation.emulated < 0 ? json_null() :
-	    json_boolean(si->emulation.emulated));
-	put_str(b, o, "cpu_emulated_evidence", si->emulation.evidence);
-	put(b, o, "pmu", si->pmu[0] ? str(b, si->pmu) : json_null());
-	put_str(b, o, "pmus", si->pmus);
-	put_int(b, o, "page_size", si->page_size);
-	put_str(b, o, "thp_enabled", si->thp_enabled);
-	put_str(b, o, "thp_defrag", si->thp_defrag);
-	put_str(b, o, "thp_shmem_enabled", si->thp_shmem_enabled);
-	thp = object(b);
-	put_str(b, thp, "defrag", si->thp_khugepaged_defrag);
-	put(b, thp, "pages_to_scan", long_or_null(b, si->khugepaged_pages_to_scan));
-	put(b, thp, "scan_sleep_millisecs", long_or_null(b, si->khugepaged_scan_sleep_ms));
-	put(b, thp, "max_ptes_none", long_or_null(b, si->env.max_ptes_none));
-	put(b, thp, "max_ptes_swap", long_or_null(b, si->env.max_ptes_swap));
-	put(b, thp, "max_ptes_shared", long_or_null(b, si->env.max_ptes_shared));
-	put(b, thp, "alloc_sleep_millisecs", long_or_null(b, si->env.alloc_sleep_ms));
-	put(b, o, "khugepaged", thp);
-	put(b, o, "hugepages", pools);
-	tun = object(b);
-	put_int(b, tun, "perf_event_paranoid", si->perf_event_paranoid);
-	put(b, tun, "fault_around_bytes", long_or_null(b, si->fault_around_bytes));
-	put_str(b, tun, "fault_around_bytes_state", mt_sysinfo_state_name(si->fault_around_state));
-	put(b, tun, "tlb_single_page_flush_ceiling", long_or_null(b, si->tlb_flush_ceiling));
-	put_str(b, tun, "tlb_single_page_flush_ceiling_state",
-		mt_sysinfo_state_name(si->tlb_flush_ceiling_state));
-	put_str(b, o, "lockdown", si->lockdown);
-	put(b, tun, "percpu_pagelist_high_fraction",
-	    long_or_null(b, si->percpu_pagelist_high_fraction));
-	put(b, o, "tunables", tun);
-	put(b, o, "numa_nodes", si->numa_nodes < 0 ? json_null()
-					    : keep(b, json_integer(si->numa_nodes)));
-	put(b, o, "tlb", tlbs);
-	put_str(b, o, "tlb_source", si->tlb_source);
-	put(b, o, "caches", caches);
-	put(b, o, "hw_counters", si->hw_counters < 0 ? json_null()
-					     : json_boolean(si->hw_counters));
-	env_json(b, o, &si->env);
-	return o;
+	return fields_json(b, system_fields, si);
 }
 
 json_t *mt_sysinfo_json(const struct mt_sysinfo *si)
@@ -525,61 +677,144 @@ static json_t *counter_json(struct jb *b, const struct mt_result_event *ev,
 	return o;
 }
 
+/* What the kernel mapped (sys/mapinfo.h): one table for the writer and the loader. */
+static int source_write(const void *base, json_t **out)
+{
+	*out = json_string(((const struct mt_mapinfo *)base)->scan.smaps ? "smaps"
+									  : "pagemap_scan");
+	return *out ? 0 : -ENOMEM;
+}
+
+static void source_read(json_t *v, void *base)
+{
+	((struct mt_mapinfo *)base)->scan.smaps = json_is_string(v) &&
+						   !strcmp(json_string_value(v), "smaps");
+}
+
+/* The folio sizes a scan saw, with their share of the range. */
+static int folios_write(const void *base, json_t **out)
+{
+	const struct mt_pagescan *ps = &((const struct mt_mapinfo *)base)->scan;
+
+	*out = json_array();
+	for (unsigned int i = 0; *out && i < ps->n_folios; i++) {
+		const struct mt_folio_share *fs = &ps->folios[i];
+		json_t *one = json_pack("{s:I,s:I}", "size", (json_int_t)fs->size, "bytes",
+					(json_int_t)fs->bytes);
+
+		if (!one || mt_json_set_real(one, "share", ps->len ? (double)fs->bytes /
+					     (double)ps->len : 0.0) ||
+		    json_array_append_new(*out, one)) {
+			json_decref(*out);
+			*out = NULL;
+		}
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+static void folios_read(json_t *fl, void *base)
+{
+	struct mt_pagescan *ps = &((struct mt_mapinfo *)base)->scan;
+	json_t *one;
+	size_t i;
+
+	json_array_foreach(fl, i, one) {
+		uint64_t size = 0, bytes = 0;
+
+		if (!get_u64(one, "size", &size) && !get_u64(one, "bytes", &bytes))
+			mt_mapinfo_add_folio(ps, size, bytes);
+	}
+}
+
+static bool folios_read_from(const void *base)
+{
+	return ((const struct mt_mapinfo *)base)->scan.folio_source != MT_FOLIO_NONE;
+}
+
+static int checked_write(const void *base, json_t **out)
+{
+	int check = ((const struct mt_mapinfo *)base)->page_check;
+
+	*out = check ? json_boolean(check > 0) : json_null();
+	return 0;
+}
+
+static void checked_read(json_t *v, void *base)
+{
+	((struct mt_mapinfo *)base)->page_check = json_is_boolean(v) ?
+						  (json_is_true(v) ? 1 : -1) : 0;
+}
+
+static bool checked(const void *base)
+{
+	return ((const struct mt_mapinfo *)base)->page_check;
+}
+
+#define MAP(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_mapinfo, m), \
+		       .size = MT_FIELD_SIZE(struct mt_mapinfo, m) }
+
+static const struct mt_field pages_fields[] = {
+	MAP("huge", MT_FIELD_UINT, scan.huge),
+	MAP("large", MT_FIELD_UINT, scan.large),
+	MAP("base", MT_FIELD_UINT, scan.base),
+	MAP("absent", MT_FIELD_UINT, scan.absent),
+	{ .key = "source", .type = MT_FIELD_CUSTOM, .write = source_write, .read = source_read },
+	{ .key = "folios", .type = MT_FIELD_CUSTOM, .write = folios_write, .read = folios_read,
+	  .when = folios_read_from },
+	{ .key = "folio_source", .type = MT_FIELD_ENUM, .when = folios_read_from,
+	  .off = offsetof(struct mt_mapinfo, scan.folio_source),
+	  .name = mt_mapinfo_source_name, .parse = mt_mapinfo_source_parse },
+	{ 0 }
+};
+
+static const struct mt_field file_cache_fields[] = {
+	MAP("pages", MT_FIELD_UINT, cache_pages),
+	MAP("kept_after_drop", MT_FIELD_UINT, cache_resident),
+	{ 0 }
+};
+
+static const struct mt_field mapping_fields[] = {
+	MAP("addr", MT_FIELD_UINT, addr),
+	MAP("align", MT_FIELD_UINT, align),
+	MAP("size", MT_FIELD_UINT, size),
+	MAP("kernel_page_size", MT_FIELD_UINT, kernel_page),
+	MAP("mmu_page_size", MT_FIELD_UINT, mmu_page),
+	MAP("rss", MT_FIELD_UINT, rss),
+	MAP("anon_huge", MT_FIELD_UINT, anon_huge),
+	MAP("shmem_pmd", MT_FIELD_UINT, shmem_pmd),
+	MAP("file_pmd", MT_FIELD_UINT, file_pmd),
+	MAP("hugetlb", MT_FIELD_UINT, hugetlb),
+	MAP("huge_coverage", MT_FIELD_REAL, huge_coverage),
+	{ .key = "pages", .type = MT_FIELD_OBJECT, .sub = pages_fields,
+	  .flags = MT_FIELD_PRESENT, .aux = offsetof(struct mt_mapinfo, scanned) },
+	{ .key = "as_requested", .type = MT_FIELD_CUSTOM, .write = checked_write,
+	  .read = checked_read },
+	{ .key = "page_verdict", .type = MT_FIELD_STR, .when = checked,
+	  .off = offsetof(struct mt_mapinfo, verdict),
+	  .size = MT_FIELD_SIZE(struct mt_mapinfo, verdict) },
+	{ .key = "file_cache", .type = MT_FIELD_OBJECT, .sub = file_cache_fields,
+	  .flags = MT_FIELD_PRESENT, .aux = offsetof(struct mt_mapinfo, cache_checked) },
+	{ 0 }
+};
+
 static json_t *mapping_json(struct jb *b, const struct mt_mapinfo *m)
 {
-	json_t *o, *fc;
+	return m->valid ? fields_json(b, mapping_fields, m) : json_null();
+}
 
-	if (!m->valid)
-		return json_null();
-	o = object(b);
-	put_int(b, o, "addr", (json_int_t)m->addr);
-	put_int(b, o, "align", (json_int_t)m->align);
-	put_int(b, o, "size", (json_int_t)m->size);
-	put_int(b, o, "kernel_page_size", (json_int_t)m->kernel_page);
-	put_int(b, o, "mmu_page_size", (json_int_t)m->mmu_page);
-	put_int(b, o, "rss", (json_int_t)m->rss);
-	put_int(b, o, "anon_huge", (json_int_t)m->anon_huge);
-	put_int(b, o, "shmem_pmd", (json_int_t)m->shmem_pmd);
-	put_int(b, o, "file_pmd", (json_int_t)m->file_pmd);
-	put_int(b, o, "hugetlb", (json_int_t)m->hugetlb);
-	set_real(b, o, "huge_coverage", m->huge_coverage);
-	if (m->scanned) {
-		json_t *pg = object(b);
-
-		put_int(b, pg, "huge", (json_int_t)m->scan.huge);
-		put_int(b, pg, "large", (json_int_t)m->scan.large);
-		put_int(b, pg, "base", (json_int_t)m->scan.base);
-		put_int(b, pg, "absent", (json_int_t)m->scan.absent);
-		put_str(b, pg, "source", m->scan.smaps ? "smaps" : "pagemap_scan");
-		if (m->scan.folio_source) {
-			json_t *fl = array(b);
-
-			for (unsigned int i = 0; i < m->scan.n_folios; i++) {
-				const struct mt_folio_share *fs = &m->scan.folios[i];
-				json_t *one = object(b);
-
-				put_int(b, one, "size", (json_int_t)fs->size);
-				put_int(b, one, "bytes", (json_int_t)fs->bytes);
-				set_real(b, one, "share", m->scan.len ? (double)fs->bytes /
-							 (double)m->scan.len : 0.0);
-				push(b, fl, one);
-			}
-			put(b, pg, "folios", fl);
-			put_str(b, pg, "folio_source",
-				mt_mapinfo_source_name(m->scan.folio_source));
-		}
-		put(b, o, "pages", pg);
-	}
-	put(b, o, "as_requested", m->page_check ? json_boolean(m->page_check > 0) : json_null());
-	if (m->page_check)
-		put_str(b, o, "page_verdict", m->verdict);
-	if (m->cache_checked) {
-		fc = object(b);
-		put_int(b, fc, "pages", (json_int_t)m->cache_pages);
-		put_int(b, fc, "kept_after_drop", (json_int_t)m->cache_resident);
-		put(b, o, "file_cache", fc);
-	}
-	return o;
+/* A report's mapping: absent or null when there was none. */
+static void load_mapping(json_t *jm, struct mt_mapinfo *m)
+{
+	if (!json_is_object(jm))
+		return;
+	m->valid = true;
+	mt_codec_read(jm, mapping_fields, m);
+	if (!m->scanned)
+		return;
+	/* the range asked about, so a report read back knows its page size */
+	m->scan.len = m->scan.huge + m->scan.large + m->scan.base + m->scan.absent;
+	if (!m->scan.n_folios)
+		m->scan.folio_source = MT_FOLIO_NONE;
 }
 
 /* --runs: each fresh process's means, and the spread between them. */
@@ -765,17 +1000,40 @@ static json_t *pressure_json(struct jb *b, const struct mt_report *rep, const st
 	return o;
 }
 
+/* A knee of memtlb flush's curve, or its largest step. */
+static int direction_write(const void *base, json_t **out)
+{
+	*out = json_string(((const struct mt_flush_knee *)base)->down ? "down" : "up");
+	return *out ? 0 : -ENOMEM;
+}
+
+static void direction_read(json_t *v, void *base)
+{
+	((struct mt_flush_knee *)base)->down = json_is_string(v) &&
+					       !strcmp(json_string_value(v), "down");
+}
+
+static bool why_known(const void *base)
+{
+	return ((const struct mt_flush_knee *)base)->why[0];
+}
+
+#define KNEE(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_flush_knee, m), \
+			.size = MT_FIELD_SIZE(struct mt_flush_knee, m) }
+static const struct mt_field flush_knee_fields[] = {
+	KNEE("before", MT_FIELD_UINT, before),
+	KNEE("after", MT_FIELD_UINT, after),
+	KNEE("step", MT_FIELD_REAL, step),
+	{ .key = "direction", .type = MT_FIELD_CUSTOM, .write = direction_write,
+	  .read = direction_read },
+	{ .key = "why", .type = MT_FIELD_STR, .when = why_known,
+	  .off = offsetof(struct mt_flush_knee, why), .size = MT_FIELD_SIZE(struct mt_flush_knee, why) },
+	{ 0 }
+};
+
 static json_t *flush_knee_json(struct jb *b, const struct mt_flush_knee *k)
 {
-	json_t *o = object(b);
-
-	put_int(b, o, "before", (json_int_t)k->before);
-	put_int(b, o, "after", (json_int_t)k->after);
-	set_real(b, o, "step", k->step);
-	put_str(b, o, "direction", k->down ? "down" : "up");
-	if (k->why[0])
-		put_str(b, o, "why", k->why);
-	return o;
+	return fields_json(b, flush_knee_fields, k);
 }
 
 /* memtlb flush: what the workload counted per K, the knees, the ceiling. */
@@ -1174,57 +1432,21 @@ static int bad(struct loader *ld, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static int get_num(json_t *o, const char *key, double *out)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!json_is_number(v))
-		return -EINVAL;
-	*out = json_number_value(v);
-	return 0;
-}
-
-static int get_u64(json_t *o, const char *key, uint64_t *out)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!json_is_integer(v) || json_integer_value(v) < 0)
-		return -EINVAL;
-	*out = (uint64_t)json_integer_value(v);
-	return 0;
-}
-
-static void get_str(json_t *o, const char *key, char *out, size_t len)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	snprintf(out, len, "%s", s ? s : "");
-}
-
-static long get_long(json_t *o, const char *key, long dfl)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (long)json_integer_value(v) : dfl;
-}
-
 static int load_summary(json_t *o, struct mt_summary *s)
 {
-	uint64_t n = 0;
+	double *unwritten[] = { &s->stddev, &s->cv, &s->min, &s->median, &s->max };
 
 	memset(s, 0, sizeof(*s));
-	if (!json_is_object(o) || get_num(o, "mean", &s->mean))
+	if (!json_is_object(o) || !json_is_number(json_object_get(o, "mean")))
 		return -EINVAL;
-	get_num(o, "stddev", &s->stddev);
-	get_num(o, "cv", &s->cv);
-	get_num(o, "min", &s->min);
-	get_num(o, "median", &s->median);
-	get_num(o, "max", &s->max);
-	get_u64(o, "n", &n);
+	mt_codec_read(o, summary_fields, s);
+	/* a spread not written is 0, as one sample's; so is a bound not written */
+	for (size_t i = 0; i < sizeof(unwritten) / sizeof(unwritten[0]); i++)
+		if (isnan(*unwritten[i]))
+			*unwritten[i] = 0;
 	/* at most -i's 10^6 iterations in each of --runs' 64 runs: n bounds loops */
-	if (n > 64000000)
+	if (s->n > 64000000)
 		return -EINVAL;
-	s->n = (size_t)n;
 	return 0;
 }
 
@@ -1426,63 +1648,11 @@ static int load_extras(struct mt_result *r, json_t *phases, json_t *jm)
 					  &r->phases[p].extras[x]))
 				r->phases[p].has_extra |= 1ull << x;
 	}
-	if (!ret && json_is_object(jm)) {
-		struct mt_mapinfo *m = &r->map;
-		json_t *fc = json_object_get(jm, "file_cache");
-
-		m->valid = true;
-		get_u64(jm, "addr", &m->addr);
-		get_u64(jm, "align", &m->align);
-		get_u64(jm, "size", &m->size);
-		get_u64(jm, "kernel_page_size", &m->kernel_page);
-		get_u64(jm, "mmu_page_size", &m->mmu_page);
-		get_u64(jm, "rss", &m->rss);
-		get_u64(jm, "anon_huge", &m->anon_huge);
-		get_u64(jm, "shmem_pmd", &m->shmem_pmd);
-		get_u64(jm, "file_pmd", &m->file_pmd);
-		get_u64(jm, "hugetlb", &m->hugetlb);
-		get_num(jm, "huge_coverage", &m->huge_coverage);
-		if (json_is_object(json_object_get(jm, "pages"))) {
-			json_t *pg = json_object_get(jm, "pages");
-			const char *src = json_string_value(json_object_get(pg, "source"));
-
-			m->scanned = true;
-			json_t *fl = json_object_get(pg, "folios");
-			const char *fsrc = json_string_value(json_object_get(pg, "folio_source"));
-			size_t i;
-			json_t *one;
-
-			get_u64(pg, "huge", &m->scan.huge);
-			get_u64(pg, "large", &m->scan.large);
-			get_u64(pg, "base", &m->scan.base);
-			get_u64(pg, "absent", &m->scan.absent);
-			/* the range asked about, so a report read back knows its page size */
-			m->scan.len = m->scan.huge + m->scan.large + m->scan.base + m->scan.absent;
-			m->scan.smaps = src && !strcmp(src, "smaps");
-			m->scan.folio_source = fsrc ? mt_mapinfo_source_parse(fsrc) : MT_FOLIO_NONE;
-			json_array_foreach(fl, i, one) {
-				uint64_t size = 0, bytes = 0;
-
-				if (!get_u64(one, "size", &size) && !get_u64(one, "bytes", &bytes))
-					mt_mapinfo_add_folio(&m->scan, size, bytes);
-			}
-			if (!m->scan.n_folios)
-				m->scan.folio_source = MT_FOLIO_NONE;
-		}
-		if (json_is_boolean(json_object_get(jm, "as_requested"))) {
-			m->page_check = json_is_true(json_object_get(jm, "as_requested")) ? 1 : -1;
-			get_str(jm, "page_verdict", m->verdict, sizeof(m->verdict));
-		}
-		if (json_is_object(fc)) {
-			m->cache_checked = true;
-			get_u64(fc, "pages", &m->cache_pages);
-			get_u64(fc, "kept_after_drop", &m->cache_resident);
-		}
-	}
+	if (!ret)
+		load_mapping(jm, &r->map);
 	return ret;
 }
 
-static void printable(char *s);
 
 /* stop, warmup, the iteration marks and outliers: what the tables show again. */
 static int load_iterations(struct loader *ld, json_t *jr, struct mt_result *r)
@@ -1559,7 +1729,7 @@ static int load_iterations(struct loader *ld, json_t *jr, struct mt_result *r)
 		o->iter = (unsigned int)it;
 		o->time_ns = t;
 		snprintf(o->cause, sizeof(o->cause), "%s", cause ? cause : "");
-		printable(o->cause);
+		mt_json_printable(o->cause);
 		r->n_outliers++;
 	}
 	return 0;
@@ -1663,210 +1833,16 @@ fail:
 }
 
 /* A boolean key: 1/0, -1 when null or absent (an older report). */
-static int get_tristate(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_boolean(v) ? json_is_true(v) : -1;
-}
-
-/* A report's string shown to people: control characters made '?'. */
-static void printable(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
-static void load_env(json_t *js, struct mt_env *e)
-{
-	json_t *hv = json_object_get(js, "hypervisor_cpuid"), *v, *cf, *run;
-	const char *key;
-
-	memset(e, 0, sizeof(*e));
-	e->hv_cpuid = -1;
-	if (json_is_object(hv)) {
-		v = json_object_get(hv, "signature");
-		e->hv_cpuid = json_is_string(v) ? 1 : 0;
-		get_str(hv, "signature", e->hv_signature, sizeof(e->hv_signature));
-		get_str(hv, "vendor", e->hv_vendor, sizeof(e->hv_vendor));
-		v = json_object_get(hv, "kvm_features");
-		if (json_is_object(v)) {
-			e->kvm_features_known = 1;
-			for (size_t i = 0; i < MT_ENV_KVM_FEATURES; i++)
-				if (json_is_true(json_object_get(v, mt_env_kvm_features[i].name)))
-					e->kvm_features |= 1u << mt_env_kvm_features[i].bit;
-		}
-	}
-	cf = json_object_get(js, "cpufreq");
-	e->cpufreq = get_tristate(cf, "present");
-	get_str(cf, "governor", e->governor, sizeof(e->governor));
-	e->boost = get_tristate(cf, "boost");
-	get_str(cf, "boost_source", e->boost_source, sizeof(e->boost_source));
-	e->smt_active = get_tristate(js, "smt_active");
-	e->isolated_known = json_is_string(json_object_get(js, "isolated_cpus"));
-	get_str(js, "isolated_cpus", e->isolated, sizeof(e->isolated));
-	e->nohz_full_known = json_is_string(json_object_get(js, "nohz_full"));
-	get_str(js, "nohz_full", e->nohz_full, sizeof(e->nohz_full));
-	e->aslr = (int)get_long(js, "randomize_va_space", -1);
-	v = json_object_get(js, "cmdline_translation");
-	if (json_is_array(v)) {
-		size_t off = 0;
-
-		e->cmdline_known = 1;
-		for (size_t i = 0; i < json_array_size(v); i++) {
-			const char *t = json_string_value(json_array_get(v, i));
-
-			if (!t || off + strlen(t) + 2 > sizeof(e->cmdline))
-				continue;
-			off += (size_t)snprintf(e->cmdline + off, sizeof(e->cmdline) - off, "%s%s",
-						off ? " " : "", t);
-		}
-	}
-	get_str(js, "lockdown", e->lockdown, sizeof(e->lockdown));
-	e->loadavg = -1;
-	get_num(js, "loadavg_start", &e->loadavg);
-	e->online_cpus = (int)get_long(js, "online_cpus", -1);
-	e->thp_use_zero_page = get_tristate(js, "thp_use_zero_page");
-	v = json_object_get(js, "khugepaged");
-	e->max_ptes_none = get_long(v, "max_ptes_none", -1);
-	e->max_ptes_swap = get_long(v, "max_ptes_swap", -1);
-	e->max_ptes_shared = get_long(v, "max_ptes_shared", -1);
-	e->alloc_sleep_ms = get_long(v, "alloc_sleep_millisecs", -1);
-	json_object_foreach(json_object_get(js, "thp_sizes"), key, v) {
-		struct mt_env_mthp *m = &e->mthp[e->n_mthp];
-		/* An older report has a size's enabled string alone: shmem unknown. */
-		const char *t = json_is_string(v) ? json_string_value(v)
-			      : json_string_value(json_object_get(v, "enabled"));
-		const char *sh = json_string_value(json_object_get(v, "shmem_enabled"));
-
-		if (e->n_mthp >= MT_ENV_MTHP_MAX || (!json_is_string(v) && !json_is_object(v)) ||
-		    sscanf(key, "%ukB", &m->size_kb) != 1)
-			continue;
-		snprintf(m->enabled, sizeof(m->enabled), "%s", t ? t : "");
-		snprintf(m->shmem_enabled, sizeof(m->shmem_enabled), "%s", sh ? sh : "");
-		printable(m->enabled);
-		printable(m->shmem_enabled);
-		e->n_mthp++;
-	}
-	printable(e->hv_signature);
-	printable(e->hv_vendor);
-	printable(e->governor);
-	printable(e->boost_source);
-	printable(e->isolated);
-	printable(e->nohz_full);
-	printable(e->cmdline);
-	printable(e->lockdown);
-	e->run.steal_ms = -1;
-	e->run.migrations = -1;
-	run = json_object_get(js, "run");
-	if (json_is_object(run)) {
-		e->run.measured = true;
-		get_num(run, "steal_ms", &e->run.steal_ms);
-		e->run.nvcsw = get_long(run, "voluntary_switches", -1);
-		e->run.nivcsw = get_long(run, "involuntary_switches", -1);
-		e->run.migrations = get_long(run, "migrations", -1);
-	}
-}
-
-/* The caches a report records; one whose level, type or size is odd is left out. */
-static void load_caches(json_t *a, struct mt_sysinfo *si)
-{
-	for (size_t i = 0; json_is_array(a) && i < json_array_size(a) &&
-			   si->n_caches < MT_CACHE_MAX; i++) {
-		json_t *o = json_array_get(a, i);
-		struct mt_cache *c = &si->caches[si->n_caches];
-		const char *type = json_string_value(json_object_get(o, "type"));
-		long level = get_long(o, "level", 0), ways = get_long(o, "ways", 0);
-		uint64_t size;
-
-		if (!mt_sysinfo_cache_type_known(type) || level < 1 || level > 4 ||
-		    get_u64(o, "size_bytes", &size) || !size || size > (1ull << 40))
-			continue;
-		memset(c, 0, sizeof(*c));
-		c->level = (unsigned int)level;
-		snprintf(c->type, sizeof(c->type), "%s", type);
-		c->size = size;
-		c->ways = ways > 0 && ways < 1024 ? (unsigned int)ways : 0;
-		si->n_caches++;
-	}
-}
-
 static void load_system(json_t *js, struct mt_sysinfo *si)
 {
-	json_t *v, *tun, *thp, *tlbs, *pools;
-	const char *key;
+	json_t *tun = json_object_get(js, "tunables");
 
-	get_str(js, "kernel", si->kernel, sizeof(si->kernel));
-	get_str(js, "kernel_version", si->kernel_version, sizeof(si->kernel_version));
-	get_str(js, "machine", si->machine, sizeof(si->machine));
-	get_str(js, "host", si->host, sizeof(si->host));
-	get_str(js, "cpu", si->cpu, sizeof(si->cpu));
-	get_str(js, "cpu_vendor", si->cpu_vendor, sizeof(si->cpu_vendor));
-	get_str(js, "pmu", si->pmu, sizeof(si->pmu));
-	get_str(js, "pmus", si->pmus, sizeof(si->pmus));
-	get_str(js, "thp_enabled", si->thp_enabled, sizeof(si->thp_enabled));
-	get_str(js, "thp_defrag", si->thp_defrag, sizeof(si->thp_defrag));
-	get_str(js, "thp_shmem_enabled", si->thp_shmem_enabled, sizeof(si->thp_shmem_enabled));
-	get_str(js, "tlb_source", si->tlb_source, sizeof(si->tlb_source));
-	si->page_size = get_long(js, "page_size", -1);
-	v = json_object_get(js, "hw_counters");
-	si->hw_counters = json_is_boolean(v) ? json_is_true(v) : -1;
-	v = json_object_get(js, "hypervisor");
-	si->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
-	v = json_object_get(js, "pv_tlb_flush");
-	si->pv_tlb_flush = json_is_boolean(v) ? json_is_true(v) : -1;
-	v = json_object_get(js, "cpu_emulated");
-	si->emulation.emulated = json_is_boolean(v) ? json_is_true(v) : -1;
-	get_str(js, "cpu_emulated_evidence", si->emulation.evidence,
-		sizeof(si->emulation.evidence));
-	tun = json_object_get(js, "tunables");
-	si->perf_event_paranoid = (int)get_long(tun, "perf_event_paranoid", -99);
-	si->fault_around_bytes = get_long(tun, "fault_around_bytes", -1);
-	si->fault_around_state = mt_sysinfo_state_parse(json_string_value(
-		json_object_get(tun, "fault_around_bytes_state")));
-	si->tlb_flush_ceiling = get_long(tun, "tlb_single_page_flush_ceiling", -1);
-	si->tlb_flush_ceiling_state = mt_sysinfo_state_parse(json_string_value(
-		json_object_get(tun, "tlb_single_page_flush_ceiling_state")));
+	memset(&si->env, 0, sizeof(si->env));
+	si->n_hugepools = 0;
+	mt_codec_read(js, system_fields, si);
 	/* Reports from before the states: a number was read, null was not. */
 	if (!json_object_get(tun, "fault_around_bytes_state") && si->fault_around_bytes >= 0)
 		si->fault_around_state = MT_SYSINFO_READ;
-	get_str(js, "lockdown", si->lockdown, sizeof(si->lockdown));
-	si->percpu_pagelist_high_fraction = get_long(tun, "percpu_pagelist_high_fraction", -1);
-	thp = json_object_get(js, "khugepaged");
-	get_str(thp, "defrag", si->thp_khugepaged_defrag, sizeof(si->thp_khugepaged_defrag));
-	si->khugepaged_pages_to_scan = get_long(thp, "pages_to_scan", -1);
-	si->khugepaged_scan_sleep_ms = get_long(thp, "scan_sleep_millisecs", -1);
-	si->numa_nodes = (int)get_long(js, "numa_nodes", -1);
-	pools = json_object_get(js, "hugepages");
-	json_object_foreach(pools, key, v) {
-		struct mt_hugepool *hp;
-		unsigned long long kb;
-
-		if (si->n_hugepools >= MT_HUGEPAGE_SIZES || sscanf(key, "%llukB", &kb) != 1)
-			continue;
-		hp = &si->hugepools[si->n_hugepools++];
-		hp->size_kb = kb;
-		hp->total = get_long(v, "total", -1);
-		hp->free = get_long(v, "free", -1);
-	}
-	tlbs = json_object_get(js, "tlb");
-	for (size_t i = 0; json_is_array(tlbs) && i < json_array_size(tlbs) &&
-			   si->n_tlbs < MT_TLB_MAX; i++) {
-		json_t *t = json_array_get(tlbs, i);
-		struct mt_tlb *tl = &si->tlbs[si->n_tlbs];
-
-		if (!json_is_object(t))
-			continue;
-		tl->level = (unsigned int)get_long(t, "level", 0);
-		get_str(t, "type", tl->type, sizeof(tl->type));
-		get_str(t, "pages", tl->pages, sizeof(tl->pages));
-		tl->entries = (unsigned int)get_long(t, "entries", 0);
-		tl->ways = (unsigned int)get_long(t, "ways", 0);
-		si->n_tlbs++;
-	}
-	load_caches(json_object_get(js, "caches"), si);
-	load_env(js, &si->env);
 }
 
 /*
@@ -2029,18 +2005,14 @@ static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
 	return 0;
 }
 
+/* A knee whose K are not integers or whose step is not one is none. */
 static void load_flush_knee(json_t *o, struct mt_flush_knee *k)
 {
-	double step = 0;
-
-	if (get_u64(o, "before", &k->before) || get_u64(o, "after", &k->after) ||
-	    get_num(o, "step", &step) || !(step > 0)) {
+	memset(k, 0, sizeof(*k));
+	mt_codec_read(o, flush_knee_fields, k);
+	if (!json_is_integer(json_object_get(o, "before")) ||
+	    !json_is_integer(json_object_get(o, "after")) || !(k->step > 0))
 		memset(k, 0, sizeof(*k));
-		return;
-	}
-	k->step = step;
-	k->down = !strcmp(json_string_value(json_object_get(o, "direction")) ?: "", "down");
-	snprintf(k->why, sizeof(k->why), "%s", json_string_value(json_object_get(o, "why")) ?: "");
 }
 
 /* memtlb flush's section; absent in other reports. Untrusted: every field checked. */

@@ -48,12 +48,6 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *msg,
 		       size_t msg_len);
 
-/*
- * A byte string as a JSON string, the report's way (memtlb-json(5),
- * STRINGS): bytes that are not UTF-8 as \xHH, never dropped. NULL: no memory.
- */
-json_t *mt_json_string(const char *s);
-
 /* The "system" object of a report (probe's too); NULL: no memory. */
 json_t *mt_sysinfo_json(const struct mt_sysinfo *si);
 

@@ -168,10 +168,13 @@ static json_t *u64_json(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* A measured number; a non-finite one (none expected) as null, not an error. */
+/*
+ * A measured number for json_pack's "o*": a non-finite one (none
+ * expected) is NULL, which leaves its key out (report/codec.h's rule).
+ */
 static json_t *real_json(double v)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	return isfinite(v) ? json_real(v) : NULL;
 }
 
 static json_t *config_json(const struct mt_probe_result *r)
@@ -196,7 +199,7 @@ static json_t *points_json(const struct mt_probe_result *r)
 	for (size_t i = 0; a && i < r->n_points; i++) {
 		const struct mt_probe_point *pt = &r->points[i];
 
-		if (json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:i}",
+		if (json_array_append_new(a, json_pack("{s:o,s:o,s:o*,s:o*,s:o*,s:o*,s:o*,s:i}",
 				"pages", u64_json(pt->pages), "bytes", u64_json(pt->bytes),
 				"base_ns", real_json(pt->base_ns), "huge_ns", real_json(pt->huge_ns),
 				"translation_ns", real_json(pt->translation_ns),
@@ -216,7 +219,7 @@ static json_t *levels_json(const struct mt_probe_result *r)
 	for (size_t i = 0; a && i < r->n_levels; i++) {
 		const struct mt_probe_level *lv = &r->levels[i];
 
-		if (json_array_append_new(a, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+		if (json_array_append_new(a, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o*,s:o*,s:o*}",
 				"name", lv->name, "entries_min", u64_json(lv->entries_min),
 				"entries_max", u64_json(lv->entries_max),
 				"page_size", u64_json(lv->page_size),

@@ -272,7 +272,7 @@ const char *mt_mapinfo_source_label(int source)
 
 int mt_mapinfo_source_parse(const char *name)
 {
-	for (size_t i = 1; i < N_SOURCES; i++)
+	for (size_t i = 1; name && i < N_SOURCES; i++)
 		if (!strcmp(name, folio_sources[i].name))
 			return (int)i;
 	return MT_FOLIO_NONE;

@@ -26,7 +26,7 @@ enum mt_folio_source {
 /* A source's name in a report ("kpageflags"), "" for none; its words for people. */
 const char *mt_mapinfo_source_name(int source);
 const char *mt_mapinfo_source_label(int source);
-/* The source a name says, MT_FOLIO_NONE for a name not known. */
+/* The source a name says, MT_FOLIO_NONE for a name not known or NULL. */
 int mt_mapinfo_source_parse(const char *name);
 
 /*
