@@ -14,19 +14,28 @@
 #include "workload/workload.h"
 
 /*
- * Options shared by every command that runs the workload (stat, sweep):
- * built from model/config.c's key table (its names, letters, values and
- * help), so an option is spelled once and the commands cannot drift
- * apart. A key's getopt code is its letter, or MT_OPT_KEY(its id).
+ * Options shared by the commands (stat, sweep, run, flush, probe): built
+ * from model/config.c's key table (its names, letters, values and help),
+ * so an option is spelled once and the commands cannot drift apart. A
+ * key's getopt code is its letter, or MT_OPT_KEY(its id).
  */
 #define MT_OPT_KEY(id) (0x100 + (id))
+
+/*
+ * perf stat's spellings beside a key (--repeat N for -i, -x SEP and -j for
+ * --format), numbered after the keys: a command's list names them as it
+ * names a key. MT_CLI_END ends a list.
+ */
 enum {
-	MT_OPT_EVENTS = MT_OPT_KEY(MT_CFG_EVENTS),
-	MT_OPT_EVENTS_DIR = MT_OPT_KEY(MT_CFG_EVENTS_DIR),
-	MT_OPT_FORMAT = MT_OPT_KEY(MT_CFG_FORMAT),
-	MT_OPT_WIDE = MT_OPT_KEY(MT_CFG_WIDE),
-	MT_OPT_REPEAT = MT_OPT_KEY(MT_CFG_MAX),	/* the aliases: --repeat */
-	MT_OPT_TLB,
+	MT_CLI_REPEAT = MT_CFG_MAX,
+	MT_CLI_FIELD_SEP,
+	MT_CLI_JSON,
+	MT_CLI_END,
+};
+
+enum {
+	MT_OPT_REPEAT = MT_OPT_KEY(MT_CLI_REPEAT),
+	MT_OPT_TLB = MT_OPT_KEY(MT_CLI_END),
 	MT_OPT_FIRST_FREE = 0x180,	/* commands number their own from here */
 };
 
@@ -34,13 +43,33 @@ enum {
 			  (1u << MT_GROUP_OUTPUT) | (1u << MT_GROUP_REPETITION))
 
 /*
- * getopt_long's table: the keys of the groups (bits of enum
- * mt_key_group) with their aliases (--repeat, -x, -j), then own, which
+ * One shared option a command takes: id, a key (enum mt_cfg_key) or an
+ * alias (MT_CLI_REPEAT...); help, its --help text where the command's
+ * meaning differs from the table's (NULL: the table's).
+ */
+struct mt_cli_key {
+	int id;
+	const char *help;
+};
+
+/*
+ * getopt_long's table: the keys of list (up to MT_CLI_END), then own, which
  * ends with a NULL name. One table per process (a command is one call).
  */
-const struct option *mt_cli_longopts(unsigned int groups, const struct option *own);
+const struct option *mt_cli_longopts_of(const struct mt_cli_key *list,
+					const struct option *own);
 
 /* getopt's short options for them: "+:", the keys' letters, then own. */
+const char *mt_cli_shortopts_of(const struct mt_cli_key *list, const char *own);
+
+/* The --help lines of list's keys in group, in the list's order (MT_GROUP_NONE: all). */
+void mt_cli_help_of(const struct mt_cli_key *list, enum mt_key_group group);
+
+/*
+ * The same for the keys of the groups (bits of enum mt_key_group), each
+ * followed by its aliases (--repeat, -x, -j).
+ */
+const struct option *mt_cli_longopts(unsigned int groups, const struct option *own);
 const char *mt_cli_shortopts(unsigned int groups, const char *own);
 
 /* Their --help lines, by group under its heading; region false: without -r. */

@@ -25,24 +25,32 @@ enum {
 	OPT_FROM,
 };
 
-static const char cmdopts_s[] = "+:r:i:e:o:vh";
-static const struct option cmdopts[] = {
+static const struct option own_opts[] = {
 	{ "op", required_argument, NULL, OPT_OP },
 	{ "tasks", required_argument, NULL, OPT_TASKS },
 	{ "pages", required_argument, NULL, OPT_PAGES },
 	{ "ops", required_argument, NULL, OPT_OPS },
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
-	{ "region", required_argument, NULL, 'r' },
-	{ "iterations", required_argument, NULL, 'i' },
-	{ "event", required_argument, NULL, 'e' },
-	{ "events", required_argument, NULL, MT_OPT_EVENTS },
-	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR },
-	{ "format", required_argument, NULL, MT_OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "verbose", no_argument, NULL, 'v' },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * The shared options flush takes, model/config.c's, with what they mean
+ * here: the region is the ops', the default events the flush set's, and
+ * the report has no CSV.
+ */
+static const struct mt_cli_key keys[] = {
+	{ .id = MT_CFG_REGION, .help = "the ops' region (default: the largest K's pages)" },
+	{ .id = MT_CFG_ITERATIONS, .help = "iterations per point (default 10)" },
+	{ .id = MT_CFG_EVENT, .help = "events, comma-separated, instead of the set" },
+	{ .id = MT_CFG_EVENTS, .help = "a named event set for this CPU (memtlb list;\n"
+			 "default " MT_FLUSH_DEFAULT_SET ": tlb:tlb_flush by reason)" },
+	{ .id = MT_CFG_EVENTS_DIR },
+	{ .id = MT_CFG_FORMAT, .help = "table (default) or json" },
+	{ .id = MT_CFG_OUTPUT }, { .id = MT_CFG_VERBOSE },
+	{ .id = MT_CLI_END },
 };
 
 /* ops x iterations op times are kept per point: 8 bytes each. */
@@ -53,25 +61,21 @@ static void help(void)
 	printf("Usage: memtlb flush [options]\n"
 	       "Time ops that invalidate K pages of a region the tasks of one mm share.\n\n"
 	       "Workload:\n"
-	       "      --op OP              madvise (MADV_DONTNEED, default), munmap or\n"
-	       "                           mprotect (a round trip to PROT_READ)\n"
+	       "      --op OP              %s (MADV_DONTNEED, default), %s or\n"
+	       "                           %s (a round trip to PROT_READ)\n"
 	       "      --tasks N            threads of the mm (default 2; 1: local flushes)\n"
 	       "      --pages K            pages per op, or a range A..B[:STEP|xF]\n"
 	       "                           (default " MT_FLUSH_PAGES_DEFAULT ")\n"
 	       "      --ops M              timed ops per point and iteration (default 100)\n"
-	       "      --knee-ratio R       a step R times off the trend is a knee (default 2)\n"
-	       "  -r, --region SIZE        the ops' region (default: the largest K's pages)\n"
-	       "  -i, --iterations N       iterations per point (default 10)\n"
-	       "Counting:\n"
-	       "  -e, --event LIST         events, comma-separated, instead of the set\n"
-	       "      --events SET         a named event set for this CPU (memtlb list;\n"
-	       "                           default " MT_FLUSH_DEFAULT_SET ": tlb:tlb_flush by reason)\n"
-	       "      --events-dir DIR     read event sets from DIR\n"
-	       "Output:\n"
-	       "      --format FMT         table (default) or json\n"
-	       "  -o, --output FILE        also write the JSON report to FILE (atomically)\n"
-	       "  -v, --verbose            say why events are not supported\n"
-	       "      --from FILE          print a saved flush report again, as its run\n"
+	       "      --knee-ratio R       a step R times off the trend is a knee (default 2)\n",
+	       mt_flush_op_name(MT_FLUSH_MADVISE), mt_flush_op_name(MT_FLUSH_MUNMAP),
+	       mt_flush_op_name(MT_FLUSH_MPROTECT));
+	mt_cli_help_of(keys, MT_GROUP_WORKLOAD);
+	printf("Counting:\n");
+	mt_cli_help_of(keys, MT_GROUP_COUNTING);
+	printf("Output:\n");
+	mt_cli_help_of(keys, MT_GROUP_OUTPUT);
+	printf("      --from FILE          print a saved flush report again, as its run\n"
 	       "                           printed it (--format and -v apply)\n"
 	       "  -h, --help               this text\n");
 }
@@ -80,21 +84,23 @@ struct flush_cmd {
 	struct mt_config cfg;
 	struct mt_flush_params p;
 	uint64_t *pages;
-	uint64_t region;	/* -r, 0: the largest K */
 	const char *pages_arg;
 };
 
 static int own_opt(struct flush_cmd *fc, int c, const char *arg)
 {
-	static const char *const ops[] = { "munmap", "madvise", "mprotect" };
+	const char *ops[MT_FLUSH_OP_MAX];
 	unsigned long v;
 	int op;
 
 	switch (c) {
 	case OPT_OP:
+		/* model/flush.c's names, in the order of enum mt_flush_op */
+		for (op = 0; op < MT_FLUSH_OP_MAX; op++)
+			ops[op] = mt_flush_op_name(op);
 		if (mt_cli_choose("--op", arg, ops, MT_FLUSH_OP_MAX, &op))
 			return MT_EXIT_USAGE;
-		fc->p.op = mt_flush_op_parse(ops[op]);
+		fc->p.op = op;
 		return 0;
 	case OPT_TASKS:
 		if (mt_count_parse(arg, MT_FLUSH_TASKS_MAX, &v)) {
@@ -108,12 +114,10 @@ static int own_opt(struct flush_cmd *fc, int c, const char *arg)
 		return 0;
 	case OPT_KNEE_RATIO:
 		return mt_cli_knee_ratio_opt("--knee-ratio", arg, &fc->p.knee_ratio);
-	case OPT_OPS:
+	default:	/* OPT_OPS */
 		if (mt_cli_count_opt("--ops", arg, &fc->p.ops))
 			return MT_EXIT_USAGE;
 		return 0;
-	default:	/* 'r' */
-		return mt_cli_size_opt("--region", arg, &fc->region);
 	}
 }
 
@@ -131,7 +135,7 @@ static int check(struct flush_cmd *fc)
 	}
 	fc->p.pages = fc->pages;
 	fc->p.n_pages = n;
-	fc->p.region_pages = fc->region ? fc->region / (uint64_t)psz : fc->pages[n - 1];
+	fc->p.region_pages = fc->cfg.region ? fc->cfg.region / (uint64_t)psz : fc->pages[n - 1];
 	if (fc->pages[n - 1] > fc->p.region_pages) {
 		mt_err("--pages: %llu pages: larger than the region (%llu page%s)",
 		       (unsigned long long)fc->pages[n - 1],
@@ -181,6 +185,7 @@ static int cmd_flush(int argc, char *argv[])
 	const char *from = NULL;
 	struct mt_config base;
 	size_t n_ev = 0;
+	const struct option *cmdopts;
 	bool own = false;
 	int c, ret;
 
@@ -188,10 +193,13 @@ static int cmd_flush(int argc, char *argv[])
 	fc.cfg.events = MT_FLUSH_DEFAULT_EVENTS;
 	/* TLB work needs no PMU: the flush set's tracepoints unless -e or --events. */
 	fc.cfg.event_set = default_set;
+	fc.cfg.region = 0;	/* -r: none, the largest K's pages */
 	memcpy(&base, &fc.cfg, sizeof(base));
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
+	cmdopts = mt_cli_longopts_of(keys, own_opts);
+	while ((c = getopt_long(argc, argv, mt_cli_shortopts_of(keys, "h"), cmdopts,
+				NULL)) != -1) {
 		if (c == 'h') {
 			help();
 			return MT_EXIT_OK;
@@ -201,7 +209,7 @@ static int cmd_flush(int argc, char *argv[])
 			continue;
 		}
 		if (c == OPT_OP || c == OPT_TASKS || c == OPT_PAGES || c == OPT_OPS ||
-		    c == OPT_KNEE_RATIO || c == 'r') {
+		    c == OPT_KNEE_RATIO) {
 			ret = own_opt(&fc, c, optarg);
 			own = true;
 		} else if (c != '?' && c != ':' && mt_cli_is_workload_opt(c)) {

@@ -13,26 +13,32 @@
 #include "sys/sysinfo.h"
 #include "sys/tracefs.h"
 
-static const char cmdopts_s[] = "+:vh";
-static const struct option cmdopts[] = {
-	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR },
-	{ "pmu", required_argument, NULL, MT_OPT_FIRST_FREE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "names", no_argument, NULL, MT_OPT_FIRST_FREE + 1 },
+enum { OPT_PMU = MT_OPT_FIRST_FREE, OPT_NAMES };
+
+static const struct option own_opts[] = {
+	{ "pmu", required_argument, NULL, OPT_PMU },
+	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
+};
+
+/* The shared options list takes, model/config.c's. */
+static const struct mt_cli_key keys[] = {
+	{ .id = MT_CFG_EVENTS_DIR },
+	{ .id = MT_CFG_VERBOSE, .help = "also list every PMU section of each set" },
+	{ .id = MT_CLI_END },
 };
 
 static void help(void)
 {
 	printf("Usage: memtlb list [options] [SET]\n"
 	       "Show the event sets, each event's encoding on this CPU and whether this\n"
-	       "machine can count it.\n\n"
-	       "      --events-dir DIR     read event sets from DIR\n"
-	       "      --pmu PMU            resolve for this libpfm4 PMU instead (skl, icl,\n"
-	       "                           amd64_fam19h_zen3, ...): encodings only\n"
-	       "  -v, --verbose            also list every PMU section of each set\n"
-	       "      --names              only the names -e takes, one a line, nothing\n"
+	       "machine can count it.\n\n");
+	mt_cli_help_of(keys, MT_GROUP_COUNTING);
+	printf("      --pmu PMU            resolve for this libpfm4 PMU instead (skl, icl,\n"
+	       "                           amd64_fam19h_zen3, ...): encodings only\n");
+	mt_cli_help_of(keys, MT_GROUP_OUTPUT);
+	printf("      --names              only the names -e takes, one a line, nothing\n"
 	       "                           opened (for shell completion)\n"
 	       "  -h, --help               this text\n");
 }
@@ -319,42 +325,46 @@ static void print_names(const struct mt_evsets *sets, const struct shown *shown)
 
 static int cmd_list(int argc, char *argv[])
 {
-	const char *dir_opt = NULL, *force = NULL;
+	const char *force = NULL;
+	const struct option *cmdopts;
+	struct mt_config cfg;
 	struct mt_evsets *sets = NULL;
 	struct shown *shown;
 	struct mt_sysinfo si;
 	char dir[4096], msg[512], pmu[64];
-	bool verbose = false, names = false;
+	bool names = false;
 	int c, ret;
 
+	/* --events-dir and -v are read as every command reads them */
+	mt_config_init(&cfg);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
+	cmdopts = mt_cli_longopts_of(keys, own_opts);
+	while ((c = getopt_long(argc, argv, mt_cli_shortopts_of(keys, "h"), cmdopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help();
 			return MT_EXIT_OK;
-		case 'v':
-			verbose = true;
-			break;
-		case MT_OPT_EVENTS_DIR:
-			dir_opt = optarg;
-			break;
-		case MT_OPT_FIRST_FREE:
+		case OPT_PMU:
 			force = optarg;
 			break;
-		case MT_OPT_FIRST_FREE + 1:
+		case OPT_NAMES:
 			names = true;
 			break;
 		default:
-			return mt_cli_getopt_error("list", c, argv);
+			if (c == '?' || c == ':' || !mt_cli_is_workload_opt(c))
+				return mt_cli_getopt_error("list", c, argv);
+			ret = mt_cli_workload_opt(c, optarg, &cfg);
+			if (ret)
+				return ret;
 		}
 	}
 	if (argc - optind > 1) {
 		mt_err("list: unexpected argument '%s'", argv[optind + 1]);
 		return MT_EXIT_USAGE;
 	}
-	mt_evsets_dir(dir_opt, dir, sizeof(dir));
+	mt_evsets_dir(cfg.events_dir, dir, sizeof(dir));
 	ret = mt_evsets_load(&sets, dir, msg, sizeof(msg));
 	if (ret) {
 		mt_err("list: %s", msg);
@@ -407,7 +417,7 @@ static int cmd_list(int argc, char *argv[])
 	for (size_t i = 0; i < sets->n; i++) {
 		if (optind < argc && strcmp(sets->sets[i].name, argv[optind]))
 			continue;
-		show_set(&sets->sets[i], &shown[i], pmu, !force, si.hw_counters, verbose);
+		show_set(&sets->sets[i], &shown[i], pmu, !force, si.hw_counters, cfg.verbose);
 	}
 	ret = MT_EXIT_OK;
 out:

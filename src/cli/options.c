@@ -136,17 +136,21 @@ int mt_cli_usage(const struct mt_msg *msg)
 /* stat's -r, kept to tell a region of a few bytes from perf's -r (repeat) */
 static const char *region_arg;
 
-/* perf stat's spellings beside a key: --repeat N, -x SEP, -j. */
+/*
+ * perf stat's spellings beside a key: --repeat N, -x SEP, -j. In the order
+ * of their ids (MT_CLI_REPEAT...), after the key whose group lists them.
+ */
 static const struct alias {
 	struct option opt;
 	const char *arg, *help;
 	enum mt_cfg_key after;
-} aliases[] = {
-	{ { "repeat", required_argument, NULL, MT_OPT_REPEAT }, "N",
-	  "the same, perf stat's name", MT_CFG_ITERATIONS },
-	{ { "field-separator", required_argument, NULL, 'x' }, "SEP",
-	  "CSV with SEP between fields (perf stat -x)", MT_CFG_FORMAT },
-	{ { "json", no_argument, NULL, 'j' }, NULL, "JSON (--format json)", MT_CFG_FORMAT },
+} aliases[MT_CLI_END - MT_CFG_MAX] = {
+	[MT_CLI_REPEAT - MT_CFG_MAX] = { { "repeat", required_argument, NULL, MT_OPT_REPEAT }, "N",
+		"the same, perf stat's name", MT_CFG_ITERATIONS },
+	[MT_CLI_FIELD_SEP - MT_CFG_MAX] = { { "field-separator", required_argument, NULL, 'x' },
+		"SEP", "CSV with SEP between fields (perf stat -x)", MT_CFG_FORMAT },
+	[MT_CLI_JSON - MT_CFG_MAX] = { { "json", no_argument, NULL, 'j' }, NULL,
+		"JSON (--format json)", MT_CFG_FORMAT },
 };
 
 #define N_ALIASES (sizeof(aliases) / sizeof(aliases[0]))
@@ -170,22 +174,43 @@ static const struct mt_config_key *key_of(int c, unsigned int groups)
 	return NULL;
 }
 
-const struct option *mt_cli_longopts(unsigned int groups, const struct option *own)
+/* A key or an alias of a list as getopt and --help see it. */
+struct opt_def {
+	struct option opt;
+	const char *arg, *help;
+	enum mt_key_group group;
+};
+
+static void opt_def(const struct mt_cli_key *e, struct opt_def *d)
 {
-	static struct option opts[MT_CFG_MAX + N_ALIASES + 64];
-	const struct mt_config_key *keys;
-	size_t n, o = 0;
+	const struct mt_config_key *keys, *k;
+	size_t n;
 
 	keys = mt_config_keys(&n);
-	for (size_t i = 0; i < n; i++) {
-		if (!keys[i].group || !(groups & 1u << keys[i].group))
-			continue;
-		opts[o++] = (struct option){ keys[i].name, keys[i].type == MT_KEY_FLAG ?
-					     no_argument : required_argument, NULL,
-					     key_code(&keys[i], (enum mt_cfg_key)i) };
-		for (size_t a = 0; a < N_ALIASES; a++)
-			if (aliases[a].after == i)
-				opts[o++] = aliases[a].opt;
+	if (e->id >= MT_CFG_MAX) {
+		const struct alias *a = &aliases[e->id - MT_CFG_MAX];
+
+		*d = (struct opt_def){ a->opt, a->arg, a->help, keys[a->after].group };
+	} else {
+		k = &keys[e->id];
+		*d = (struct opt_def){ { k->name, k->type == MT_KEY_FLAG ? no_argument :
+					 required_argument, NULL, key_code(k, e->id) },
+				       k->arg, k->help, k->group };
+	}
+	if (e->help)
+		d->help = e->help;
+}
+
+const struct option *mt_cli_longopts_of(const struct mt_cli_key *list,
+					const struct option *own)
+{
+	static struct option opts[MT_CLI_END + 64];
+	struct opt_def d;
+	size_t o = 0;
+
+	for (; list->id != MT_CLI_END && o < MT_CLI_END; list++) {
+		opt_def(list, &d);
+		opts[o++] = d.opt;
 	}
 	for (; own && own->name && o + 1 < sizeof(opts) / sizeof(opts[0]); own++)
 		opts[o++] = *own;
@@ -193,28 +218,53 @@ const struct option *mt_cli_longopts(unsigned int groups, const struct option *o
 	return opts;
 }
 
-const char *mt_cli_shortopts(unsigned int groups, const char *own)
+const char *mt_cli_shortopts_of(const struct mt_cli_key *list, const char *own)
 {
 	static char s[128];
-	const struct mt_config_key *keys;
-	size_t n, len;
+	struct opt_def d;
+	size_t len;
 
 	len = (size_t)snprintf(s, sizeof(s), "+:");
+	for (; list->id != MT_CLI_END && len < sizeof(s); list++) {
+		opt_def(list, &d);
+		if (d.opt.val < 0x100)
+			len += (size_t)snprintf(s + len, sizeof(s) - len, "%c%s", d.opt.val,
+						d.opt.has_arg ? ":" : "");
+	}
+	if (len < sizeof(s))
+		snprintf(s + len, sizeof(s) - len, "%s", own ? own : "");
+	return s;
+}
+
+/* The keys of groups, each followed by its aliases; region false: without -r. */
+static const struct mt_cli_key *group_list(unsigned int groups, bool region)
+{
+	static struct mt_cli_key list[MT_CLI_END + 1];
+	const struct mt_config_key *keys;
+	size_t n, o = 0;
+
 	keys = mt_config_keys(&n);
 	for (size_t i = 0; i < n; i++) {
-		if (!keys[i].group || !(groups & 1u << keys[i].group))
+		if (!keys[i].group || !(groups & 1u << keys[i].group) ||
+		    (!region && i == MT_CFG_REGION))
 			continue;
-		if (keys[i].letter)
-			len += (size_t)snprintf(s + len, sizeof(s) - len, "%c%s", keys[i].letter,
-						keys[i].type == MT_KEY_FLAG ? "" : ":");
+		list[o++] = (struct mt_cli_key){ (int)i, NULL };
 		for (size_t a = 0; a < N_ALIASES; a++)
-			if (aliases[a].after == i && aliases[a].opt.val < 0x100)
-				len += (size_t)snprintf(s + len, sizeof(s) - len, "%c%s",
-							aliases[a].opt.val,
-							aliases[a].arg ? ":" : "");
+			if (aliases[a].after == i)
+				list[o++] = (struct mt_cli_key){ MT_CFG_MAX + (int)a, NULL };
 	}
-	snprintf(s + len, sizeof(s) - len, "%s", own ? own : "");
-	return s;
+	list[o] = (struct mt_cli_key){ MT_CLI_END, NULL };
+	return list;
+}
+
+const struct option *mt_cli_longopts(unsigned int groups, const struct option *own)
+{
+	return mt_cli_longopts_of(group_list(groups, true), own);
+}
+
+const char *mt_cli_shortopts(unsigned int groups, const char *own)
+{
+	return mt_cli_shortopts_of(group_list(groups, true), own);
 }
 
 /* "  -r, --region SIZE" to column 27, then help, its later lines under it. */
@@ -238,30 +288,30 @@ static void help_line(int letter, const char *name, const char *arg, const char 
 	}
 }
 
+void mt_cli_help_of(const struct mt_cli_key *list, enum mt_key_group group)
+{
+	struct opt_def d;
+
+	for (; list->id != MT_CLI_END; list++) {
+		opt_def(list, &d);
+		if (group == MT_GROUP_NONE || d.group == group)
+			help_line(d.opt.val < 0x100 ? d.opt.val : 0, d.opt.name, d.arg, d.help);
+	}
+}
+
 void mt_cli_help_keys(unsigned int groups, bool region)
 {
 	static const char *const heading[MT_GROUP_MAX] = {
 		[MT_GROUP_WORKLOAD] = "Workload:", [MT_GROUP_COUNTING] = "Counting:",
 		[MT_GROUP_OUTPUT] = "Output:", [MT_GROUP_REPETITION] = "Repetition:",
 	};
-	const struct mt_config_key *keys;
-	size_t n;
+	const struct mt_cli_key *list = group_list(groups, region);
 
-	keys = mt_config_keys(&n);
 	for (int g = MT_GROUP_WORKLOAD; g < MT_GROUP_MAX; g++) {
 		if (!(groups & 1u << g))
 			continue;
 		printf("%s\n", heading[g]);
-		for (size_t i = 0; i < n; i++) {
-			if (keys[i].group != (enum mt_key_group)g || (!region && i == MT_CFG_REGION))
-				continue;
-			help_line(keys[i].letter, keys[i].name, keys[i].arg, keys[i].help);
-			for (size_t a = 0; a < N_ALIASES; a++)
-				if (aliases[a].after == i)
-					help_line(aliases[a].opt.val < 0x100 ? aliases[a].opt.val : 0,
-						  aliases[a].opt.name, aliases[a].arg,
-						  aliases[a].help);
-		}
+		mt_cli_help_of(list, (enum mt_key_group)g);
 	}
 }
 

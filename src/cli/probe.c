@@ -24,16 +24,19 @@ enum {
 	OPT_KNEE_RATIO,
 };
 
-static const char cmdopts_s[] = "+:o:vh";
-static const struct option cmdopts[] = {
+static const struct option own_opts[] = {
 	{ "max", required_argument, NULL, OPT_MAX },
 	{ "pages", required_argument, NULL, OPT_PAGES },
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
-	{ "format", required_argument, NULL, MT_OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
+};
+
+/* The shared options probe takes, model/config.c's: no counters, so -v is its own. */
+static const struct mt_cli_key keys[] = {
+	{ .id = MT_CFG_FORMAT }, { .id = MT_CFG_OUTPUT },
+	{ .id = MT_CFG_VERBOSE, .help = "every measurement's repetitions on stderr" },
+	{ .id = MT_CLI_END },
 };
 
 static void help(void)
@@ -45,11 +48,9 @@ static void help(void)
 	       "      --pages KIND         the huge variant: base or thp (default: THP by\n"
 	       "                           MADV_HUGEPAGE) or hugetlb (MAP_HUGETLB, 2 MiB)\n"
 	       "      --knee-ratio R       rise over the plateau that makes a level\n"
-	       "                           (default 1.5)\n"
-	       "      --format FMT         table (default), csv or json\n"
-	       "  -o, --output FILE        also write the JSON to FILE (atomically)\n"
-	       "  -v, --verbose            every measurement's repetitions on stderr\n"
-	       "  -h, --help               this text\n");
+	       "                           (default 1.5)\n");
+	mt_cli_help_of(keys, MT_GROUP_NONE);
+	printf("  -h, --help               this text\n");
 }
 
 struct progress {
@@ -130,38 +131,38 @@ static int emit(const struct mt_probe_result *res, enum mt_format format, const 
 
 static int cmd_probe(int argc, char *argv[])
 {
-	/* In the order of enum mt_probe_pages. */
-	static const char *const kinds[] = { "base", "thp", "hugetlb" };
+	const char *kinds[MT_PROBE_PAGES_MAX];
 	struct progress pg = { 0 };
 	struct mt_probe_opts po;
 	struct mt_probe_result *res;
-	enum mt_format format = MT_FORMAT_TABLE;
-	const char *output = NULL;
+	const struct option *cmdopts;
+	struct mt_config cfg;
 	struct mt_msg msg;
 	uint64_t max;
 	int c, ret, v;
 
 	mt_probe_opts_init(&po);
+	/* --format, -o and -v are read as every command reads them; only they are used */
+	mt_config_init(&cfg);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
+	cmdopts = mt_cli_longopts_of(keys, own_opts);
+	while ((c = getopt_long(argc, argv, mt_cli_shortopts_of(keys, "h"), cmdopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help();
 			return MT_EXIT_OK;
-		case 'v':
-			mt_log_set_verbose(1);
-			break;
-		case 'o':
-			output = optarg;
-			break;
 		case OPT_MAX:
 			ret = mt_cli_size_opt("--max", optarg, &po.max);
 			if (ret)
 				return ret;
 			break;
 		case OPT_PAGES:
-			ret = mt_cli_choose("--pages", optarg, kinds, 3, &v);
+			/* measure/probe.c's names, in the order of enum mt_probe_pages */
+			for (v = 0; v < MT_PROBE_PAGES_MAX; v++)
+				kinds[v] = mt_probe_pages_name(v);
+			ret = mt_cli_choose("--pages", optarg, kinds, MT_PROBE_PAGES_MAX, &v);
 			if (ret)
 				return ret;
 			po.kind = v;
@@ -171,15 +172,16 @@ static int cmd_probe(int argc, char *argv[])
 			if (ret)
 				return ret;
 			break;
-		case MT_OPT_FORMAT:
-			ret = mt_cli_format_opt(optarg, MT_FORMATS_MEASURE, &format);
+		default:
+			if (c == '?' || c == ':' || !mt_cli_is_workload_opt(c))
+				return mt_cli_getopt_error("probe", c, argv);
+			ret = mt_cli_workload_opt(c, optarg, &cfg);
 			if (ret)
 				return ret;
-			break;
-		default:
-			return mt_cli_getopt_error("probe", c, argv);
 		}
 	}
+	if (cfg.verbose)
+		mt_log_set_verbose(1);
 	if (optind < argc) {
 		mt_err("probe: unexpected argument '%s'", argv[optind]);
 		mt_hint("memtlb probe --help lists the options");
@@ -187,7 +189,7 @@ static int cmd_probe(int argc, char *argv[])
 	}
 	if (mt_probe_check(&po, &max, &msg))
 		return mt_cli_usage(&msg);
-	if (output && mt_cli_output_check(output))
+	if (cfg.output && mt_cli_output_check(cfg.output))
 		return MT_EXIT_USAGE;
 	mt_cli_machine_recover();
 
@@ -206,7 +208,7 @@ static int cmd_probe(int argc, char *argv[])
 	}
 	if (res->refused)
 		mt_warn("probe: %u sizes refused, %s", res->refused, res->refused_why);
-	ret = emit(res, format, output);
+	ret = emit(res, cfg.format, cfg.output);
 	mt_probe_result_destroy(res);
 	return ret;
 }

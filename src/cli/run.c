@@ -24,24 +24,24 @@ enum {
 	OPT_FROM,
 };
 
-static const char cmdopts_s[] = "+:r:I:p:e:o:x:jvh";
-static const struct option cmdopts[] = {
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "interval-print", required_argument, NULL, 'I' },
-	{ "pid", required_argument, NULL, 'p' },
+static const struct option own_opts[] = {
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "interval-print", required_argument, NULL, OPT_INTERVAL },
+	{ "pid", required_argument, NULL, OPT_PID },
 	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "event", required_argument, NULL, 'e' },
-	{ "events", required_argument, NULL, MT_OPT_EVENTS },
-	{ "events-dir", required_argument, NULL, MT_OPT_EVENTS_DIR },
-	{ "format", required_argument, NULL, MT_OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "field-separator", required_argument, NULL, 'x' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "wide", no_argument, NULL, MT_OPT_WIDE },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
+};
+
+/* The shared options run takes, model/config.c's; its output is on stderr. */
+static const struct mt_cli_key keys[] = {
+	{ .id = MT_CFG_EVENT }, { .id = MT_CFG_EVENTS }, { .id = MT_CFG_EVENTS_DIR },
+	{ .id = MT_CFG_FORMAT }, { .id = MT_CLI_FIELD_SEP }, { .id = MT_CLI_JSON },
+	{ .id = MT_CFG_OUTPUT }, { .id = MT_CFG_VERBOSE },
+	/* run's table has a row per event, not per phase */
+	{ .id = MT_CFG_WIDE, .help = "every row, the events not counted too" },
+	{ .id = MT_CLI_END },
 };
 
 static void help(void)
@@ -57,19 +57,9 @@ static void help(void)
 	       "  -p, --pid PID            count the running process PID (its threads and\n"
 	       "                           what they start from now on) until it ends or\n"
 	       "                           Ctrl-C\n"
-	       "      --duration S         with -p: stop counting after S seconds\n"
-	       "  -e, --event LIST         events, comma-separated, -e again adds (default:\n"
-	       "                           this CPU's events of the set " MT_DEFAULT_EVENT_SET ")\n"
-	       "      --events SET         a named event set (memtlb list shows them)\n"
-	       "      --events-dir DIR     read event sets from DIR\n"
-	       "      --format FMT         table (default), csv or json, on stderr\n"
-	       "  -x, --field-separator SEP  CSV with SEP between fields (perf stat -x)\n"
-	       "  -j, --json               JSON (--format json)\n"
-	       "  -o, --output FILE        also write the JSON report to FILE (atomically;\n"
-	       "                           - for stdout)\n"
-	       "  -v, --verbose            say why events are not supported\n"
-	       "      --wide               every row, the events not counted too\n"
-	       "      --from FILE          print a saved run report again, as its run\n"
+	       "      --duration S         with -p: stop counting after S seconds\n");
+	mt_cli_help_of(keys, MT_GROUP_NONE);
+	printf("      --from FILE          print a saved run report again, as its run\n"
 	       "                           printed it (--format, -x, -v, --wide apply)\n"
 	       "  -h, --help               this text\n"
 	       "memtlb's own output goes to stderr, as perf stat's: stdout is the command's.\n"
@@ -223,6 +213,7 @@ static int cmd_run(int argc, char *argv[])
 	const char *what, *from = NULL;
 	struct mt_config cfg, base;
 	size_t n_ev = 0;
+	const struct option *cmdopts;
 	int c, ret;
 
 	mt_config_init(&cfg);
@@ -231,7 +222,9 @@ static int cmd_run(int argc, char *argv[])
 	memcpy(&base, &cfg, sizeof(base));
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, cmdopts_s, cmdopts, NULL)) != -1) {
+	cmdopts = mt_cli_longopts_of(keys, own_opts);
+	while ((c = getopt_long(argc, argv, mt_cli_shortopts_of(keys, "r:I:p:h"), cmdopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help();

@@ -5,7 +5,8 @@
 
 #include "model/metrics.h"
 
-static const char *const role_names[] = {
+/* The one spelling of each role: name and enum both ways through it. */
+static const char *const role_names[MT_ROLE_MAX] = {
 	[MT_ROLE_NONE] = "-",
 	[MT_ROLE_PAGE_FAULTS] = "page-faults",
 	[MT_ROLE_MINOR_FAULTS] = "minor-faults",

@@ -2035,7 +2035,8 @@ static int load_flush(struct loader *ld, json_t *jf, struct mt_report *rep)
 	rep->flush = fi;
 	fi->op = mt_flush_op_parse(json_string_value(json_object_get(jf, "op")));
 	if (fi->op < 0)
-		return bad(ld, "flush: op: not munmap, madvise or mprotect");
+		return bad(ld, "flush: op: not %s, %s or %s", mt_flush_op_name(MT_FLUSH_MUNMAP),
+			   mt_flush_op_name(MT_FLUSH_MADVISE), mt_flush_op_name(MT_FLUSH_MPROTECT));
 	fi->tasks = (unsigned long)(get_u64(jf, "tasks", &v) ? 0 : v);
 	fi->ops = (unsigned long)(get_u64(jf, "ops", &v) ? 0 : v);
 	fi->pinned = (unsigned int)(get_u64(jf, "pinned", &v) ? 0 : v);
