@@ -4,7 +4,9 @@
  * (measure/probe.c) and its output (report/probe.c).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,12 +24,14 @@ enum {
 	OPT_MAX = MT_OPT_FIRST_FREE + 0x20,
 	OPT_PAGES,
 	OPT_KNEE_RATIO,
+	OPT_FROM,
 };
 
 static const struct option own_opts[] = {
 	{ "max", required_argument, NULL, OPT_MAX },
 	{ "pages", required_argument, NULL, OPT_PAGES },
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
+	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -50,6 +54,8 @@ static void help(void)
 	       "      --knee-ratio R       rise over the plateau that makes a level\n"
 	       "                           (default 1.5)\n");
 	mt_cli_help_of(keys, MT_GROUP_NONE);
+	printf("      --from FILE          print a saved probe report again, as its run\n"
+	       "                           printed it (--format applies)\n");
 	printf("  -h, --help               this text\n");
 }
 
@@ -117,16 +123,46 @@ static int print_view(FILE *f, const void *arg)
 	}
 }
 
-/* As every command's (cli/sink.h): -o first, then the view; -o - is the JSON instead. */
-static int emit(const struct mt_probe_result *res, enum mt_format format, const char *output)
+/*
+ * As every command's (cli/sink.h): -o first, then the view; -o - is the
+ * JSON instead. si: the system of a saved report, NULL: this one's now.
+ */
+static int emit(const struct mt_probe_result *res, const struct mt_sysinfo *si,
+		enum mt_format format, const char *output)
 {
 	struct probe_out p = { .res = res, .format = format };
 
-	mt_measure_sysinfo(&p.si);
+	if (si)
+		p.si = *si;
+	else
+		mt_measure_sysinfo(&p.si);
 	return mt_sink_emit(&(struct mt_sink){
 		.output = output, .mode = 0600, .doc = { print_json, &p },
 		.stream = stdout, .view = { print_view, &p },
 	});
+}
+
+/* --from FILE: a saved probe printed again; its levels were validated by its run. */
+static int probe_from(const char *path, enum mt_format format)
+{
+	struct mt_probe_result *res;
+	struct mt_sysinfo *si = calloc(1, sizeof(*si));
+	char msg[256];
+	int ret;
+
+	if (!si)
+		return mt_cli_fail("probe", -ENOMEM);
+	ret = mt_report_load_probe(path, &res, si, msg, sizeof(msg));
+	if (ret) {
+		mt_err("--from: %s: %s", path, msg[0] ? msg : strerror(-ret));
+		mt_hint("memtlb probe -o FILE saves a probe report");
+		free(si);
+		return MT_EXIT_USAGE;
+	}
+	ret = emit(res, si, format, NULL);
+	mt_probe_result_destroy(res);
+	free(si);
+	return ret;
 }
 
 static int cmd_probe(int argc, char *argv[])
@@ -137,7 +173,9 @@ static int cmd_probe(int argc, char *argv[])
 	struct mt_probe_result *res;
 	const struct option *cmdopts;
 	struct mt_config cfg;
+	const char *from = NULL;
 	struct mt_msg msg;
+	bool own = false;
 	uint64_t max;
 	int c, ret, v;
 
@@ -149,6 +187,7 @@ static int cmd_probe(int argc, char *argv[])
 	cmdopts = mt_cli_longopts_of(keys, own_opts);
 	while ((c = getopt_long(argc, argv, mt_cli_shortopts_of(keys, "h"), cmdopts,
 				NULL)) != -1) {
+		own |= c == OPT_MAX || c == OPT_PAGES || c == OPT_KNEE_RATIO;
 		switch (c) {
 		case 'h':
 			help();
@@ -167,6 +206,9 @@ static int cmd_probe(int argc, char *argv[])
 				return ret;
 			po.kind = v;
 			break;
+		case OPT_FROM:
+			from = optarg;
+			break;
 		case OPT_KNEE_RATIO:
 			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &po.ratio);
 			if (ret)
@@ -180,6 +222,13 @@ static int cmd_probe(int argc, char *argv[])
 				return ret;
 		}
 	}
+	if (from && (own || cfg.output || optind < argc)) {
+		mt_err("--from: prints a probe report again: only --format with it");
+		mt_hint("memtlb probe --from FILE [--format csv]");
+		return MT_EXIT_USAGE;
+	}
+	if (from)
+		return probe_from(from, cfg.format);
 	if (cfg.verbose)
 		mt_log_set_verbose(1);
 	if (optind < argc) {
@@ -208,7 +257,7 @@ static int cmd_probe(int argc, char *argv[])
 	}
 	if (res->refused)
 		mt_warn("probe: %u sizes refused, %s", res->refused, res->refused_why);
-	ret = emit(res, cfg.format, cfg.output);
+	ret = emit(res, NULL, cfg.format, cfg.output);
 	mt_probe_result_destroy(res);
 	return ret;
 }

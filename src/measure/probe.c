@@ -412,13 +412,24 @@ static bool named(const struct mt_probe_result *res, const char *name)
  */
 #define WALK_NS 4.0
 
+/* The names a level can have, the first found first. */
+static const char *const level_names[] = { "L1 dTLB", "L2 TLB", "further translation knee" };
+
 static const char *level_name(const struct mt_probe_result *res, double rise)
 {
 	if (!res->n_levels && rise < WALK_NS)
-		return "L1 dTLB";
-	if (!named(res, "L2 TLB"))
-		return "L2 TLB";
-	return "further translation knee";
+		return level_names[0];
+	if (!named(res, level_names[1]))
+		return level_names[1];
+	return level_names[2];
+}
+
+const char *mt_probe_level_name(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(level_names) / sizeof(level_names[0]); i++)
+		if (!strcmp(name, level_names[i]))
+			return level_names[i];
+	return NULL;
 }
 
 static int cmp_double(const void *a, const void *b)

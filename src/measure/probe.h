@@ -34,6 +34,9 @@ enum mt_probe_pages {
 /* "base", "thp", "hugetlb" (as --pages spells them), NULL out of range. */
 const char *mt_probe_pages_name(enum mt_probe_pages p);
 
+/* The level name equal to name ("L1 dTLB", ...), as levels[].name holds it; NULL: none. */
+const char *mt_probe_level_name(const char *name);
+
 /* One size measured: both variants, interleaved. */
 struct mt_probe_point {
 	uint64_t pages;		/* base pages chased, one line each */

@@ -134,12 +134,27 @@ static bool integer_fits(json_t *v, size_t size, bool sign)
 	return size != sizeof(int) || (i >= INT32_MIN && i <= INT32_MAX);
 }
 
+/* An array's count: an unsigned int, or a size_t (size). */
+static size_t count_of(const struct mt_field *f, const char *base)
+{
+	return f->size == sizeof(size_t) ? *(const size_t *)(base + f->aux)
+					 : *(const unsigned int *)(base + f->aux);
+}
+
+static void count_set(const struct mt_field *f, char *base, size_t n)
+{
+	if (f->size == sizeof(size_t))
+		*(size_t *)(base + f->aux) = n;
+	else
+		*(unsigned int *)(base + f->aux) = (unsigned int)n;
+}
+
 static json_t *write_array(const struct mt_field *f, const char *base)
 {
-	unsigned int n = *(const unsigned int *)(base + f->aux);
+	size_t n = count_of(f, base);
 	json_t *a = json_array();
 
-	for (unsigned int i = 0; a && i < n && i < f->max; i++) {
+	for (size_t i = 0; a && i < n && i < f->max; i++) {
 		json_t *o = json_object();
 
 		if (!o || json_array_append_new(a, o) ||
@@ -153,20 +168,20 @@ static json_t *write_array(const struct mt_field *f, const char *base)
 
 static void read_array(json_t *a, const struct mt_field *f, char *base)
 {
-	unsigned int *n = (unsigned int *)(base + f->aux);
+	size_t n = 0;
 
-	*n = 0;
-	for (size_t i = 0; json_is_array(a) && i < json_array_size(a) && *n < f->max; i++) {
+	for (size_t i = 0; json_is_array(a) && i < json_array_size(a) && n < f->max; i++) {
 		json_t *o = json_array_get(a, i);
-		char *elem = base + f->off + *n * f->elem;
+		char *elem = base + f->off + n * f->elem;
 
 		if (!json_is_object(o))
 			continue;
 		memset(elem, 0, f->elem);
 		mt_codec_read(o, f->sub, elem);
 		if (!f->keep || f->keep(elem))
-			(*n)++;
+			n++;
 	}
+	count_set(f, base, n);
 }
 
 /* One field's value; NULL without memory. */

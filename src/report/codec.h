@@ -56,8 +56,9 @@ struct mt_field {
 	long dfl;		/* MT_FIELD_INT: the value when absent */
 	size_t aux;		/* STR_KNOWN: the int that says it was read */
 	const struct mt_field *sub;	/* OBJECT, ARRAY: the fields */
-	/* ARRAY: elements of size bytes at off, their count an unsigned int at
-	 * aux, at most max; an element keep() refuses is not counted */
+	/* ARRAY: elements of elem bytes at off, their count at aux (an unsigned
+	 * int, or a size_t when size says so), at most max; an element keep()
+	 * refuses is not counted */
 	size_t elem, max;
 	bool (*keep)(void *elem);
 	/* ENUM */

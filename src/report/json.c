@@ -1833,7 +1833,7 @@ fail:
 }
 
 /* A boolean key: 1/0, -1 when null or absent (an older report). */
-static void load_system(json_t *js, struct mt_sysinfo *si)
+void mt_sysinfo_load(json_t *js, struct mt_sysinfo *si)
 {
 	json_t *tun = json_object_get(js, "tunables");
 
@@ -2158,6 +2158,14 @@ static int load_document(struct loader *ld, const char *path, json_t **root)
 	return 0;
 }
 
+int mt_report_load_json(const char *path, json_t **root, char *msg, size_t msg_len)
+{
+	struct loader ld = { msg, msg_len };
+
+	msg[0] = '\0';
+	return load_document(&ld, path, root);
+}
+
 /*
  * A TLB level from a report (tlb_levels[], a probe's probe.levels[]): its
  * name printed later, so only letters, digits, spaces and ".-_" pass; the
@@ -2288,7 +2296,7 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	get_str(meta, "run_id", rep->run_id, sizeof(rep->run_id));
 	if (rep->run_id[strspn(rep->run_id, "0123456789abcdef")])
 		rep->run_id[0] = '\0';
-	load_system(json_object_get(root, "system"), &rep->system);
+	mt_sysinfo_load(json_object_get(root, "system"), &rep->system);
 	ret = load_config(&ld, json_object_get(root, "config"), rep);
 	if (!ret)
 		ret = load_run(&ld, json_object_get(root, "run"), rep);

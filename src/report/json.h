@@ -48,6 +48,16 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *msg,
 		       size_t msg_len);
 
+/*
+ * A JSON document of memtlb's from path, as mt_report_load reads one: at
+ * most MT_REPORT_MAX_SIZE, duplicate keys refused. 0; -EINVAL with why in
+ * msg; -errno when it cannot be read.
+ */
+int mt_report_load_json(const char *path, json_t **root, char *msg, size_t msg_len);
+
+/* The "system" object of a report (probe's too) read back into si. */
+void mt_sysinfo_load(json_t *js, struct mt_sysinfo *si);
+
 /* The "system" object of a report (probe's too); NULL: no memory. */
 json_t *mt_sysinfo_json(const struct mt_sysinfo *si);
 

@@ -14,6 +14,7 @@
 #include "measure/probe.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/codec.h"
 #include "report/json.h"
 #include "report/probe.h"
 #include "sys/sysinfo.h"
@@ -160,88 +161,191 @@ int mt_report_print_probe_csv(FILE *f, const struct mt_probe_result *r)
 }
 
 /*
- * The "system" object of a report: report/json.c builds it, and gives it
- * out as text only, so it is read back from that text.
+ * The JSON document, one table per object (report/codec.h) for the writer
+ * and for --from's loader alike. Untrusted on the way in: a level's name
+ * is one of the probe's, the counts stay within their arrays.
  */
-static json_t *u64_json(uint64_t v)
+static const char *pages_name(int v)
 {
-	return json_integer((json_int_t)v);
+	return mt_probe_pages_name(v) ?: "";
 }
 
-/*
- * A measured number for json_pack's "o*": a non-finite one (none
- * expected) is NULL, which leaves its key out (report/codec.h's rule).
- */
-static json_t *real_json(double v)
+static int pages_parse(const char *s)
 {
-	return isfinite(v) ? json_real(v) : NULL;
+	for (int v = 0; s && v < MT_PROBE_PAGES_MAX; v++)
+		if (!strcmp(s, mt_probe_pages_name(v)))
+			return v;
+	return -1;
 }
 
-static json_t *config_json(const struct mt_probe_result *r)
+static int name_write(const void *base, json_t **out)
 {
-	return json_pack("{s:s,s:o,s:o,s:o,s:i,s:f}", "pages", mt_probe_pages_name(r->kind),
-			 "page_size", u64_json(r->page), "huge_page_size", u64_json(r->huge_page),
-			 "max", u64_json(r->max), "reps", (int)r->reps, "knee_ratio", r->ratio);
+	*out = json_string(((const struct mt_probe_level *)base)->name);
+	return *out ? 0 : -ENOMEM;
 }
 
-static json_t *mapping_json(const struct mt_probe_result *r)
+static void name_read(json_t *v, void *base)
 {
-	return json_pack("{s:o,s:o,s:b,s:i,s:o}", "bytes", u64_json(r->map_bytes),
-			 "packed_bytes", u64_json(r->packed_bytes), "collapsed", r->collapsed,
-			 "refused", (int)r->refused,
-			 "refused_why", r->refused ? json_string(r->refused_why) : json_null());
+	((struct mt_probe_level *)base)->name = mt_probe_level_name(json_string_value(v));
 }
 
-static json_t *points_json(const struct mt_probe_result *r)
+static bool level_keep(void *elem)
 {
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < r->n_points; i++) {
-		const struct mt_probe_point *pt = &r->points[i];
-
-		if (json_array_append_new(a, json_pack("{s:o,s:o,s:o*,s:o*,s:o*,s:o*,s:o*,s:i}",
-				"pages", u64_json(pt->pages), "bytes", u64_json(pt->bytes),
-				"base_ns", real_json(pt->base_ns), "huge_ns", real_json(pt->huge_ns),
-				"translation_ns", real_json(pt->translation_ns),
-				"ci95_ns", real_json(pt->ci95_ns),
-				"packed_ns", real_json(pt->packed_ns), "reps", (int)pt->reps))) {
-			json_decref(a);
-			return NULL;
-		}
-	}
-	return a;
+	return ((struct mt_probe_level *)elem)->name;
 }
 
-static json_t *levels_json(const struct mt_probe_result *r)
+static int slow_write(const void *base, json_t **out)
 {
-	json_t *a = json_array();
+	uint64_t at = ((const struct mt_probe_result *)base)->huge_slow_at;
 
-	for (size_t i = 0; a && i < r->n_levels; i++) {
-		const struct mt_probe_level *lv = &r->levels[i];
-
-		if (json_array_append_new(a, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o*,s:o*,s:o*}",
-				"name", lv->name, "entries_min", u64_json(lv->entries_min),
-				"entries_max", u64_json(lv->entries_max),
-				"page_size", u64_json(lv->page_size),
-				"reach_bytes", u64_json(lv->reach_bytes),
-				"confidence", real_json(lv->confidence),
-				"from_ns", real_json(lv->from_ns), "to_ns", real_json(lv->to_ns)))) {
-			json_decref(a);
-			return NULL;
-		}
-	}
-	return a;
+	*out = at ? json_integer((json_int_t)at) : json_null();
+	return *out ? 0 : -ENOMEM;
 }
+
+static void slow_read(json_t *v, void *base)
+{
+	((struct mt_probe_result *)base)->huge_slow_at = json_is_integer(v) &&
+		json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+}
+
+static int control_write(const void *base, json_t **out)
+{
+	*out = json_string(((const struct mt_probe_result *)base)->vs_packed ? "packed" : "huge");
+	return *out ? 0 : -ENOMEM;
+}
+
+static void control_read(json_t *v, void *base)
+{
+	((struct mt_probe_result *)base)->vs_packed = json_is_string(v) &&
+						      !strcmp(json_string_value(v), "packed");
+}
+
+#define F(st, k, t, m) { .key = k, .type = t, .off = offsetof(st, m), .size = MT_FIELD_SIZE(st, m) }
+#define RES(k, t, m) F(struct mt_probe_result, k, t, m)
+#define PT(k, t, m) F(struct mt_probe_point, k, t, m)
+#define LV(k, t, m) F(struct mt_probe_level, k, t, m)
+
+static const struct mt_field config_fields[] = {
+	{ .key = "pages", .type = MT_FIELD_ENUM, .off = offsetof(struct mt_probe_result, kind),
+	  .name = pages_name, .parse = pages_parse },
+	RES("page_size", MT_FIELD_UINT, page),
+	RES("huge_page_size", MT_FIELD_UINT, huge_page),
+	RES("max", MT_FIELD_UINT, max),
+	RES("reps", MT_FIELD_UINT, reps),
+	RES("knee_ratio", MT_FIELD_REAL, ratio),
+	{ 0 }
+};
+
+static const struct mt_field mapping_fields[] = {
+	RES("bytes", MT_FIELD_UINT, map_bytes),
+	RES("packed_bytes", MT_FIELD_UINT, packed_bytes),
+	RES("collapsed", MT_FIELD_BOOL, collapsed),
+	RES("refused", MT_FIELD_UINT, refused),
+	/* printed as it is: a file's control characters must not reach a terminal */
+	{ .key = "refused_why", .type = MT_FIELD_STR_NULL, .flags = MT_FIELD_SHOWN,
+	  .off = offsetof(struct mt_probe_result, refused_why),
+	  .size = MT_FIELD_SIZE(struct mt_probe_result, refused_why) },
+	{ 0 }
+};
+
+static const struct mt_field point_fields[] = {
+	PT("pages", MT_FIELD_UINT, pages),
+	PT("bytes", MT_FIELD_UINT, bytes),
+	PT("base_ns", MT_FIELD_REAL, base_ns),
+	PT("huge_ns", MT_FIELD_REAL, huge_ns),
+	PT("translation_ns", MT_FIELD_REAL, translation_ns),
+	PT("ci95_ns", MT_FIELD_REAL, ci95_ns),
+	PT("packed_ns", MT_FIELD_REAL, packed_ns),
+	PT("reps", MT_FIELD_UINT, reps),
+	{ 0 }
+};
+
+static const struct mt_field level_fields[] = {
+	{ .key = "name", .type = MT_FIELD_CUSTOM, .write = name_write, .read = name_read },
+	LV("entries_min", MT_FIELD_UINT, entries_min),
+	LV("entries_max", MT_FIELD_UINT, entries_max),
+	LV("page_size", MT_FIELD_UINT, page_size),
+	LV("reach_bytes", MT_FIELD_UINT, reach_bytes),
+	LV("confidence", MT_FIELD_REAL, confidence),
+	LV("from_ns", MT_FIELD_REAL, from_ns),
+	LV("to_ns", MT_FIELD_REAL, to_ns),
+	{ 0 }
+};
+
+static const struct mt_field probe_fields[] = {
+	{ .key = "levels", .type = MT_FIELD_ARRAY, .sub = level_fields, .keep = level_keep,
+	  .off = offsetof(struct mt_probe_result, levels), .elem = sizeof(struct mt_probe_level),
+	  .aux = offsetof(struct mt_probe_result, n_levels), .size = sizeof(size_t),
+	  .max = MT_PROBE_MAX_LEVELS },
+	{ .key = "points", .type = MT_FIELD_ARRAY, .sub = point_fields,
+	  .off = offsetof(struct mt_probe_result, points), .elem = sizeof(struct mt_probe_point),
+	  .aux = offsetof(struct mt_probe_result, n_points), .size = sizeof(size_t),
+	  .max = MT_PROBE_MAX_POINTS },
+	RES("unvalidated", MT_FIELD_UINT, unvalidated),
+	{ .key = "huge_slow_at", .type = MT_FIELD_CUSTOM, .write = slow_write, .read = slow_read },
+	{ .key = "control", .type = MT_FIELD_CUSTOM, .write = control_write, .read = control_read },
+	{ 0 }
+};
+
+static const struct mt_field result_fields[] = {
+	{ .key = "config", .type = MT_FIELD_OBJECT, .sub = config_fields },
+	{ .key = "mapping", .type = MT_FIELD_OBJECT, .sub = mapping_fields },
+	{ .key = "probe", .type = MT_FIELD_OBJECT, .sub = probe_fields },
+	{ 0 }
+};
 
 static json_t *probe_json(const struct mt_probe_result *r, const struct mt_sysinfo *si)
 {
-	return json_pack("{s:{s:i,s:s,s:s},s:o,s:o,s:o,s:{s:o,s:o,s:i,s:o,s:s}}",
-			 "memtlb", "schema", MT_PROBE_SCHEMA, "version", MEMTLB_VERSION,
-			 "command", "probe", "system", mt_sysinfo_json(si), "config", config_json(r),
-			 "mapping", mapping_json(r), "probe", "levels", levels_json(r),
-			 "points", points_json(r), "unvalidated", (int)r->unvalidated,
-			 "huge_slow_at", r->huge_slow_at ? u64_json(r->huge_slow_at) : json_null(),
-			 "control", r->vs_packed ? "packed" : "huge");
+	json_t *root = json_pack("{s:{s:i,s:s,s:s},s:o}", "memtlb", "schema", MT_PROBE_SCHEMA,
+				 "version", MEMTLB_VERSION, "command", "probe",
+				 "system", mt_sysinfo_json(si));
+
+	if (root && mt_codec_write(root, result_fields, r)) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct mt_sysinfo *si,
+			 char *msg, size_t msg_len)
+{
+	struct mt_probe_result *r;
+	json_t *root, *meta, *schema;
+	int ret;
+
+	*out = NULL;
+	ret = mt_report_load_json(path, &root, msg, msg_len);
+	if (ret)
+		return ret;
+	meta = json_object_get(root, "memtlb");
+	schema = json_object_get(meta, "schema");
+	ret = -EINVAL;
+	if (!json_is_object(root) || !json_is_integer(schema) ||
+	    strcmp(json_string_value(json_object_get(meta, "command")) ?: "", "probe") ||
+	    !json_is_object(json_object_get(root, "probe"))) {
+		snprintf(msg, msg_len, "not a memtlb probe report (no memtlb.schema, "
+			 "memtlb.command \"probe\")");
+	} else if (json_integer_value(schema) < 1 ||
+		   json_integer_value(schema) > MT_PROBE_SCHEMA) {
+		snprintf(msg, msg_len, "probe schema %lld, this memtlb reads schemas 1 to %d",
+			 (long long)json_integer_value(schema), MT_PROBE_SCHEMA);
+	} else if (!(r = calloc(1, sizeof(*r)))) {
+		ret = -ENOMEM;
+	} else {
+		memset(si, 0, sizeof(*si));
+		mt_sysinfo_load(json_object_get(root, "system"), si);
+		mt_codec_read(root, result_fields, r);
+		if ((int)r->kind < 0) {
+			snprintf(msg, msg_len, "config.pages: not base, thp or hugetlb");
+			mt_probe_result_destroy(r);
+		} else {
+			*out = r;
+			ret = 0;
+		}
+	}
+	json_decref(root);
+	return ret;
 }
 
 static int dump_json(FILE *f, void *root)

@@ -2,6 +2,7 @@
 #ifndef MEMTLB_REPORT_PROBE_H
 #define MEMTLB_REPORT_PROBE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "measure/probe.h"
@@ -27,5 +28,13 @@ int mt_report_print_probe_csv(FILE *f, const struct mt_probe_result *r);
 #define MT_PROBE_SCHEMA 3
 int mt_report_print_probe_json(FILE *f, const struct mt_probe_result *r,
 			       const struct mt_sysinfo *si);
+
+/*
+ * A probe's JSON document read back (memtlb probe --from): its result in
+ * *out (mt_probe_result_destroy) and its system in si. 0; -EINVAL with
+ * why in msg (not a probe report, a schema not known); -errno.
+ */
+int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct mt_sysinfo *si,
+			 char *msg, size_t msg_len);
 
 #endif

@@ -14,7 +14,7 @@ command -v python3 >/dev/null 2>&1 || { echo "skipped: no python3"; exit 77; }
 
 # The command whose --from prints a report: the report's own.
 command_of() {
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("command") or "stat")' "$1"
+	python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print(d.get("command") or d["memtlb"].get("command") or "stat")' "$1"
 }
 
 # CMD --from FILE's JSON into OUT; run prints on stderr, as perf stat.
@@ -67,6 +67,11 @@ if run flush --pages 1..8:x2 --ops 10 -i 2 -o "$work/flush.json" >/dev/null 2>&1
 	roundtrip "flush" "$work/flush.json" as-written
 else
 	fail "flush did not run"
+fi
+if run probe --max 256k -o "$work/probe.json" >/dev/null 2>&1; then
+	roundtrip "probe" "$work/probe.json" as-written
+else
+	fail "probe did not run"
 fi
 if run run -r 2 -o "$work/run.json" -- true >/dev/null 2>&1; then
 	roundtrip "run" "$work/run.json" as-written

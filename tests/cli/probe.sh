@@ -94,6 +94,40 @@ expect_status 0 "probe -o again"
 expect_grep '^ +4 +16.0 KiB ' "$out" "-o: the table on stdout"
 probe_json "$work/probe.json" "-o over an existing file" 65536
 
+# --from: the saved probe printed again, byte for byte, as its run printed
+# it (the table with its cpuid lines from the saved system, the CSV, the
+# JSON itself); nothing measured, and nothing else asked of it
+cp "$out" "$work/probe.txt"
+run probe --from "$work/probe.json"
+expect_status 0 "probe --from"
+cmp -s "$out" "$work/probe.txt" && ok || fail "--from: the table is not the run's"
+run probe --from "$work/probe.json" --format json
+cmp -s "$out" "$work/probe.json" && ok || fail "--from: the JSON is not the file"
+run probe --from "$work/probe.json" --format csv
+expect_grep '^pages,bytes,base_ns' "$out" "--from: csv"
+# a saved file is untrusted: its strings reach no terminal as escapes, and
+# a level is one of the probe's names or none
+python3 - "$work/probe.json" "$work/hostile.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["mapping"]["refused"] = 1
+d["mapping"]["refused_why"] = "\x1b[31mred\x1b]0;title\x07"
+for lv in d["probe"]["levels"]:
+    lv["name"] = "\x1b[2J"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run probe --from "$work/hostile.json"
+expect_status 0 "--from a hostile file"
+if tr -d '\n' <"$out" | grep -q "$(printf '\033')"; then
+	fail "--from: an escape from the file reached the output"
+else
+	ok
+fi
+usage_case "--from with --max" probe --from "$work/probe.json" --max 4m
+usage_case "--from with -o" probe --from "$work/probe.json" -o "$work/again.json"
+usage_case "--from a stat report" probe --from "$MEMTLB_TEST_DATA/compare/base.json"
+usage_case "--from a missing file" probe --from "$work/none.json"
+
 if [ "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)" != "always madvise [never]" ]
 then
 	run probe --pages thp --max 4m
