@@ -55,17 +55,17 @@ static int parse_pct(const char *s, double *out)
 
 static int load_all(int n, char *files[], struct mt_report **reps)
 {
-	char msg[256];
+	struct mt_msg msg;
 
 	for (int i = 0; i < n; i++) {
-		int ret = mt_report_load(files[i], &reps[i], msg, sizeof(msg));
+		int ret = mt_report_load(files[i], &reps[i], &msg);
 
 		if (ret == -EPROTO) {
-			mt_err("%s: %s", files[i], msg);
+			mt_err("%s: %s", files[i], msg.text);
 			mt_hint("compare reports written by the same memtlb schema, or rerun "
 				"the older measurement");
 		} else if (ret == -EINVAL) {
-			mt_err("%s: %s", files[i], msg);
+			mt_err("%s: %s", files[i], msg.text);
 		} else if (ret) {
 			mt_err("%s: %s", files[i], strerror(-ret));
 		}

@@ -125,11 +125,11 @@ static int own_opt(struct flush_cmd *fc, int c, const char *arg)
 static int check(struct flush_cmd *fc)
 {
 	long psz = sysconf(_SC_PAGESIZE);
-	char msg[256];
+	struct mt_msg msg;
 	size_t n;
 
-	if (mt_range_parse_count(fc->pages_arg, &fc->pages, &n, msg, sizeof(msg))) {
-		mt_err("--pages: %s: %s", fc->pages_arg, msg);
+	if (mt_range_parse_count(fc->pages_arg, &fc->pages, &n, &msg)) {
+		mt_err("--pages: %s: %s", fc->pages_arg, msg.text);
 		mt_hint("K is a count of pages from 1, or a range: 1..64:x2, 16..64:4");
 		return MT_EXIT_USAGE;
 	}

@@ -83,12 +83,14 @@ static void resolve_part(const struct mt_evset *set, const char *pmu, unsigned i
 			 struct shown *sh)
 {
 	struct mt_event *ev = NULL;
+	struct mt_msg msg;
 	size_t n = 0;
 
 	if (sh->err[0])
 		return;
-	if (mt_evset_resolve_parts(set, pmu, part, &ev, &n, &sh->which, sh->err,
-				   sizeof(sh->err)) == 0 && append(sh, ev, n))
+	if (mt_evset_resolve_parts(set, pmu, part, &ev, &n, &sh->which, &msg))
+		snprintf(sh->err, sizeof(sh->err), "%s", msg.text);
+	else if (append(sh, ev, n))
 		snprintf(sh->err, sizeof(sh->err), "%s", strerror(ENOMEM));
 	free(ev);
 }
@@ -331,7 +333,8 @@ static int cmd_list(int argc, char *argv[])
 	struct mt_evsets *sets = NULL;
 	struct shown *shown;
 	struct mt_sysinfo si;
-	char dir[4096], msg[512], pmu[64];
+	char dir[4096], pmu[64];
+	struct mt_msg msg;
 	bool names = false;
 	int c, ret;
 
@@ -365,9 +368,9 @@ static int cmd_list(int argc, char *argv[])
 		return MT_EXIT_USAGE;
 	}
 	mt_evsets_dir(cfg.events_dir, dir, sizeof(dir));
-	ret = mt_evsets_load(&sets, dir, msg, sizeof(msg));
+	ret = mt_evsets_load(&sets, dir, &msg);
 	if (ret) {
-		mt_err("list: %s", msg);
+		mt_err("list: %s", msg.text);
 		return ret == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAILURE;
 	}
 	if (optind < argc && !mt_evsets_find(sets, argv[optind])) {

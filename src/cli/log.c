@@ -64,3 +64,16 @@ void mt_hint(const char *fmt, ...)
 	vlog("hint: ", fmt, ap);
 	va_end(ap);
 }
+
+void mt_err_msg(const struct mt_msg *msg, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	mt_err("%s: %s", what, msg->text);
+	if (msg->hint[0])
+		mt_hint("%s", msg->hint);
+}

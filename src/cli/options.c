@@ -111,11 +111,11 @@ int mt_cli_output_not_input(const char *output, const char *const *inputs, size_
 
 int mt_cli_tlb_opt(const char *path, struct mt_reach *out, size_t *n)
 {
-	char msg[256];
-	int ret = mt_report_load_tlb(path, out, n, msg, sizeof(msg));
+	struct mt_msg msg;
+	int ret = mt_report_load_tlb(path, out, n, &msg);
 
 	if (ret) {
-		mt_err("--tlb: %s: %s", path, msg[0] ? msg : strerror(-ret));
+		mt_err("--tlb: %s: %s", path, msg.text[0] ? msg.text : strerror(-ret));
 		mt_hint("--tlb takes what memtlb probe writes: memtlb probe -o p.json");
 		return MT_EXIT_USAGE;
 	}
@@ -456,10 +456,10 @@ int mt_cli_repeat_check(const char *cmd, const struct mt_config *cfg, bool limit
  */
 int mt_cli_output_check(const char *path)
 {
-	char msg[256];
+	struct mt_msg msg;
 
-	if (mt_file_output_check(path, msg, sizeof(msg))) {
-		mt_err("-o: %s: %s", path, msg);
+	if (mt_file_output_check(path, &msg)) {
+		mt_err_msg(&msg, "-o: %s", path);
 		return MT_EXIT_USAGE;
 	}
 	return 0;
@@ -468,12 +468,12 @@ int mt_cli_output_check(const char *path)
 /* A JSON report memtlb could not read back is refused before the run. */
 int mt_cli_report_size_check(const struct mt_config *cfg, size_t points)
 {
-	char msg[256];
+	struct mt_msg msg;
 
 	if (!cfg->output && cfg->format != MT_FORMAT_JSON)
 		return 0;
-	if (mt_report_size_check(cfg, points, msg, sizeof(msg))) {
-		mt_err("%s: %s", cfg->output ? "-o" : "--format json", msg);
+	if (mt_report_size_check(cfg, points, &msg)) {
+		mt_err("%s: %s", cfg->output ? "-o" : "--format json", msg.text);
 		mt_hint("fewer --iterations or --passes%s", points > 1 ? ", or fewer points" : "");
 		return MT_EXIT_USAGE;
 	}
@@ -640,7 +640,8 @@ int mt_cli_getopt_error(const char *cmd, int c, char *argv[])
 
 static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t *n)
 {
-	char dir[4096], msg[512], pmu[64];
+	char dir[4096], pmu[64];
+	struct mt_msg msg;
 	const struct mt_evset *set;
 	struct mt_evsets *sets;
 	const char *which;
@@ -651,7 +652,7 @@ static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t
 		return MT_EXIT_USAGE;
 	}
 	mt_evsets_dir(cfg->events_dir, dir, sizeof(dir));
-	ret = mt_evsets_load(&sets, dir, msg, sizeof(msg));
+	ret = mt_evsets_load(&sets, dir, &msg);
 	/* The default set where it cannot be read: its generic events (-ENOENT). */
 	if (mt_config_events_default(cfg) && (ret || !mt_evsets_find(sets, cfg->event_set))) {
 		if (!ret)
@@ -659,7 +660,7 @@ static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t
 		return -ENOENT;
 	}
 	if (ret) {
-		mt_err("--events: %s", msg);
+		mt_err("--events: %s", msg.text);
 		return MT_EXIT_USAGE;
 	}
 	set = mt_evsets_find(sets, cfg->event_set);
@@ -670,12 +671,12 @@ static int resolve_set(const struct mt_config *cfg, struct mt_event **ev, size_t
 		return MT_EXIT_USAGE;
 	}
 	mt_pmu_core_name(pmu, sizeof(pmu));
-	ret = mt_evset_resolve(set, pmu, ev, n, &which, msg, sizeof(msg));
+	ret = mt_evset_resolve(set, pmu, ev, n, &which, &msg);
 	mt_evsets_destroy(sets);
 	if (ret && mt_config_events_default(cfg))
 		return -ENOENT;
 	if (ret) {
-		mt_err("--events: %s", msg);
+		mt_err("--events: %s", msg.text);
 		return ret == -EINVAL ? MT_EXIT_USAGE : MT_EXIT_FAILURE;
 	}
 	return 0;
@@ -708,18 +709,13 @@ static bool event_suggest(const char *msg)
 
 int mt_cli_resolve_events(const struct mt_config *cfg, struct mt_event **ev, size_t *n)
 {
+	struct mt_msg why;
 	char msg[512];
 	int ret;
 
-	ret = mt_backend_check(msg, sizeof(msg));
-	if (ret) {
-		mt_err("%s", msg);
-		if (ret == -EINVAL)
-			mt_hint("MEMTLB_BACKEND is perf (the default) or replay:FILE");
-		else if (ret == -EBADMSG)
-			mt_hint("memtlb-stat(1), ENVIRONMENT, describes the format");
-		return MT_EXIT_USAGE;
-	}
+	ret = mt_backend_check(&why);
+	if (ret)
+		return mt_cli_usage(&why);
 	if (cfg->event_set) {
 		ret = resolve_set(cfg, ev, n);
 		if (ret != -ENOENT)
@@ -822,7 +818,7 @@ int mt_cli_report_from(const char *cmd, const char *path, const struct mt_config
 {
 	struct mt_report *rep;
 	struct mt_config want;
-	char msg[256];
+	struct mt_msg msg;
 	int ret;
 
 	/* memcpy, padding and all: memcmp below compares every byte */
@@ -837,9 +833,9 @@ int mt_cli_report_from(const char *cmd, const char *path, const struct mt_config
 		mt_hint("memtlb %s --from FILE [--format csv]", cmd);
 		return MT_EXIT_USAGE;
 	}
-	ret = mt_report_load(path, &rep, msg, sizeof(msg));
+	ret = mt_report_load(path, &rep, &msg);
 	if (ret) {
-		mt_err("--from: %s: %s", path, msg[0] ? msg : strerror(-ret));
+		mt_err("--from: %s: %s", path, msg.text[0] ? msg.text : strerror(-ret));
 		return MT_EXIT_USAGE;
 	}
 	if (strcmp(rep->command, cmd) || !rep->n_results) {

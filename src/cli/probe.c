@@ -147,14 +147,14 @@ static int probe_from(const char *path, enum mt_format format)
 {
 	struct mt_probe_result *res;
 	struct mt_sysinfo *si = calloc(1, sizeof(*si));
-	char msg[256];
+	struct mt_msg msg;
 	int ret;
 
 	if (!si)
 		return mt_cli_fail("probe", -ENOMEM);
-	ret = mt_report_load_probe(path, &res, si, msg, sizeof(msg));
+	ret = mt_report_load_probe(path, &res, si, &msg);
 	if (ret) {
-		mt_err("--from: %s: %s", path, msg[0] ? msg : strerror(-ret));
+		mt_err("--from: %s: %s", path, msg.text[0] ? msg.text : strerror(-ret));
 		mt_hint("memtlb probe -o FILE saves a probe report");
 		free(si);
 		return MT_EXIT_USAGE;

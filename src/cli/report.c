@@ -139,7 +139,8 @@ static int cmd_report(int argc, char *argv[])
 	enum mt_format fmt, export = MT_FORMAT_MAX;	/* MAX: a document, no export */
 	bool pdf = false;
 	const char *output = NULL, *format = NULL;
-	char *buf = NULL, msg[256];
+	char *buf = NULL;
+	struct mt_msg msg;
 	struct doc d;
 	int c, n, ret = MT_EXIT_OK;
 	size_t len = 0;
@@ -207,9 +208,8 @@ static int cmd_report(int argc, char *argv[])
 		mt_hint("memtlb report FILE.json --format kcidb --origin NAME");
 		return MT_EXIT_USAGE;
 	}
-	if (export == MT_FORMAT_KCIDB && mt_export_ids_check(&ids, msg, sizeof(msg))) {
-		mt_err("report: %s", msg);
-		mt_hint("an origin names the CI system: lowercase letters, digits and _");
+	if (export == MT_FORMAT_KCIDB && mt_export_ids_check(&ids, &msg)) {
+		mt_err_msg(&msg, "report");
 		return MT_EXIT_USAGE;
 	}
 	if (argc - optind < 1) {
@@ -246,10 +246,10 @@ static int cmd_report(int argc, char *argv[])
 			goto out;
 	}
 	for (int i = 0; i < n; i++) {
-		int err = mt_report_load(in.path[i], &reps[i], msg, sizeof(msg));
+		int err = mt_report_load(in.path[i], &reps[i], &msg);
 
 		if (err) {
-			mt_err("%s: %s", in.path[i], msg[0] ? msg : strerror(-err));
+			mt_err("%s: %s", in.path[i], msg.text[0] ? msg.text : strerror(-err));
 			ret = MT_EXIT_USAGE;
 			goto out;
 		}

@@ -143,7 +143,8 @@ static void env_add(struct mt_env_run *acc, const struct mt_env_run *r)
 static int run_one(int argc, char *argv[], unsigned int k, struct mt_result **out,
 		   struct mt_env_run *acc)
 {
-	char path[64], env[32], msg[256];
+	char path[64], env[32];
+	struct mt_msg msg;
 	struct mt_report *rep = NULL;
 	char **cargv;
 	int fds[2], status, ret;
@@ -189,7 +190,7 @@ static int run_one(int argc, char *argv[], unsigned int k, struct mt_result **ou
 	close(fds[1]);
 	free(cargv);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
-	ret = mt_report_load(path, &rep, msg, sizeof(msg));
+	ret = mt_report_load(path, &rep, &msg);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -203,7 +204,7 @@ static int run_one(int argc, char *argv[], unsigned int k, struct mt_result **ou
 	}
 	if (ret || rep->n_results != 1 || !rep->results[0]) {
 		mt_err("stat: run %u: its report could not be read%s%s", k + 1,
-		       msg[0] ? ": " : "", msg);
+		       msg.text[0] ? ": " : "", msg.text);
 		mt_report_destroy(rep);
 		return MT_EXIT_FAILURE;
 	}

@@ -181,12 +181,12 @@ static int from_file(struct sweep_cmd *sc)
 {
 	struct mt_report *rep;
 	const char *phase;
-	char msg[256];
+	struct mt_msg msg;
 	int ret;
 
-	ret = mt_report_load(sc->from, &rep, msg, sizeof(msg));
+	ret = mt_report_load(sc->from, &rep, &msg);
 	if (ret) {
-		mt_err("--from: %s: %s", sc->from, msg[0] ? msg : strerror(-ret));
+		mt_err("--from: %s: %s", sc->from, msg.text[0] ? msg.text : strerror(-ret));
 		return MT_EXIT_USAGE;
 	}
 	/* --tlb again: the levels given now replace those the report carries */

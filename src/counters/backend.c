@@ -45,7 +45,7 @@ void mt_backend_destroy(struct mt_backend *be)
 		be->ops->destroy(be);
 }
 
-int mt_backend_check(char *msg, size_t len)
+int mt_backend_check(struct mt_msg *msg)
 {
 	const char *sel = selection(), *file = replay_file(sel);
 	struct mt_backend *be;
@@ -54,18 +54,17 @@ int mt_backend_check(char *msg, size_t len)
 	if (!strcmp(sel, "perf"))
 		return 0;
 	if (!file) {
-		snprintf(msg, len, "MEMTLB_BACKEND=%s: not a backend", sel);
-		return -EINVAL;
+		return mt_msg_set(msg, -EINVAL, "MEMTLB_BACKEND is perf (the default) or replay:FILE",
+				  "MEMTLB_BACKEND=%s: not a backend", sel);
 	}
 	/* Parsed now: a bad file is bad input, not a failure mid-run. */
 	ret = mt_backend_replay_create(&be, file);
 	if (ret == -EINVAL) {
-		snprintf(msg, len, "MEMTLB_BACKEND: %s: not a valid replay file", file);
-		return -EBADMSG;
+		return mt_msg_set(msg, -EBADMSG, "memtlb-stat(1), ENVIRONMENT, describes the format",
+				  "MEMTLB_BACKEND: %s: not a valid replay file", file);
 	}
 	if (ret) {
-		snprintf(msg, len, "MEMTLB_BACKEND: %s: %s", file, strerror(-ret));
-		return ret;
+		return mt_msg_set(msg, ret, NULL, "MEMTLB_BACKEND: %s: %s", file, strerror(-ret));
 	}
 	mt_backend_destroy(be);
 	return 0;

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "sys/msg.h"
+
 /*
  * The counter backend, chosen once from MEMTLB_BACKEND (this is the only
  * file that reads it): "perf" or unset, the kernel through libperf;
@@ -19,9 +21,9 @@ void mt_backend_destroy(struct mt_backend *be);
 /*
  * MEMTLB_BACKEND checked before a run, a replay file parsed: 0; -EINVAL
  * (not a backend), -EBADMSG (not a valid replay file) or -errno reading it,
- * with msg saying what.
+ * with msg saying what (and how to fix it, its hint).
  */
-int mt_backend_check(char *msg, size_t len);
+int mt_backend_check(struct mt_msg *msg);
 
 /* The replay file MEMTLB_BACKEND names, an input of the run; NULL for perf. */
 const char *mt_backend_replay_file(void);

@@ -72,8 +72,7 @@ const char *mt_evsets_dir(const char *dir_override, char *buf, size_t len)
 struct parser {
 	const char *file;
 	unsigned int line;
-	char *msg;
-	size_t len;
+	struct mt_msg *msg;
 	struct mt_evsets *sets;
 	struct mt_evset *set;		/* current, or NULL */
 	struct mt_evset_section *sec;	/* current, or NULL */
@@ -85,10 +84,11 @@ static int perr(struct parser *p, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	n = snprintf(p->msg, p->len, "%s:%u: ", p->file, p->line);
+	mt_msg_clear(p->msg);
+	n = snprintf(p->msg->text, sizeof(p->msg->text), "%s:%u: ", p->file, p->line);
 	va_start(ap, fmt);
-	if (n > 0 && (size_t)n < p->len)
-		vsnprintf(p->msg + n, p->len - n, fmt, ap);
+	if (n > 0 && (size_t)n < sizeof(p->msg->text))
+		vsnprintf(p->msg->text + n, sizeof(p->msg->text) - n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -311,14 +311,14 @@ static int parse_file(struct parser *p, const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		ret = -errno;
-		snprintf(p->msg, p->len, "%s: %s", path, strerror(-ret));
+		mt_msg_set(p->msg, 0, NULL, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > EVSET_FILE_MAX) {
 		bool reg = !fstat(fd, &st) && S_ISREG(st.st_mode);
 
 		ret = reg ? -EFBIG : -EINVAL;
-		snprintf(p->msg, p->len, "%s: %s", path,
+		mt_msg_set(p->msg, 0, NULL, "%s: %s", path,
 			 reg ? "larger than 1 MiB" : "not a regular file");
 		close(fd);
 		return ret;
@@ -327,7 +327,7 @@ static int parse_file(struct parser *p, const char *path)
 	if (!f) {
 		ret = -errno;
 		close(fd);
-		snprintf(p->msg, p->len, "%s: %s", path, strerror(-ret));
+		mt_msg_set(p->msg, 0, NULL, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
 	ret = parse_stream(p, f, path);
@@ -335,13 +335,12 @@ static int parse_file(struct parser *p, const char *path)
 	return ret;
 }
 
-int mt_evsets_parse(struct mt_evsets **out, FILE *f, const char *name, char *msg,
-		    size_t msg_len)
+int mt_evsets_parse(struct mt_evsets **out, FILE *f, const char *name, struct mt_msg *msg)
 {
-	struct parser p = { .msg = msg, .len = msg_len };
+	struct parser p = { .msg = msg };
 	int ret;
 
-	msg[0] = '\0';
+	mt_msg_clear(msg);
 	p.sets = calloc(1, sizeof(*p.sets));
 	if (!p.sets)
 		return -ENOMEM;
@@ -361,13 +360,13 @@ static int events_file(const struct dirent *d)
 	return d->d_name[0] != '.' && n > 7 && !strcmp(d->d_name + n - 7, ".events");
 }
 
-int mt_evsets_load(struct mt_evsets **out, const char *dir, char *msg, size_t msg_len)
+int mt_evsets_load(struct mt_evsets **out, const char *dir, struct mt_msg *msg)
 {
-	struct parser p = { .msg = msg, .len = msg_len };
+	struct parser p = { .msg = msg };
 	struct dirent **names = NULL;
 	int n, ret = 0;
 
-	msg[0] = '\0';
+	mt_msg_clear(msg);
 	p.sets = calloc(1, sizeof(*p.sets));
 	if (!p.sets)
 		return -ENOMEM;
@@ -375,7 +374,7 @@ int mt_evsets_load(struct mt_evsets **out, const char *dir, char *msg, size_t ms
 	n = scandir(dir, &names, events_file, alphasort);
 	if (n < 0) {
 		ret = -errno;
-		snprintf(msg, msg_len, "%s: %s", dir, strerror(errno));
+		mt_msg_set(msg, 0, NULL, "%s: %s", dir, strerror(errno));
 		mt_evsets_destroy(p.sets);
 		return ret;
 	}
@@ -428,8 +427,7 @@ bool mt_evset_section_has(const struct mt_evset_section *sec, const char *pmu)
 }
 
 static int add_section(const struct mt_evset *set, const struct mt_evset_section *sec,
-		       const char *qualify, struct mt_event **ev, size_t *n, char *msg,
-		       size_t msg_len)
+		       const char *qualify, struct mt_event **ev, size_t *n, struct mt_msg *msg)
 {
 	for (size_t i = 0; i < sec->n; i++) {
 		const struct mt_evset_entry *e = &sec->entries[i];
@@ -442,7 +440,7 @@ static int add_section(const struct mt_evset *set, const struct mt_evset_section
 
 		for (size_t j = 0; j < *n; j++) {
 			if (!strcmp((*ev)[j].name, shown)) {
-				snprintf(msg, msg_len, "%s:%u: %s: listed twice in set %s", set->file,
+				mt_msg_set(msg, 0, NULL, "%s:%u: %s: listed twice in set %s", set->file,
 					 e->line, e->event, set->name);
 				return -EINVAL;
 			}
@@ -473,7 +471,7 @@ static int add_section(const struct mt_evset *set, const struct mt_evset_section
 			ret = 0;
 		}
 		if (ret) {
-			snprintf(msg, msg_len, "%s:%u: %s: %s", set->file, e->line, e->event,
+			mt_msg_set(msg, 0, NULL, "%s:%u: %s: %s", set->file, e->line, e->event,
 				 ret == -EINVAL ? "libpfm4 does not know it here" : bad);
 			return ret;
 		}
@@ -494,22 +492,21 @@ static int add_section(const struct mt_evset *set, const struct mt_evset_section
 }
 
 int mt_evset_resolve(const struct mt_evset *set, const char *pmu, struct mt_event **out,
-		     size_t *n, const char **which, char *msg, size_t msg_len)
+		     size_t *n, const char **which, struct mt_msg *msg)
 {
 	return mt_evset_resolve_parts(set, pmu, MT_EVSET_PMU_PART | MT_EVSET_COMMON_PART, out, n,
-				      which, msg, msg_len);
+				      which, msg);
 }
 
 int mt_evset_resolve_parts(const struct mt_evset *set, const char *pmu, unsigned int parts,
-			   struct mt_event **out, size_t *n, const char **which, char *msg,
-			   size_t msg_len)
+			   struct mt_event **out, size_t *n, const char **which, struct mt_msg *msg)
 {
 	const struct mt_evset_section *pick = NULL, *generic = NULL;
 	struct mt_event *ev = NULL;
 	size_t count = 0;
 	int ret = 0;
 
-	msg[0] = '\0';
+	mt_msg_clear(msg);
 	for (size_t i = 0; i < set->n_sections; i++) {
 		const struct mt_evset_section *sec = &set->sections[i];
 
@@ -520,14 +517,14 @@ int mt_evset_resolve_parts(const struct mt_evset *set, const char *pmu, unsigned
 	}
 	*which = pick ? pmu : "generic";
 	if (pick && (parts & MT_EVSET_PMU_PART))
-		ret = add_section(set, pick, pmu, &ev, &count, msg, msg_len);
+		ret = add_section(set, pick, pmu, &ev, &count, msg);
 	else if (!pick && generic && (parts & MT_EVSET_COMMON_PART))
-		ret = add_section(set, generic, NULL, &ev, &count, msg, msg_len);
+		ret = add_section(set, generic, NULL, &ev, &count, msg);
 	for (size_t i = 0; !ret && (parts & MT_EVSET_COMMON_PART) && i < set->n_sections; i++)
 		if (mt_evset_section_has(&set->sections[i], "any"))
-			ret = add_section(set, &set->sections[i], NULL, &ev, &count, msg, msg_len);
+			ret = add_section(set, &set->sections[i], NULL, &ev, &count, msg);
 	if (!ret && !count && parts == (MT_EVSET_PMU_PART | MT_EVSET_COMMON_PART)) {
-		snprintf(msg, msg_len, "%s: set %s: no event for PMU %s and no generic section",
+		mt_msg_set(msg, 0, NULL, "%s: set %s: no event for PMU %s and no generic section",
 			 set->file, set->name, pmu && *pmu ? pmu : "(none)");
 		ret = -EINVAL;
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "counters/counters.h"
+#include "sys/msg.h"
 
 /*
  * Named event sets (events/NAME.events, format in memtlb-events(5)): per set,
@@ -54,12 +55,11 @@ struct mt_evsets {
 const char *mt_evsets_dir(const char *dir_override, char *buf, size_t len);
 
 /* Every *.events file in dir, sorted by name. msg: "file:line: why". */
-int mt_evsets_load(struct mt_evsets **out, const char *dir, char *msg, size_t msg_len);
+int mt_evsets_load(struct mt_evsets **out, const char *dir, struct mt_msg *msg);
 void mt_evsets_destroy(struct mt_evsets *s);
 
 /* Parse one events file from a stream, named name in messages (tests, fuzzing). */
-int mt_evsets_parse(struct mt_evsets **out, FILE *f, const char *name, char *msg,
-		    size_t msg_len);
+int mt_evsets_parse(struct mt_evsets **out, FILE *f, const char *name, struct mt_msg *msg);
 
 const struct mt_evset *mt_evsets_find(const struct mt_evsets *s, const char *name);
 
@@ -73,7 +73,7 @@ bool mt_evset_section_has(const struct mt_evset_section *sec, const char *pmu);
  * "generic". Returns 0, or -EINVAL with msg "file:line: EVENT: why".
  */
 int mt_evset_resolve(const struct mt_evset *set, const char *pmu, struct mt_event **out,
-		     size_t *n, const char **which, char *msg, size_t msg_len);
+		     size_t *n, const char **which, struct mt_msg *msg);
 
 /*
  * Half of it: the PMU section alone, or what does not depend on libpfm4's
@@ -88,7 +88,6 @@ enum {
 };
 
 int mt_evset_resolve_parts(const struct mt_evset *set, const char *pmu, unsigned int parts,
-			   struct mt_event **out, size_t *n, const char **which, char *msg,
-			   size_t msg_len);
+			   struct mt_event **out, size_t *n, const char **which, struct mt_msg *msg);
 
 #endif

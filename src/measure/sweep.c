@@ -74,7 +74,7 @@ int mt_sweep_set_regions(struct mt_sweep *sw, const char *range, struct mt_msg *
 	free(sw->regions);
 	sw->regions = NULL;
 	sw->n_regions = 0;
-	ret = mt_range_parse(range, &sw->regions, &sw->n_regions, msg->text, sizeof(msg->text));
+	ret = mt_range_parse(range, &sw->regions, &sw->n_regions, msg);
 	if (ret) {
 		char why[sizeof(msg->text)];
 
@@ -149,8 +149,6 @@ size_t mt_sweep_axes(const struct mt_sweep *sw)
 
 static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *msg)
 {
-	char why[256];
-
 	for (size_t i = 0; i < sw->n_axes; i++)
 		if (!strcmp(sw->axes[i].key, ax->key))
 			return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s: given twice", ax->key);
@@ -158,8 +156,12 @@ static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *
 		char mine[PATH_MAX], theirs[PATH_MAX];
 
 		ax->tunable = true;
-		if (mt_tunable_init(&ax->tun, ax->key, why, sizeof(why)))
+		if (mt_tunable_init(&ax->tun, ax->key, msg)) {
+			char why[sizeof(msg->text)];
+
+			snprintf(why, sizeof(why), "%s", msg->text);
 			return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s", why);
+		}
 		/*
 		 * sysctl:vm.swappiness and sysctl:vm/swappiness (or a sysfs path
 		 * through a link) are one file: two axes would both write it.

@@ -132,17 +132,6 @@ uint64_t mt_config_regions(const struct mt_config *cfg)
 	return cfg->tasks && cfg->task_region == MT_TASK_REGION_PRIVATE ? cfg->tasks : 1;
 }
 
-int mt_msg_set(struct mt_msg *msg, int err, const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg->text, sizeof(msg->text), fmt, ap);
-	va_end(ap);
-	snprintf(msg->hint, sizeof(msg->hint), "%s", hint ? hint : "");
-	return err;
-}
-
 static int size_value(const char *value, uint64_t *out, struct mt_msg *msg)
 {
 	const char *what, *hint;

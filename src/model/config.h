@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sys/msg.h"
+
 enum mt_backing {
 	MT_BACKING_SHARED,	/* MAP_SHARED|MAP_ANONYMOUS, as test_with_mmap */
 	MT_BACKING_ANON,	/* MAP_PRIVATE|MAP_ANONYMOUS */
@@ -138,19 +140,6 @@ struct mt_config {
 	enum mt_order order;	/* sweep: the order of the points' iterations */
 	unsigned long runs;	/* stat --runs: fresh processes; 0 or 1: this one */
 };
-
-/*
- * An error for the user from below the command line: what is wrong, and
- * how to fix it ("" when there is nothing to add).
- */
-struct mt_msg {
-	char text[256];
-	char hint[256];
-};
-
-/* Fill msg (hint NULL: none) and return err: `return mt_msg_set(msg, -EINVAL, ...)`. */
-int mt_msg_set(struct mt_msg *msg, int err, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 
 /* The defaults: a 1 GiB shared region, page-size blocks, 10 x 5 passes. */
 void mt_config_init(struct mt_config *cfg);

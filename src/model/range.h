@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sys/msg.h"
+
 /* More points than this in one range is a typo, not a sweep. */
 #define MT_RANGE_MAX_POINTS 4096
 
@@ -15,12 +17,12 @@
  * one point. Sizes as mt_size_parse. Returns 0 with a malloc'ed array, or
  * -EINVAL / -ERANGE / -E2BIG with a message for humans in msg.
  */
-int mt_range_parse(const char *s, uint64_t **out, size_t *n, char *msg, size_t msg_len);
+int mt_range_parse(const char *s, uint64_t **out, size_t *n, struct mt_msg *msg);
 
 /*
  * The same grammar over counts (pages, not bytes): "1..64:x2" is 1, 2, 4,
  * ... 64, the factor's points rounded down to whole counts, not to 4 KiB.
  */
-int mt_range_parse_count(const char *s, uint64_t **out, size_t *n, char *msg, size_t msg_len);
+int mt_range_parse_count(const char *s, uint64_t **out, size_t *n, struct mt_msg *msg);
 
 #endif

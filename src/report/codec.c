@@ -200,7 +200,7 @@ static json_t *write_one(const struct mt_field *f, const char *base)
 	case MT_FIELD_STR_KNOWN:
 		return *(const int *)(base + f->aux) ? mt_json_string(p) : json_null();
 	case MT_FIELD_BOOL:
-		return json_boolean(*(const bool *)p);
+		return json_boolean(f->size == sizeof(int) ? *(const int *)p : *(const bool *)p);
 	case MT_FIELD_TRI:
 		i = *(const int *)p;
 		return i < 0 ? json_null() : json_boolean(i > 0);
@@ -277,7 +277,10 @@ static void read_one(json_t *v, const struct mt_field *f, char *base)
 			mt_json_printable(p);
 		break;
 	case MT_FIELD_BOOL:
-		*(bool *)p = json_is_true(v);
+		if (f->size == sizeof(int))
+			*(int *)p = json_is_true(v);
+		else
+			*(bool *)p = json_is_true(v);
 		break;
 	case MT_FIELD_TRI:
 		*(int *)p = json_is_boolean(v) ? json_is_true(v) : -1;
@@ -311,7 +314,8 @@ static void read_one(json_t *v, const struct mt_field *f, char *base)
 		read_array(v, f, base);
 		break;
 	case MT_FIELD_CUSTOM:
-		f->read(v, base);
+		if (f->read)
+			f->read(v, base);
 		break;
 	}
 }

@@ -30,7 +30,7 @@ enum mt_field_type {
 	MT_FIELD_STR,		/* char[size]; absent: "" */
 	MT_FIELD_STR_NULL,	/* char[size], "" written as null */
 	MT_FIELD_STR_KNOWN,	/* char[size], null unless the int at aux is set */
-	MT_FIELD_BOOL,		/* bool; absent: false */
+	MT_FIELD_BOOL,		/* bool, or an int 0/1 (size); absent: false */
 	MT_FIELD_TRI,		/* int, < 0 null, else a boolean; absent: -1 */
 	MT_FIELD_INT,		/* signed int or long, always written; absent: dfl */
 	MT_FIELD_INT_NULL,	/* signed int or long, < 0 null; absent: -1 */
@@ -66,7 +66,8 @@ struct mt_field {
 	int (*parse)(const char *s);
 	/* written only when when(base) (NULL: always) */
 	bool (*when)(const void *base);
-	/* CUSTOM: the value in *out (NULL: no key), 0 or -ENOMEM; v NULL: absent */
+	/* CUSTOM: the value in *out (NULL: no key), 0 or -ENOMEM; v NULL:
+	 * absent; read NULL: written only (derived from other keys) */
 	int (*write)(const void *base, json_t **out);
 	void (*read)(json_t *v, void *base);
 };

@@ -394,17 +394,19 @@ static int add_kcidb(const struct item *it, void *arg)
 	return ret;
 }
 
-int mt_export_ids_check(const struct mt_export_ids *ids, char *msg, size_t len)
+#define ORIGIN_HINT "an origin names the CI system: lowercase letters, digits and _"
+
+int mt_export_ids_check(const struct mt_export_ids *ids, struct mt_msg *msg)
 {
 	const char *o = ids->origin;
 
 	if (o) {
 		if (!*o)
-			return snprintf(msg, len, "--origin: empty"), -EINVAL;
+			return mt_msg_set(msg, -EINVAL, ORIGIN_HINT, "--origin: empty");
 		for (const char *c = o; *c; c++)
 			if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
-				return snprintf(msg, len, "--origin: %s: KCIDB origins are "
-					 "[a-z0-9_]+", o), -EINVAL;
+				return mt_msg_set(msg, -EINVAL, ORIGIN_HINT, "--origin: %s: KCIDB "
+						  "origins are [a-z0-9_]+", o);
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "model/report.h"
+#include "sys/msg.h"
 
 /*
  * A report in the form another engine reads (memtlb-report(1), EXPORTS):
@@ -29,7 +30,7 @@ struct mt_export_ids {
 };
 
 /* 0 when the ids can make KCIDB ids, else -EINVAL with why in msg. */
-int mt_export_ids_check(const struct mt_export_ids *ids, char *msg, size_t len);
+int mt_export_ids_check(const struct mt_export_ids *ids, struct mt_msg *msg);
 
 /*
  * Write n reports (lkp and lava: one) to f. Returns 0, -EINVAL for more

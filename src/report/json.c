@@ -930,6 +930,74 @@ static void iterations_json(struct jb *b, json_t *res, const struct mt_result *r
 	put(b, res, "outliers", outliers);
 }
 
+/* An event of a result: what was opened, how, and what it stands for. */
+static int supported_write(const void *base, json_t **out)
+{
+	*out = json_boolean(!((const struct mt_result_event *)base)->err);
+	return 0;
+}
+
+static int source_rusage_write(const void *base, json_t **out)
+{
+	(void)base;	/* written only when by_rusage */
+	*out = json_string("getrusage");
+	return *out ? 0 : -ENOMEM;
+}
+
+static void source_rusage_read(json_t *v, void *base)
+{
+	((struct mt_result_event *)base)->rusage = json_is_string(v) &&
+						   !strcmp(json_string_value(v), "getrusage");
+}
+
+static bool by_rusage(const void *base)
+{
+	return ((const struct mt_result_event *)base)->rusage;
+}
+
+static bool has_meaning(const void *base)
+{
+	return ((const struct mt_result_event *)base)->meaning[0];
+}
+
+/* What the event stands for (faults, dTLB misses): the fits need it back. */
+static bool has_role(const void *base)
+{
+	enum mt_role role = ((const struct mt_result_event *)base)->role;
+
+	return role > MT_ROLE_NONE && role < MT_ROLE_MAX;
+}
+
+static const char *role_name(int v)
+{
+	return mt_role_name(v) ?: "";
+}
+
+static int role_parse(const char *s)
+{
+	int role = s ? mt_role_parse(s) : -1;
+
+	return role > MT_ROLE_NONE ? role : MT_ROLE_NONE;
+}
+
+#define EV(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_result_event, m), \
+		      .size = MT_FIELD_SIZE(struct mt_result_event, m) }
+static const struct mt_field event_fields[] = {
+	EV("name", MT_FIELD_STR, name),
+	/* the counters say why it is not (error, reason): read back there */
+	{ .key = "supported", .type = MT_FIELD_CUSTOM, .write = supported_write },
+	EV("user_only", MT_FIELD_BOOL, user_only),
+	EV("group", MT_FIELD_INT_NULL, group),
+	{ .key = "meaning", .type = MT_FIELD_STR, .when = has_meaning,
+	  .off = offsetof(struct mt_result_event, meaning),
+	  .size = MT_FIELD_SIZE(struct mt_result_event, meaning) },
+	{ .key = "source", .type = MT_FIELD_CUSTOM, .when = by_rusage,
+	  .write = source_rusage_write, .read = source_rusage_read },
+	{ .key = "role", .type = MT_FIELD_ENUM, .when = has_role,
+	  .off = offsetof(struct mt_result_event, role), .name = role_name, .parse = role_parse },
+	{ 0 }
+};
+
 static json_t *result_json(struct jb *b, const struct mt_result *r)
 {
 	json_t *res = object(b), *params = object(b), *events = array(b), *phases = array(b);
@@ -941,23 +1009,8 @@ static json_t *result_json(struct jb *b, const struct mt_result *r)
 	for (unsigned int i = 0; i < r->n_vary; i++)
 		put_str(b, params, r->vary[i].key, r->vary[i].value);
 	put(b, res, "params", params);
-	for (unsigned int e = 0; e < r->n_events; e++) {
-		json_t *je = object(b);
-
-		put_str(b, je, "name", r->events[e].name);
-		put_bool(b, je, "supported", !r->events[e].err);
-		put_bool(b, je, "user_only", r->events[e].user_only);
-		put(b, je, "group", r->events[e].group < 0 ? json_null()
-			: keep(b, json_integer(r->events[e].group)));
-		if (r->events[e].meaning[0])
-			put_str(b, je, "meaning", r->events[e].meaning);
-		if (r->events[e].rusage)
-			put_str(b, je, "source", "getrusage");
-		/* What the event stands for (faults, dTLB misses): the fits need it back. */
-		if (r->events[e].role > MT_ROLE_NONE && r->events[e].role < MT_ROLE_MAX)
-			put_str(b, je, "role", mt_role_name(r->events[e].role));
-		push(b, events, je);
-	}
+	for (unsigned int e = 0; e < r->n_events; e++)
+		push(b, events, fields_json(b, event_fields, &r->events[e]));
 	put(b, res, "events", events);
 	for (unsigned int p = 0; p < r->n_phases && !b->err; p++)
 		push(b, phases, phase_json(b, r, &r->phases[p]));
@@ -1031,60 +1084,216 @@ static const struct mt_field flush_knee_fields[] = {
 	{ 0 }
 };
 
-static json_t *flush_knee_json(struct jb *b, const struct mt_flush_knee *k)
+/* A knee whose K are not integers or whose step is not one is none. */
+static void load_flush_knee(json_t *o, struct mt_flush_knee *k)
 {
-	return fields_json(b, flush_knee_fields, k);
+	memset(k, 0, sizeof(*k));
+	mt_codec_read(o, flush_knee_fields, k);
+	if (!json_is_integer(json_object_get(o, "before")) ||
+	    !json_is_integer(json_object_get(o, "after")) || !(k->step > 0))
+		memset(k, 0, sizeof(*k));
 }
 
-/* memtlb flush: what the workload counted per K, the knees, the ceiling. */
+/*
+ * memtlb flush: what the workload counted per K, the knees, the ceiling;
+ * one table for the writer and the loader, whose checks of an untrusted
+ * file (load_flush) come first.
+ */
+static int own_irq_write(const void *base, json_t **out)
+{
+	const struct mt_flush_point *fp = base;
+	json_t *own = json_object();
+
+	for (unsigned int j = 0; own && j < MT_FLUSH_IRQS; j++)
+		if (mt_json_set_real(own, mt_flush_irq_names[j], fp->own_irq[j])) {
+			json_decref(own);
+			return -ENOMEM;
+		}
+	if (!own)
+		return -ENOMEM;
+	if (!json_object_size(own))
+		json_decref(own);	/* nothing measured: no key */
+	else
+		*out = own;
+	return 0;
+}
+
+static void own_irq_read(json_t *v, void *base)
+{
+	struct mt_flush_point *fp = base;
+
+	/* a point of an older report has none: unmeasured (NAN), not 0 */
+	for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++)
+		get_num(v, mt_flush_irq_names[j], &fp->own_irq[j]);
+}
+
+#define FP(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_flush_point, m), \
+		      .size = MT_FIELD_SIZE(struct mt_flush_point, m) }
+static const struct mt_field flush_point_fields[] = {
+	FP("pages", MT_FIELD_UINT, pages),
+	FP("ops", MT_FIELD_UINT, ops),
+	FP("refaults", MT_FIELD_UINT, refaults),
+	FP("op_median_ns", MT_FIELD_REAL, op_median_ns),
+	FP("op_mean_ns", MT_FIELD_REAL, op_mean_ns),
+	{ .key = "own_irq", .type = MT_FIELD_CUSTOM, .write = own_irq_write,
+	  .read = own_irq_read },
+	{ 0 }
+};
+
+/* The points: as many as load_flush made room for. */
+static int points_write(const void *base, json_t **out)
+{
+	const struct mt_flush_info *fi = base;
+
+	*out = json_array();
+	for (size_t i = 0; *out && i < fi->n_points; i++) {
+		json_t *o = json_object();
+
+		if (!o || json_array_append_new(*out, o) ||
+		    mt_codec_write(o, flush_point_fields, &fi->points[i])) {
+			json_decref(*out);
+			*out = NULL;
+		}
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+static void points_read(json_t *v, void *base)
+{
+	struct mt_flush_info *fi = base;
+
+	for (size_t i = 0; i < fi->n_points && i < json_array_size(v); i++)
+		mt_codec_read(json_array_get(v, i), flush_point_fields, &fi->points[i]);
+}
+
+static int knee_write(const struct mt_flush_knee *k, json_t **out)
+{
+	*out = json_object();
+	if (*out && mt_codec_write(*out, flush_knee_fields, k)) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+/* null: not looked for (fewer than 2 points) */
+static int knees_write(const void *base, json_t **out)
+{
+	const struct mt_flush_info *fi = base;
+
+	if (fi->n_knees < 0) {
+		*out = json_null();
+		return 0;
+	}
+	*out = json_array();
+	for (int i = 0; *out && i < fi->n_knees; i++) {
+		json_t *k;
+
+		if (knee_write(&fi->knees[i], &k) || json_array_append_new(*out, k)) {
+			json_decref(*out);
+			*out = NULL;
+		}
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+static void knees_read(json_t *kn, void *base)
+{
+	struct mt_flush_info *fi = base;
+
+	fi->n_knees = -1;
+	if (!json_is_array(kn))
+		return;
+	fi->n_knees = 0;
+	for (size_t i = 0; i < json_array_size(kn) && i < MT_FLUSH_KNEE_MAX; i++) {
+		load_flush_knee(json_array_get(kn, i), &fi->knees[fi->n_knees]);
+		if (fi->knees[fi->n_knees].step > 0)
+			fi->n_knees++;
+	}
+}
+
+/* The largest step each way; null: none */
+static int largest_write(const struct mt_flush_knee *k, json_t **out)
+{
+	if (k->step > 0)
+		return knee_write(k, out);
+	*out = json_null();
+	return 0;
+}
+
+static int step_write(const void *base, json_t **out)
+{
+	return largest_write(&((const struct mt_flush_info *)base)->largest, out);
+}
+
+static int drop_write(const void *base, json_t **out)
+{
+	return largest_write(&((const struct mt_flush_info *)base)->largest_drop, out);
+}
+
+static void step_read(json_t *v, void *base)
+{
+	if (json_is_object(v))
+		load_flush_knee(v, &((struct mt_flush_info *)base)->largest);
+}
+
+static void drop_read(json_t *v, void *base)
+{
+	if (json_is_object(v))
+		load_flush_knee(v, &((struct mt_flush_info *)base)->largest_drop);
+}
+
+static int ceiling_default_write(const void *base, json_t **out)
+{
+	(void)base;	/* the kernel's, for the reader's comparison */
+	*out = json_integer(MT_FLUSH_CEILING_DEFAULT);
+	return *out ? 0 : -ENOMEM;
+}
+
+static const char *op_name(int op)
+{
+	return mt_flush_op_name(op) ?: "";
+}
+
+#define FI(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_flush_info, m), \
+		      .size = MT_FIELD_SIZE(struct mt_flush_info, m) }
+static const struct mt_field flush_op_fields[] = {
+	{ .key = "op", .type = MT_FIELD_ENUM, .off = offsetof(struct mt_flush_info, op),
+	  .name = op_name, .parse = mt_flush_op_parse },
+	FI("tasks", MT_FIELD_UINT, tasks),
+	FI("ops", MT_FIELD_UINT, ops),
+	FI("pinned", MT_FIELD_UINT, pinned),
+	FI("spin_pages", MT_FIELD_UINT, spin_pages),
+	{ 0 }
+};
+
+static const struct mt_field ceiling_fields[] = {
+	FI("pages", MT_FIELD_INT_NULL, ceiling),
+	FI("source", MT_FIELD_STR, ceiling_note),
+	{ .key = "default", .type = MT_FIELD_CUSTOM, .write = ceiling_default_write },
+	{ 0 }
+};
+
+/* after the op's fields and the system's pv_tlb_flush */
+static const struct mt_field flush_result_fields[] = {
+	{ .key = "ceiling", .type = MT_FIELD_OBJECT, .sub = ceiling_fields },
+	{ .key = "points", .type = MT_FIELD_CUSTOM, .write = points_write, .read = points_read },
+	FI("knee_ratio", MT_FIELD_REAL, knee_ratio),
+	{ .key = "knees", .type = MT_FIELD_CUSTOM, .write = knees_write, .read = knees_read },
+	{ .key = "largest_step", .type = MT_FIELD_CUSTOM, .write = step_write, .read = step_read },
+	{ .key = "largest_drop", .type = MT_FIELD_CUSTOM, .write = drop_write, .read = drop_read },
+	{ 0 }
+};
+
 static json_t *flush_json(struct jb *b, const struct mt_report *rep)
 {
-	const struct mt_flush_info *fi = rep->flush;
-	json_t *o = object(b), *pts = array(b), *ceil = object(b), *kn;
+	json_t *o = fields_json(b, flush_op_fields, rep->flush);
 
-	put_str(b, o, "op", mt_flush_op_name(fi->op) ? mt_flush_op_name(fi->op) : "");
-	put_int(b, o, "tasks", (json_int_t)fi->tasks);
-	put_int(b, o, "ops", (json_int_t)fi->ops);
-	put_int(b, o, "pinned", (json_int_t)fi->pinned);
-	put_int(b, o, "spin_pages", (json_int_t)fi->spin_pages);
+	/* the system's, beside the op it shapes (KVM's paravirtual flush) */
 	put(b, o, "pv_tlb_flush", rep->system.pv_tlb_flush < 0 ? json_null()
 				  : json_boolean(rep->system.pv_tlb_flush));
-	put(b, ceil, "pages", fi->ceiling < 0 ? json_null() : keep(b, json_integer(fi->ceiling)));
-	put_str(b, ceil, "source", fi->ceiling_note);
-	put_int(b, ceil, "default", MT_FLUSH_CEILING_DEFAULT);
-	put(b, o, "ceiling", ceil);
-	for (size_t i = 0; i < fi->n_points; i++) {
-		const struct mt_flush_point *fp = &fi->points[i];
-		json_t *jp = object(b), *own;
-
-		put_int(b, jp, "pages", (json_int_t)fp->pages);
-		put_int(b, jp, "ops", (json_int_t)fp->ops);
-		put_int(b, jp, "refaults", (json_int_t)fp->refaults);
-		set_real(b, jp, "op_median_ns", fp->op_median_ns);
-		set_real(b, jp, "op_mean_ns", fp->op_mean_ns);
-		own = object(b);
-		for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++)
-			set_real(b, own, mt_flush_irq_names[j], fp->own_irq[j]);
-		if (json_object_size(own))
-			put(b, jp, "own_irq", own);
-		else
-			json_decref(own);	/* nothing measured: no key, and no leak */
-		push(b, pts, jp);
-	}
-	put(b, o, "points", pts);
-	set_real(b, o, "knee_ratio", fi->knee_ratio);
-	if (fi->n_knees < 0) {
-		put(b, o, "knees", json_null());
-	} else {
-		kn = array(b);
-		for (int i = 0; i < fi->n_knees; i++)
-			push(b, kn, flush_knee_json(b, &fi->knees[i]));
-		put(b, o, "knees", kn);
-	}
-	put(b, o, "largest_step", fi->largest.step > 0 ? flush_knee_json(b, &fi->largest)
-						       : json_null());
-	put(b, o, "largest_drop", fi->largest_drop.step > 0 ?
-	    flush_knee_json(b, &fi->largest_drop) : json_null());
+	if (o && mt_codec_write(o, flush_result_fields, rep->flush) && !b->err)
+		b->err = -ENOMEM;
 	return o;
 }
 
@@ -1401,13 +1610,13 @@ static uint64_t size_estimate(const struct mt_config *cfg, size_t points)
 	return 16384 + (uint64_t)points * per_point;
 }
 
-int mt_report_size_check(const struct mt_config *cfg, size_t points, char *msg, size_t len)
+int mt_report_size_check(const struct mt_config *cfg, size_t points, struct mt_msg *msg)
 {
 	uint64_t size = size_estimate(cfg, points ? points : 1);
 
 	if (size <= MT_REPORT_MAX_SIZE)
 		return 0;
-	snprintf(msg, len, "%llu iterations of %lu passes%s make a report of up to %llu MiB; "
+	mt_msg_set(msg, 0, NULL, "%llu iterations of %lu passes%s make a report of up to %llu MiB; "
 		 "memtlb reads reports of %d MiB at most",
 		 (unsigned long long)cfg->iterations, cfg->passes, points > 1 ? " per point" : "",
 		 (unsigned long long)(size >> 20), MT_REPORT_MAX_SIZE >> 20);
@@ -1417,8 +1626,7 @@ int mt_report_size_check(const struct mt_config *cfg, size_t points, char *msg, 
 /* Loading: every key checked for its type; a bad file is an error, not a crash. */
 
 struct loader {
-	char *msg;
-	size_t len;
+	struct mt_msg *msg;
 };
 
 static int bad(struct loader *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1427,8 +1635,9 @@ static int bad(struct loader *ld, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(ld->msg, ld->len, fmt, ap);
+	vsnprintf(ld->msg->text, sizeof(ld->msg->text), fmt, ap);
 	va_end(ap);
+	ld->msg->hint[0] = '\0';
 	return -EINVAL;
 }
 
@@ -1738,7 +1947,6 @@ static int load_iterations(struct loader *ld, json_t *jr, struct mt_result *r)
 static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 {
 	json_t *params, *events, *phases;
-	const char *role;
 	struct mt_result *r;
 	int ret;
 
@@ -1788,15 +1996,14 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 	}
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		json_t *je = json_array_get(events, e);
-		const char *name = json_string_value(json_object_get(je, "name")), *source;
+		const char *name = json_string_value(json_object_get(je, "name"));
 		long g;
 
 		if (!name || strlen(name) >= MT_EVENT_NAME_MAX) {
 			ret = bad(ld, "result: event %u: no valid name", e);
 			goto fail;
 		}
-		snprintf(r->events[e].name, sizeof(r->events[e].name), "%s", name);
-		r->events[e].user_only = json_is_true(json_object_get(je, "user_only"));
+		mt_codec_read(je, event_fields, &r->events[e]);
 		/*
 		 * A group is a loop bound (mt_result_groups): an index below
 		 * the document's own event count, or -1 (no group).
@@ -1807,13 +2014,6 @@ static int load_result(struct loader *ld, json_t *jr, struct mt_result **out)
 				  e, g, r->n_events);
 			goto fail;
 		}
-		r->events[e].group = (int)g;
-		source = json_string_value(json_object_get(je, "source"));
-		r->events[e].rusage = source && !strcmp(source, "getrusage");
-		get_str(je, "meaning", r->events[e].meaning, sizeof(r->events[e].meaning));
-		role = json_string_value(json_object_get(je, "role"));
-		if (role && mt_role_parse(role) > MT_ROLE_NONE)
-			r->events[e].role = (enum mt_role)mt_role_parse(role);
 	}
 	for (unsigned int p = 0; p < r->n_phases; p++) {
 		ret = load_phase(ld, json_array_get(phases, p), r, p);
@@ -2005,22 +2205,12 @@ static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
 	return 0;
 }
 
-/* A knee whose K are not integers or whose step is not one is none. */
-static void load_flush_knee(json_t *o, struct mt_flush_knee *k)
-{
-	memset(k, 0, sizeof(*k));
-	mt_codec_read(o, flush_knee_fields, k);
-	if (!json_is_integer(json_object_get(o, "before")) ||
-	    !json_is_integer(json_object_get(o, "after")) || !(k->step > 0))
-		memset(k, 0, sizeof(*k));
-}
 
 /* memtlb flush's section; absent in other reports. Untrusted: every field checked. */
 static int load_flush(struct loader *ld, json_t *jf, struct mt_report *rep)
 {
-	json_t *pts = json_object_get(jf, "points"), *kn = json_object_get(jf, "knees"), *c;
+	json_t *pts = json_object_get(jf, "points");
 	struct mt_flush_info *fi;
-	uint64_t v;
 	size_t n;
 	int ret;
 
@@ -2033,44 +2223,19 @@ static int load_flush(struct loader *ld, json_t *jf, struct mt_report *rep)
 	if (ret)
 		return ret;
 	rep->flush = fi;
-	fi->op = mt_flush_op_parse(json_string_value(json_object_get(jf, "op")));
-	if (fi->op < 0)
-		return bad(ld, "flush: op: not %s, %s or %s", mt_flush_op_name(MT_FLUSH_MUNMAP),
-			   mt_flush_op_name(MT_FLUSH_MADVISE), mt_flush_op_name(MT_FLUSH_MPROTECT));
-	fi->tasks = (unsigned long)(get_u64(jf, "tasks", &v) ? 0 : v);
-	fi->ops = (unsigned long)(get_u64(jf, "ops", &v) ? 0 : v);
-	fi->pinned = (unsigned int)(get_u64(jf, "pinned", &v) ? 0 : v);
-	fi->spin_pages = get_u64(jf, "spin_pages", &v) ? 0 : v;
-	c = json_object_get(jf, "ceiling");
-	fi->ceiling = get_long(c, "pages", -1);
-	get_str(c, "source", fi->ceiling_note, sizeof(fi->ceiling_note));
 	for (size_t i = 0; i < n; i++) {
 		json_t *jp = json_array_get(pts, i);
-		struct mt_flush_point *fp = &fi->points[i];
+		uint64_t v;
 
-		if (get_u64(jp, "pages", &fp->pages) || get_u64(jp, "ops", &fp->ops) ||
-		    get_u64(jp, "refaults", &fp->refaults))
+		if (get_u64(jp, "pages", &v) || get_u64(jp, "ops", &v) ||
+		    get_u64(jp, "refaults", &v))
 			return bad(ld, "flush: points: pages, ops and refaults must be integers");
-		get_num(jp, "op_median_ns", &fp->op_median_ns);
-		get_num(jp, "op_mean_ns", &fp->op_mean_ns);
-		for (unsigned int j = 0; j < MT_FLUSH_IRQS; j++)
-			get_num(json_object_get(jp, "own_irq"), mt_flush_irq_names[j],
-				&fp->own_irq[j]);
 	}
-	get_num(jf, "knee_ratio", &fi->knee_ratio);
-	fi->n_knees = -1;
-	if (json_is_array(kn)) {
-		fi->n_knees = 0;
-		for (size_t i = 0; i < json_array_size(kn) && i < MT_FLUSH_KNEE_MAX; i++) {
-			load_flush_knee(json_array_get(kn, i), &fi->knees[fi->n_knees]);
-			if (fi->knees[fi->n_knees].step > 0)
-				fi->n_knees++;
-		}
-	}
-	if (json_is_object(json_object_get(jf, "largest_step")))
-		load_flush_knee(json_object_get(jf, "largest_step"), &fi->largest);
-	if (json_is_object(json_object_get(jf, "largest_drop")))
-		load_flush_knee(json_object_get(jf, "largest_drop"), &fi->largest_drop);
+	mt_codec_read(jf, flush_op_fields, fi);
+	if (fi->op < 0)
+		return bad(ld, "flush: op: not %s, %s or %s", mt_flush_op_name(0),
+			   mt_flush_op_name(1), mt_flush_op_name(2));
+	mt_codec_read(jf, flush_result_fields, fi);
 	return 0;
 }
 
@@ -2158,11 +2323,11 @@ static int load_document(struct loader *ld, const char *path, json_t **root)
 	return 0;
 }
 
-int mt_report_load_json(const char *path, json_t **root, char *msg, size_t msg_len)
+int mt_report_load_json(const char *path, json_t **root, struct mt_msg *msg)
 {
-	struct loader ld = { msg, msg_len };
+	struct loader ld = { msg };
 
-	msg[0] = '\0';
+	mt_msg_clear(msg);
 	return load_document(&ld, path, root);
 }
 
@@ -2218,15 +2383,14 @@ static int load_levels(struct loader *ld, json_t *a, const char *where, struct m
 	return 0;
 }
 
-int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *msg,
-		       size_t msg_len)
+int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, struct mt_msg *msg)
 {
-	struct loader ld = { msg, msg_len };
+	struct loader ld = { msg };
 	json_t *root, *meta, *schema, *probe;
 	char cmd[16];
 	int ret;
 
-	msg[0] = '\0';
+	mt_msg_clear(msg);
 	*n = 0;
 	ret = load_document(&ld, path, &root);
 	if (ret)
@@ -2251,14 +2415,14 @@ int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *
 	return ret;
 }
 
-int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len)
+int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
 {
-	struct loader ld = { msg, msg_len };
+	struct loader ld = { msg };
 	struct mt_report *rep = NULL;
 	json_t *root, *meta, *results, *schema;
 	int ret;
 
-	msg[0] = '\0';
+	mt_msg_clear(msg);
 	ret = load_document(&ld, path, &root);
 	if (ret)
 		return ret;
@@ -2276,7 +2440,7 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
 	}
 	if (json_integer_value(schema) < MT_REPORT_SCHEMA_MIN ||
 	    json_integer_value(schema) > MT_REPORT_SCHEMA) {
-		snprintf(msg, msg_len, "schema %lld, this memtlb reads schemas %d to %d",
+		mt_msg_set(msg, 0, NULL, "schema %lld, this memtlb reads schemas %d to %d",
 			 (long long)json_integer_value(schema), MT_REPORT_SCHEMA_MIN,
 			 MT_REPORT_SCHEMA);
 		ret = -EPROTO;

@@ -9,6 +9,7 @@
 
 #include "model/report.h"
 #include "sys/sysinfo.h"
+#include "sys/msg.h"
 
 /*
  * Write the JSON report to path atomically: a 0600 temp file created with
@@ -28,7 +29,7 @@ int mt_report_write(const struct mt_report *rep, const char *path);
  * upper bound, checked before a run that writes one. Returns 0, or -EFBIG
  * with why in msg.
  */
-int mt_report_size_check(const struct mt_config *cfg, size_t points, char *msg, size_t len);
+int mt_report_size_check(const struct mt_config *cfg, size_t points, struct mt_msg *msg);
 
 /* The same JSON on an open stream (memtlb run's standard error): 0 or -errno. */
 int mt_report_print_json(FILE *f, const struct mt_report *rep);
@@ -37,7 +38,7 @@ int mt_report_print_json(FILE *f, const struct mt_report *rep);
  * Load a report file. Returns 0, -errno for I/O, -EINVAL for a file that
  * is not a memtlb report (msg says why), -EPROTO for another schema.
  */
-int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t msg_len);
+int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg);
 
 /*
  * The TLB levels of a probe report (memtlb probe --format json, -o): its
@@ -45,15 +46,14 @@ int mt_report_load(const char *path, struct mt_report **out, char *msg, size_t m
  * in out, *n of them. Returns 0; -EINVAL with why in msg (not a probe
  * report, a level that is not one); -errno when it cannot be read.
  */
-int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, char *msg,
-		       size_t msg_len);
+int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, struct mt_msg *msg);
 
 /*
  * A JSON document of memtlb's from path, as mt_report_load reads one: at
  * most MT_REPORT_MAX_SIZE, duplicate keys refused. 0; -EINVAL with why in
  * msg; -errno when it cannot be read.
  */
-int mt_report_load_json(const char *path, json_t **root, char *msg, size_t msg_len);
+int mt_report_load_json(const char *path, json_t **root, struct mt_msg *msg);
 
 /* The "system" object of a report (probe's too) read back into si. */
 void mt_sysinfo_load(json_t *js, struct mt_sysinfo *si);

@@ -308,14 +308,14 @@ static json_t *probe_json(const struct mt_probe_result *r, const struct mt_sysin
 }
 
 int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct mt_sysinfo *si,
-			 char *msg, size_t msg_len)
+			 struct mt_msg *msg)
 {
 	struct mt_probe_result *r;
 	json_t *root, *meta, *schema;
 	int ret;
 
 	*out = NULL;
-	ret = mt_report_load_json(path, &root, msg, msg_len);
+	ret = mt_report_load_json(path, &root, msg);
 	if (ret)
 		return ret;
 	meta = json_object_get(root, "memtlb");
@@ -324,11 +324,11 @@ int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct 
 	if (!json_is_object(root) || !json_is_integer(schema) ||
 	    strcmp(json_string_value(json_object_get(meta, "command")) ?: "", "probe") ||
 	    !json_is_object(json_object_get(root, "probe"))) {
-		snprintf(msg, msg_len, "not a memtlb probe report (no memtlb.schema, "
+		mt_msg_set(msg, 0, NULL, "not a memtlb probe report (no memtlb.schema, "
 			 "memtlb.command \"probe\")");
 	} else if (json_integer_value(schema) < 1 ||
 		   json_integer_value(schema) > MT_PROBE_SCHEMA) {
-		snprintf(msg, msg_len, "probe schema %lld, this memtlb reads schemas 1 to %d",
+		mt_msg_set(msg, 0, NULL, "probe schema %lld, this memtlb reads schemas 1 to %d",
 			 (long long)json_integer_value(schema), MT_PROBE_SCHEMA);
 	} else if (!(r = calloc(1, sizeof(*r)))) {
 		ret = -ENOMEM;
@@ -337,7 +337,7 @@ int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct 
 		mt_sysinfo_load(json_object_get(root, "system"), si);
 		mt_codec_read(root, result_fields, r);
 		if ((int)r->kind < 0) {
-			snprintf(msg, msg_len, "config.pages: not base, thp or hugetlb");
+			mt_msg_set(msg, 0, NULL, "config.pages: not base, thp or hugetlb");
 			mt_probe_result_destroy(r);
 		} else {
 			*out = r;

@@ -7,6 +7,7 @@
 
 #include "measure/probe.h"
 #include "sys/sysinfo.h"
+#include "sys/msg.h"
 
 /*
  * A probe's result (report/probe.c). The table: a title, one row per size
@@ -35,6 +36,6 @@ int mt_report_print_probe_json(FILE *f, const struct mt_probe_result *r,
  * why in msg (not a probe report, a schema not known); -errno.
  */
 int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct mt_sysinfo *si,
-			 char *msg, size_t msg_len);
+			 struct mt_msg *msg);
 
 #endif

@@ -852,6 +852,7 @@ int mt_render_pdf(const struct mt_report *const *reps, const char *const *files,
 			plot_script(script, data, kinds[i], reps, files, n);
 		if (!script || !data)
 			ret = -ENOMEM;
+		/* both closed whatever the first says: | on purpose, not || */
 		if ((script && fclose(script)) | (data && fclose(data)))
 			ret = -ENOMEM;
 	}

@@ -94,35 +94,36 @@ static bool is_stdout(const char *path)
 	return !strcmp(path, "-");
 }
 
-static int say(char *msg, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int say(char *msg, size_t len, int err, const char *fmt, ...)
+static int say(struct mt_msg *msg, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int say(struct mt_msg *msg, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (msg && len) {
+	if (msg) {
 		va_start(ap, fmt);
-		vsnprintf(msg, len, fmt, ap);
+		vsnprintf(msg->text, sizeof(msg->text), fmt, ap);
 		va_end(ap);
+		msg->hint[0] = '\0';
 	}
 	return err;
 }
 
 /* dir (a path) is a directory memtlb can create a file in: 0 or why, in msg. */
-static int dir_check(const char *dir, char *msg, size_t len)
+static int dir_check(const char *dir, struct mt_msg *msg)
 {
 	struct stat st;
 
 	if (stat(dir, &st))
-		return say(msg, len, -errno, "%s: %s", dir, strerror(errno));
+		return say(msg, -errno, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return say(msg, len, -ENOTDIR, "%s: %s", dir, strerror(ENOTDIR));
+		return say(msg, -ENOTDIR, "%s: %s", dir, strerror(ENOTDIR));
 	if (access(dir, W_OK | X_OK))
-		return say(msg, len, -errno, "%s: %s", dir, strerror(errno));
+		return say(msg, -errno, "%s: %s", dir, strerror(errno));
 	return 0;
 }
 
-int mt_file_output_check(const char *path, char *msg, size_t len)
+int mt_file_output_check(const char *path, struct mt_msg *msg)
 {
 	char dir[PATH_MAX], link[PATH_MAX], base[NAME_MAX + 2], proc[64];
 	struct stat st;
@@ -130,60 +131,60 @@ int mt_file_output_check(const char *path, char *msg, size_t len)
 	ssize_t ln;
 	int fd, dfd, ret;
 
-	if (msg && len)
-		msg[0] = '\0';
+	if (msg)
+		mt_msg_clear(msg);
 	if (!n)
-		return say(msg, len, -EINVAL, "empty file name");
+		return say(msg, -EINVAL, "empty file name");
 	if (is_stdout(path))
 		return 0;
 	if (n >= PATH_MAX)
-		return say(msg, len, -ENAMETOOLONG, "%s", strerror(ENAMETOOLONG));
+		return say(msg, -ENAMETOOLONG, "%s", strerror(ENAMETOOLONG));
 	if (path[n - 1] == '/')
-		return say(msg, len, -EISDIR, "%s", "names a directory, not a file");
+		return say(msg, -EISDIR, "%s", "names a directory, not a file");
 	/* The kernel resolves: a link it refuses (protected_symlinks) is refused here. */
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd >= 0) {
 		ret = fstat(fd, &st) ? -errno : 0;
 		if (!ret && S_ISDIR(st.st_mode))
-			ret = say(msg, len, -EISDIR, "%s", "is a directory");
+			ret = say(msg, -EISDIR, "%s", "is a directory");
 		else if (!ret && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) ||
 				  through_descriptor(path)))
-			ret = access(path, W_OK) ? say(msg, len, -errno, "%s", strerror(errno)) : 0;
+			ret = access(path, W_OK) ? say(msg, -errno, "%s", strerror(errno)) : 0;
 		else if (!ret && !S_ISREG(st.st_mode))
-			ret = say(msg, len, -EINVAL, "%s",
+			ret = say(msg, -EINVAL, "%s",
 				  S_ISBLK(st.st_mode) ? "is a block device: memtlb writes a "
 				  "report to a file, a character device or a FIFO only"
 				  : "not a regular file, a character device or a FIFO");
 		else if (!ret && !(ret = real_place(fd, &dfd, base, sizeof(base)))) {
 			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dfd);
 			if (access(proc, W_OK | X_OK))
-				ret = say(msg, len, -errno, "its directory: %s", strerror(errno));
+				ret = say(msg, -errno, "its directory: %s", strerror(errno));
 			close(dfd);
 		} else if (ret) {
-			ret = say(msg, len, ret, "%s", strerror(-ret));
+			ret = say(msg, ret, "%s", strerror(-ret));
 		}
 		close(fd);
 		return ret;
 	}
 	if (errno != ENOENT)
-		return say(msg, len, -errno, "%s", strerror(errno));
+		return say(msg, -errno, "%s", strerror(errno));
 	/* Nothing there, or a link to nothing: the file to create, and where. */
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
 		ln = readlink(path, link, sizeof(link) - 1);
 		if (ln < 0)
-			return say(msg, len, -errno, "%s", strerror(errno));
+			return say(msg, -errno, "%s", strerror(errno));
 		link[ln] = '\0';
 		if (link[0] == '/' || !strchr(dir, '/'))
 			snprintf(dir, sizeof(dir), "%s", link);
 		else if (snprintf(strrchr(dir, '/') + 1, sizeof(dir) - (size_t)(strrchr(dir, '/') +
 			 1 - dir), "%s", link) >= (int)sizeof(dir))
-			return say(msg, len, -ENAMETOOLONG, "%s", strerror(ENAMETOOLONG));
+			return say(msg, -ENAMETOOLONG, "%s", strerror(ENAMETOOLONG));
 	}
 	if (strlen(strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir) > NAME_MAX)
-		return say(msg, len, -ENAMETOOLONG, "file name longer than %d bytes", NAME_MAX);
+		return say(msg, -ENAMETOOLONG, "file name longer than %d bytes", NAME_MAX);
 	/* dirname() returns "." for a bare name without touching dir: use what it returns. */
-	return dir_check(dirname(dir), msg, len);
+	return dir_check(dirname(dir), msg);
 }
 
 bool mt_file_is_stream(const char *path)

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "sys/msg.h"
+
 /*
  * Write path, every link followed by the kernel's own walk (so
  * fs.protected_symlinks applies), never by hand:
@@ -35,9 +37,9 @@ int mt_file_write_atomic(const char *path, mode_t mode, int (*fill)(FILE *f, voi
  * before it runs: a non-empty name, not a directory (nor ending in '/'),
  * a file name of at most NAME_MAX bytes, a regular file (or none) in an
  * existing, writable directory, or a writable character device or FIFO;
- * "-" is stdout. Returns 0 or -errno with why in msg (len bytes).
+ * "-" is stdout. Returns 0 or -errno with why in msg (NULL: not said).
  */
-int mt_file_output_check(const char *path, char *msg, size_t len);
+int mt_file_output_check(const char *path, struct mt_msg *msg);
 
 /*
  * Whether path is a stream, written through rather than replaced: "-", a

@@ -25,13 +25,13 @@ static void squeeze_slashes(char *p)
 	*w = '\0';
 }
 
-int mt_tunable_init(struct mt_tunable *t, const char *spec, char *msg, size_t msg_len)
+int mt_tunable_init(struct mt_tunable *t, const char *spec, struct mt_msg *msg)
 {
 	char rel[PATH_MAX];
 
 	memset(t, 0, sizeof(*t));
 	if (strlen(spec) >= sizeof(t->spec)) {
-		snprintf(msg, msg_len, "too long");
+		mt_msg_set(msg, 0, NULL, "too long");
 		return -EINVAL;
 	}
 	snprintf(t->spec, sizeof(t->spec), "%s", spec);
@@ -40,7 +40,7 @@ int mt_tunable_init(struct mt_tunable *t, const char *spec, char *msg, size_t ms
 
 		/* Only sysfs: a sweep is no way to rewrite arbitrary files. */
 		if (strncmp(p, "/sys/", 5) || strstr(p, "/../") || strstr(p, "/./")) {
-			snprintf(msg, msg_len, "%s: a sysfs tunable is an absolute path under /sys/",
+			mt_msg_set(msg, 0, NULL, "%s: a sysfs tunable is an absolute path under /sys/",
 				 p);
 			return -EINVAL;
 		}
@@ -52,7 +52,7 @@ int mt_tunable_init(struct mt_tunable *t, const char *spec, char *msg, size_t ms
 		if (!*p || strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				  "0123456789_-./") != strlen(p) || strstr(p, "..") || *p == '.' ||
 		    *p == '/') {
-			snprintf(msg, msg_len, "%s: not a sysctl name (vm.swappiness)", p);
+			mt_msg_set(msg, 0, NULL, "%s: not a sysctl name (vm.swappiness)", p);
 			return -EINVAL;
 		}
 		n = (size_t)snprintf(rel, sizeof(rel), "/proc/sys/%s", p);
@@ -66,7 +66,7 @@ int mt_tunable_init(struct mt_tunable *t, const char *spec, char *msg, size_t ms
 				if (rel[i] == '.')
 					rel[i] = '/';
 	} else {
-		snprintf(msg, msg_len, "%s: not sysfs:PATH or sysctl:NAME", spec);
+		mt_msg_set(msg, 0, NULL, "%s: not sysfs:PATH or sysctl:NAME", spec);
 		return -EINVAL;
 	}
 	squeeze_slashes(rel);

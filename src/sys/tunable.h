@@ -5,6 +5,8 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "sys/msg.h"
+
 /*
  * A kernel tunable a sweep changes: "sysfs:/sys/PATH" or "sysctl:NAME"
  * (vm.swappiness -> /proc/sys/vm/swappiness), under MEMTLB_SYSROOT like
@@ -28,7 +30,7 @@ struct mt_tunable {
 };
 
 /* Parse spec ("sysfs:PATH" or "sysctl:NAME"): 0, or -EINVAL with msg. */
-int mt_tunable_init(struct mt_tunable *t, const char *spec, char *msg, size_t msg_len);
+int mt_tunable_init(struct mt_tunable *t, const char *spec, struct mt_msg *msg);
 
 /*
  * Read and keep the current value, and check it can be written: 0,

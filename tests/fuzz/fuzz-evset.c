@@ -10,7 +10,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	struct mt_evsets *sets = NULL;
-	char msg[512];
+	struct mt_msg msg;
 	FILE *f;
 
 	if (!len)
@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	f = fmemopen((void *)data, len, "r");
 	if (!f)
 		abort();
-	if (mt_evsets_parse(&sets, f, "fuzz.events", msg, sizeof(msg))) {
-		if (!msg[0])
+	if (mt_evsets_parse(&sets, f, "fuzz.events", &msg)) {
+		if (!msg.text[0])
 			abort();	/* every refusal says where and why */
 	} else {
 		mt_evsets_find(sets, "default");

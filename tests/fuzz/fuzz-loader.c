@@ -19,14 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static int fd = -1;
 	struct mt_report *rep = NULL;
-	char path[64], msg[256];
+	char path[64];
+	struct mt_msg msg;
 
 	if (fd < 0)
 		fd = memfd_create("fuzz-loader", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, 0) || pwrite(fd, data, len, 0) != (ssize_t)len)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (!mt_report_load(path, &rep, msg, sizeof(msg)))
+	if (!mt_report_load(path, &rep, &msg))
 		mt_report_destroy(rep);
 	return 0;
 }

@@ -9,7 +9,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	char s[128], msg[256];
+	char s[128];
+	struct mt_msg msg;
 	uint64_t *pts = NULL;
 	size_t n = 0;
 	int ret;
@@ -18,10 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		return 0;
 	memcpy(s, data, len);
 	s[len] = '\0';
-	ret = mt_range_parse(s, &pts, &n, msg, sizeof(msg));
+	ret = mt_range_parse(s, &pts, &n, &msg);
 	if (ret) {
 		if ((ret != -EINVAL && ret != -ERANGE && ret != -E2BIG && ret != -ENOMEM) ||
-		    pts || n || (ret != -ENOMEM && !msg[0]))
+		    pts || n || (ret != -ENOMEM && !msg.text[0]))
 			abort();	/* a refusal says why and returns nothing */
 		return 0;
 	}

@@ -109,7 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	static FILE *out;
 	static int fd = -1;
 	struct mt_report *rep = NULL;
-	char path[64], msg[256];
+	char path[64];
+	struct mt_msg msg;
 
 	if (fd < 0)
 		fd = memfd_create("fuzz-report", MFD_CLOEXEC);
@@ -118,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	if (fd < 0 || !out || ftruncate(fd, 0) || pwrite(fd, data, len, 0) != (ssize_t)len)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (!mt_report_load(path, &rep, msg, sizeof(msg))) {
+	if (!mt_report_load(path, &rep, &msg)) {
 		/* what loads must print: exercise the output paths too */
 		uint32_t h = 2166136261u;	/* FNV-1a */
 

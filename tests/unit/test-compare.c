@@ -114,11 +114,12 @@ static void test_welch_degenerate(void **state)
 
 static struct mt_report *load(const char *name)
 {
-	char path[4096], msg[256];
+	char path[4096];
+	struct mt_msg msg;
 	struct mt_report *rep = NULL;
 
 	snprintf(path, sizeof(path), "%s/compare/%s", getenv("MEMTLB_TEST_DATA"), name);
-	assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_report_load(path, &rep, &msg), 0);
 	return rep;
 }
 

@@ -58,14 +58,15 @@ static void clear_dir(void)
 static void expect_error(const char *text, const char *want)
 {
 	struct mt_evsets *s = NULL;
-	char msg[512], prefix[4200];
+	char prefix[4200];
+	struct mt_msg msg;
 
 	clear_dir();
 	write_file("bad.events", text);
-	assert_int_equal(mt_evsets_load(&s, tmpdir, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(mt_evsets_load(&s, tmpdir, &msg), -EINVAL);
 	snprintf(prefix, sizeof(prefix), "%s/bad.events:", tmpdir);
-	if (strncmp(msg, prefix, strlen(prefix)) || !strstr(msg, want))
-		fail_msg("'%s' does not name the file and say '%s'", msg, want);
+	if (strncmp(msg.text, prefix, strlen(prefix)) || !strstr(msg.text, want))
+		fail_msg("'%s' does not name the file and say '%s'", msg.text, want);
 }
 
 static void test_parse_errors(void **state)
@@ -100,9 +101,9 @@ static void test_control_characters(void **state)
 	write_file("crlf.events", "set a\r\npmu any\r\nevent x - y\r\n");
 	{
 		struct mt_evsets *s = NULL;
-		char msg[512];
+		struct mt_msg msg;
 
-		assert_int_equal(mt_evsets_load(&s, tmpdir, msg, sizeof(msg)), 0);
+		assert_int_equal(mt_evsets_load(&s, tmpdir, &msg), 0);
 		assert_non_null(mt_evsets_find(s, "a"));
 		mt_evsets_destroy(s);
 	}
@@ -112,13 +113,13 @@ static void test_control_characters(void **state)
 static void expect_refused(const char *name, const char *want)
 {
 	struct mt_evsets *s = NULL;
-	char msg[512];
+	struct mt_msg msg;
 
 	alarm(10);	/* a hang is the failure: it used to read forever */
-	assert_int_not_equal(mt_evsets_load(&s, tmpdir, msg, sizeof(msg)), 0);
+	assert_int_not_equal(mt_evsets_load(&s, tmpdir, &msg), 0);
 	alarm(0);
-	if (!strstr(msg, name) || !strstr(msg, want))
-		fail_msg("'%s' does not name %s and say '%s'", msg, name, want);
+	if (!strstr(msg.text, name) || !strstr(msg.text, want))
+		fail_msg("'%s' does not name %s and say '%s'", msg.text, name, want);
 }
 
 static void test_not_regular(void **state)
@@ -155,7 +156,7 @@ static void test_parse_ok(void **state)
 {
 	const struct mt_evset *set;
 	struct mt_evsets *s = NULL;
-	char msg[512];
+	struct mt_msg msg;
 
 	(void)state;
 	clear_dir();
@@ -165,7 +166,7 @@ static void test_parse_ok(void **state)
 		   "pmu any\nevent minor-faults minor-faults faults, no I/O\n");
 	write_file("two.events", "set two\npmu any\nevent cpu=task-clock - cpu time\n");
 	write_file("ignored.txt", "not an events file\n");
-	assert_int_equal(mt_evsets_load(&s, tmpdir, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_evsets_load(&s, tmpdir, &msg), 0);
 	assert_int_equal(s->n, 2);
 	set = mt_evsets_find(s, "one");
 	assert_non_null(set);
@@ -210,13 +211,14 @@ static int resolve_forced(const struct mt_evset *set, const char *pmu, const cha
 	if (pid == 0) {
 		struct mt_event *ev, *common;
 		const char *which;
-		char msg[512], core[64];
+		char core[64];
+		struct mt_msg msg;
 		size_t n, n_common;
 
 		/* perf's names before forcing: a forced libpfm4 knows only that PMU. */
 		if (mt_evset_resolve_parts(set, pmu, MT_EVSET_COMMON_PART, &common, &n_common,
-					   &which, msg, sizeof(msg))) {
-			fprintf(stderr, "%s on %s: %s\n", set->name, pmu, msg);
+					   &which, &msg)) {
+			fprintf(stderr, "%s on %s: %s\n", set->name, pmu, msg.text);
 			_exit(2);
 		}
 		pfm_terminate();
@@ -225,9 +227,8 @@ static int resolve_forced(const struct mt_evset *set, const char *pmu, const cha
 			fprintf(stderr, "forced %s, core PMU is %s\n", pmu, core);
 			_exit(4);
 		}
-		if (mt_evset_resolve_parts(set, core, MT_EVSET_PMU_PART, &ev, &n, &which, msg,
-					   sizeof(msg))) {
-			fprintf(stderr, "%s on %s: %s\n", set->name, pmu, msg);
+		if (mt_evset_resolve_parts(set, core, MT_EVSET_PMU_PART, &ev, &n, &which, &msg)) {
+			fprintf(stderr, "%s on %s: %s\n", set->name, pmu, msg.text);
 			_exit(2);
 		}
 		if (strcmp(which, pmu)) {
@@ -256,10 +257,10 @@ static void test_shipped_sets_resolve(void **state)
 {
 	struct mt_evsets *s = NULL;
 	unsigned int tried = 0, skipped = 0;
-	char msg[512];
+	struct mt_msg msg;
 
 	(void)state;
-	assert_int_equal(mt_evsets_load(&s, shipped(), msg, sizeof(msg)), 0);
+	assert_int_equal(mt_evsets_load(&s, shipped(), &msg), 0);
 	for (const char *want[] = { "default", "tlb", "walk", "faults", NULL }, **w = want; *w; w++)
 		assert_non_null(mt_evsets_find(s, *w));
 	assert_int_equal(pfm_initialize(), PFM_SUCCESS);
@@ -270,7 +271,7 @@ static void test_shipped_sets_resolve(void **state)
 		size_t n;
 
 		/* No PMU at all: generic plus any. */
-		assert_int_equal(mt_evset_resolve(set, "", &ev, &n, &which, msg, sizeof(msg)), 0);
+		assert_int_equal(mt_evset_resolve(set, "", &ev, &n, &which, &msg), 0);
 		assert_string_equal(which, "generic");
 		for (size_t e = 0; e < n; e++)
 			assert_true(ev[e].attr.type < PERF_TYPE_RAW);
@@ -321,10 +322,10 @@ static void test_expected_encodings(void **state)
 		{ "default", "icl", "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
 	};
 	struct mt_evsets *s = NULL;
-	char msg[512];
+	struct mt_msg msg;
 
 	(void)state;
-	assert_int_equal(mt_evsets_load(&s, shipped(), msg, sizeof(msg)), 0);
+	assert_int_equal(mt_evsets_load(&s, shipped(), &msg), 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int ret = resolve_forced(mt_evsets_find(s, cases[i].set), cases[i].pmu,
 					 cases[i].event, cases[i].type, cases[i].config);
@@ -341,13 +342,12 @@ static void test_roles_from_set(void **state)
 	struct mt_evsets *s = NULL;
 	struct mt_event *ev;
 	const char *which;
-	char msg[512];
+	struct mt_msg msg;
 	size_t n;
 
 	(void)state;
-	assert_int_equal(mt_evsets_load(&s, shipped(), msg, sizeof(msg)), 0);
-	assert_int_equal(mt_evset_resolve(mt_evsets_find(s, "default"), "", &ev, &n, &which, msg,
-					  sizeof(msg)), 0);
+	assert_int_equal(mt_evsets_load(&s, shipped(), &msg), 0);
+	assert_int_equal(mt_evset_resolve(mt_evsets_find(s, "default"), "", &ev, &n, &which, &msg), 0);
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(ev[i].name, "dTLB-load-misses"))
 			assert_int_equal(mt_event_role(&ev[i]), MT_ROLE_DTLB_MISSES);
@@ -371,17 +371,18 @@ static void test_flush_set(void **state)
 	const struct mt_evset *set;
 	struct mt_event *ev;
 	const char *which;
-	char msg[512], root[4096];
+	char root[4096];
+	struct mt_msg msg;
 	size_t n;
 
 	(void)state;
 	assert_non_null(data);
-	assert_int_equal(mt_evsets_load(&s, shipped(), msg, sizeof(msg)), 0);
+	assert_int_equal(mt_evsets_load(&s, shipped(), &msg), 0);
 	set = mt_evsets_find(s, "flush");
 	assert_non_null(set);
 	snprintf(root, sizeof(root), "%s/sysroot-tracefs", data);
 	setenv("MEMTLB_SYSROOT", root, 1);
-	assert_int_equal(mt_evset_resolve(set, "", &ev, &n, &which, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_evset_resolve(set, "", &ev, &n, &which, &msg), 0);
 	assert_true(n >= 8);
 	assert_string_equal(ev[0].name, "tlb_flush");
 	assert_int_equal(ev[0].attr.type, PERF_TYPE_TRACEPOINT);
@@ -398,7 +399,7 @@ static void test_flush_set(void **state)
 	}
 	free(ev);
 	setenv("MEMTLB_SYSROOT", "/nonexistent-memtlb", 1);
-	assert_int_equal(mt_evset_resolve(set, "", &ev, &n, &which, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_evset_resolve(set, "", &ev, &n, &which, &msg), 0);
 	assert_int_equal(ev[2].unavailable, -ENOENT);
 	assert_non_null(strstr(ev[2].why, "tracefs not mounted"));
 	free(ev);
@@ -409,7 +410,7 @@ static void test_flush_set(void **state)
 	write_file("tp.events", "set tp\npmu any\n"
 		   "event tlb:tlb_flush/reason=1/ - no alias: the '=' is the filter's\n"
 		   "event r=tlb:tlb_flush/reason=2/ - aliased\n");
-	assert_int_equal(mt_evsets_load(&s, tmpdir, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_evsets_load(&s, tmpdir, &msg), 0);
 	assert_string_equal(s->sets[0].sections[0].entries[0].alias, "");
 	assert_string_equal(s->sets[0].sections[0].entries[0].event, "tlb:tlb_flush/reason=1/");
 	assert_string_equal(s->sets[0].sections[0].entries[1].alias, "r");

@@ -129,30 +129,30 @@ static void test_op_names(void **state)
 /* Counts are not sizes: x2 doubles from 1 page, not from 4 KiB. */
 static void test_range_count(void **state)
 {
-	char msg[128];
+	struct mt_msg msg;
 	uint64_t *p;
 	size_t n;
 
 	(void)state;
-	assert_int_equal(mt_range_parse_count("1..64:x2", &p, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_range_parse_count("1..64:x2", &p, &n, &msg), 0);
 	assert_int_equal(n, 7);
 	assert_int_equal(p[0], 1);
 	assert_int_equal(p[1], 2);
 	assert_int_equal(p[6], 64);
 	free(p);
-	assert_int_equal(mt_range_parse_count("16..64:4", &p, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_range_parse_count("16..64:4", &p, &n, &msg), 0);
 	assert_int_equal(n, 13);
 	assert_int_equal(p[4], 32);
 	assert_int_equal(p[5], 36);
 	free(p);
-	assert_int_equal(mt_range_parse_count("33", &p, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_range_parse_count("33", &p, &n, &msg), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(p[0], 33);
 	free(p);
-	assert_int_equal(mt_range_parse_count("0", &p, &n, msg, sizeof(msg)), -EINVAL);
-	assert_int_equal(mt_range_parse_count("0..8", &p, &n, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(mt_range_parse_count("0", &p, &n, &msg), -EINVAL);
+	assert_int_equal(mt_range_parse_count("0..8", &p, &n, &msg), -EINVAL);
 	/* The byte grammar is unchanged: rounded to 4 KiB. */
-	assert_int_equal(mt_range_parse("4k..16k:x1.5", &p, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_range_parse("4k..16k:x1.5", &p, &n, &msg), 0);
 	assert_int_equal(p[1], 8192);	/* 6 KiB rounds to a kept 4 KiB: skipped */
 	free(p);
 }
@@ -220,7 +220,8 @@ static void test_ceiling(void **state)
 /* The flush section survives a write and a load: what compare and report read. */
 static void test_json_round_trip(void **state)
 {
-	char dir[] = "/tmp/memtlb-test-flush.XXXXXX", path[4096], msg[256];
+	char dir[] = "/tmp/memtlb-test-flush.XXXXXX", path[4096];
+	struct mt_msg msg;
 	struct mt_report *rep, *back = NULL;
 	struct mt_flush_info *fi;
 
@@ -246,7 +247,7 @@ static void test_json_round_trip(void **state)
 	fi->largest_drop = (struct mt_flush_knee){ .before = 16, .after = 64, .step = 0.5, .down = true };
 	fi->largest = fi->knees[0];
 	assert_int_equal(mt_report_write(rep, path), 0);
-	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_report_load(path, &back, &msg), 0);
 	assert_non_null(back->flush);
 	assert_int_equal(back->system.pv_tlb_flush, 1);
 	assert_int_equal(back->flush->op, MT_FLUSH_MUNMAP);

@@ -15,24 +15,24 @@
 
 static size_t parse_ok(const char *s, uint64_t **pts)
 {
-	char msg[128];
+	struct mt_msg msg;
 	size_t n;
 
-	assert_int_equal(mt_range_parse(s, pts, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_range_parse(s, pts, &n, &msg), 0);
 	return n;
 }
 
 static int parse_err(const char *s)
 {
-	char msg[128];
+	struct mt_msg msg;
 	uint64_t *pts = (uint64_t *)1;
 	size_t n = 7;
-	int ret = mt_range_parse(s, &pts, &n, msg, sizeof(msg));
+	int ret = mt_range_parse(s, &pts, &n, &msg);
 
 	assert_true(ret < 0);
 	assert_null(pts);
 	assert_int_equal(n, 0);
-	assert_true(msg[0] != '\0');
+	assert_true(msg.text[0] != '\0');
 	return ret;
 }
 

@@ -129,7 +129,8 @@ static void test_round_trip(void **state)
 {
 	struct mt_report *rep = make_report(), *back;
 	const struct mt_phase_stat *p;
-	char path[256], msg[256];
+	char path[256];
+	struct mt_msg msg;
 	struct stat st;
 
 	(void)state;
@@ -138,7 +139,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 	assert_int_equal(entries(), 1);	/* no temp file left */
-	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_report_load(path, &back, &msg), 0);
 	assert_string_equal(back->command, "stat");
 	assert_string_equal(back->system.kernel, "6.1.0-test");
 	assert_int_equal(back->system.hw_counters, 0);
@@ -252,7 +253,8 @@ static void test_phase_table(void **state)
 {
 	struct mt_report *rep = make_report(), *back;
 	struct mt_table *t, *u;
-	char path[256], msg[256], cell[MT_CELL_MAX];
+	char path[256], cell[MT_CELL_MAX];
+	struct mt_msg msg;
 	char *stat_text, *doc_text, *a, *b;
 	bool reason = false, mark_note = false;
 
@@ -285,7 +287,7 @@ static void test_phase_table(void **state)
 	/* The same cells from the file. */
 	snprintf(path, sizeof(path), "%s/cells.json", dir);
 	assert_int_equal(mt_report_write(rep, path), 0);
-	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_report_load(path, &back, &msg), 0);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(mt_phase_table(&u, back, back->results[0], true), 0);
 	assert_int_equal(u->n, t->n);
@@ -481,18 +483,19 @@ static void test_bad_files(void **state)
 		  "\"iterations\": 1, \"passes\": 1}, \"results\": [{\"params\": {}}]}", -EINVAL },
 	};
 	struct mt_report *rep = NULL;
-	char path[256], msg[256];
+	char path[256];
+	struct mt_msg msg;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/bad.json", dir);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		write_file(path, cases[i].text);
-		assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), cases[i].err);
-		assert_string_not_equal(msg, "");
+		assert_int_equal(mt_report_load(path, &rep, &msg), cases[i].err);
+		assert_string_not_equal(msg.text, "");
 	}
 	unlink(path);
-	assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), -ENOENT);
-	assert_int_equal(mt_report_load(dir, &rep, msg, sizeof(msg)), -EISDIR);
+	assert_int_equal(mt_report_load(path, &rep, &msg), -ENOENT);
+	assert_int_equal(mt_report_load(dir, &rep, &msg), -EISDIR);
 }
 
 /*
@@ -504,7 +507,8 @@ static void test_config_through_setter(void **state)
 {
 	const struct mt_config_key *keys;
 	struct mt_report *rep = NULL;
-	char path[256], msg[256], text[1024], bad[64];
+	char path[256], text[1024], bad[64];
+	struct mt_msg msg;
 	size_t n;
 
 	(void)state;
@@ -551,8 +555,8 @@ static void test_config_through_setter(void **state)
 				 "{\"region\": %s, \"block\": 4096, \"iterations\": 1, "
 				 "\"passes\": 1}, \"results\": []}", bad);
 		write_file(path, text);
-		assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), -EINVAL);
-		assert_non_null(strstr(msg, k->json));
+		assert_int_equal(mt_report_load(path, &rep, &msg), -EINVAL);
+		assert_non_null(strstr(msg.text, k->json));
 		/* and the option refuses the same text */
 		mt_config_init(&cfg);
 		if (k->type != MT_KEY_FLAG) {
@@ -567,7 +571,7 @@ static void test_config_through_setter(void **state)
 		   "\"block\": 4096, \"iterations\": 2, \"passes\": 1, \"access\": \"stride\", "
 		   "\"stride\": 8192, \"warmup\": 0, \"tasks\": 0, \"populate\": true}, "
 		   "\"results\": []}");
-	assert_int_equal(mt_report_load(path, &rep, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_report_load(path, &rep, &msg), 0);
 	assert_int_equal(rep->config.access, MT_ACCESS_STRIDE);
 	assert_int_equal(rep->config.stride, 8192);
 	assert_true(rep->config.populate);
@@ -720,7 +724,8 @@ static void test_not_utf8_kept(void **state)
 {
 	struct mt_report *rep = make_report(), *back;
 	struct mt_result *r = rep->results[0];
-	char path[256], msg[256];
+	char path[256];
+	struct mt_msg msg;
 
 	(void)state;
 	strcpy(rep->system.kernel, "6.1\xff");
@@ -731,7 +736,7 @@ static void test_not_utf8_kept(void **state)
 	snprintf(r->vary[0].value, sizeof(r->vary[0].value), "a\xff" "b\xed\xa0\x80");
 	snprintf(path, sizeof(path), "%s/utf8.json", dir);
 	assert_int_equal(mt_report_write(rep, path), 0);
-	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_report_load(path, &back, &msg), 0);
 	assert_int_equal(back->n_results, 1);
 	assert_string_equal(back->system.kernel, "6.1\\xFF");
 	assert_string_equal(back->system.host, "h\xc3\xa9st");
@@ -761,7 +766,8 @@ static void *failing_malloc(size_t n)
 static void test_no_memory_writes_nothing(void **state)
 {
 	struct mt_report *rep = make_report(), *back;
-	char path[256], msg[256];
+	char path[256];
+	struct mt_msg msg;
 	size_t before = entries();
 	long n;
 	int ret;
@@ -782,7 +788,7 @@ static void test_no_memory_writes_nothing(void **state)
 	json_set_alloc_funcs(malloc, free);
 	assert_true(n > 10);	/* the build was made to fail at many points */
 	assert_int_equal(ret, 0);
-	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_report_load(path, &back, &msg), 0);
 	assert_int_equal(back->n_results, 1);
 	mt_report_destroy(back);
 	unlink(path);
@@ -792,24 +798,25 @@ static void test_no_memory_writes_nothing(void **state)
 /* -o's checks before a run, and the same-file test of memtlb report. */
 static void test_output_check(void **state)
 {
-	char path[PATH_MAX + 16], other[256], msg[256];
+	char path[PATH_MAX + 16], other[256];
+	struct mt_msg msg;
 	size_t n;
 
 	(void)state;
-	assert_int_equal(mt_file_output_check("", msg, sizeof(msg)), -EINVAL);
-	assert_int_equal(mt_file_output_check("-", msg, sizeof(msg)), 0);
-	assert_int_equal(mt_file_output_check(dir, msg, sizeof(msg)), -EISDIR);
+	assert_int_equal(mt_file_output_check("", &msg), -EINVAL);
+	assert_int_equal(mt_file_output_check("-", &msg), 0);
+	assert_int_equal(mt_file_output_check(dir, &msg), -EISDIR);
 	snprintf(path, sizeof(path), "%s/", dir);
-	assert_int_equal(mt_file_output_check(path, msg, sizeof(msg)), -EISDIR);
+	assert_int_equal(mt_file_output_check(path, &msg), -EISDIR);
 	snprintf(path, sizeof(path), "%s/missing/r.json", dir);
-	assert_int_equal(mt_file_output_check(path, msg, sizeof(msg)), -ENOENT);
-	assert_non_null(strstr(msg, "missing"));
+	assert_int_equal(mt_file_output_check(path, &msg), -ENOENT);
+	assert_non_null(strstr(msg.text, "missing"));
 	n = (size_t)snprintf(path, sizeof(path), "%s/", dir);
 	memset(path + n, 'a', NAME_MAX + 1);
 	path[n + NAME_MAX + 1] = '\0';
-	assert_int_equal(mt_file_output_check(path, msg, sizeof(msg)), -ENAMETOOLONG);
+	assert_int_equal(mt_file_output_check(path, &msg), -ENAMETOOLONG);
 	path[n + NAME_MAX] = '\0';
-	assert_int_equal(mt_file_output_check(path, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_file_output_check(path, &msg), 0);
 	snprintf(path, sizeof(path), "%s/same.json", dir);
 	write_file(path, "{}");
 	snprintf(other, sizeof(other), "%s/same-link.json", dir);

@@ -103,7 +103,8 @@ static void test_intel(void **state)
 
 static void test_json_round_trip(void **state)
 {
-	char path[] = "/tmp/memtlb-sysinfo-XXXXXX", msg[256];
+	char path[] = "/tmp/memtlb-sysinfo-XXXXXX";
+	struct mt_msg msg;
 	struct mt_report *rep, *back;
 	struct mt_sysinfo *si, *bs;
 	int fd;
@@ -157,7 +158,7 @@ static void test_json_round_trip(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(mt_report_write(rep, path), 0);
-	assert_int_equal(mt_report_load(path, &back, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_report_load(path, &back, &msg), 0);
 	unlink(path);
 	bs = &back->system;
 	assert_string_equal(bs->kernel, "6.1.0");
@@ -267,10 +268,10 @@ static int tun_teardown(void **state)
 static void saved_of(const char *spec, const char *rel, const char *data, char *out)
 {
 	struct mt_tunable t;
-	char msg[256];
+	struct mt_msg msg;
 
 	put(rel, data, strlen(data));
-	assert_int_equal(mt_tunable_init(&t, spec, msg, sizeof(msg)), 0);
+	assert_int_equal(mt_tunable_init(&t, spec, &msg), 0);
 	assert_int_equal(mt_tunable_save(&t), 0);
 	strcpy(out, t.saved);
 }
@@ -302,7 +303,7 @@ static void test_tunable_exact(void **state)
 {
 	static char big[MT_TUNABLE_MAX + 16], back[MT_TUNABLE_MAX + 16];
 	static struct mt_tunable t;
-	char msg[256];
+	struct mt_msg msg;
 
 	(void)state;
 	memset(big, 'x', 3000);
@@ -314,7 +315,7 @@ static void test_tunable_exact(void **state)
 		 back);
 	assert_string_equal(back, "one\ntwo [2]\n\nthree\n");
 	/* set writes what it is given, so the saved value restores the file exactly */
-	assert_int_equal(mt_tunable_init(&t, "sysctl:kernel.lines", msg, sizeof(msg)), 0);
+	assert_int_equal(mt_tunable_init(&t, "sysctl:kernel.lines", &msg), 0);
 	assert_int_equal(mt_tunable_save(&t), 0);
 	assert_int_equal(mt_tunable_set(&t, "x"), 0);
 	get("/proc/sys/kernel/lines", back, sizeof(back));
@@ -325,7 +326,7 @@ static void test_tunable_exact(void **state)
 	/* a page or more is refused, not cut */
 	memset(big, 'y', MT_TUNABLE_MAX);
 	put("/proc/sys/kernel/huge", big, MT_TUNABLE_MAX);
-	assert_int_equal(mt_tunable_init(&t, "sysctl:kernel.huge", msg, sizeof(msg)), 0);
+	assert_int_equal(mt_tunable_init(&t, "sysctl:kernel.huge", &msg), 0);
 	assert_int_equal(mt_tunable_save(&t), -EFBIG);
 	assert_false(t.have_saved);
 }
@@ -334,23 +335,22 @@ static void test_tunable_exact(void **state)
 static void test_tunable_names(void **state)
 {
 	static struct mt_tunable a, b;
-	char msg[256], want[PATH_MAX];
+	char want[PATH_MAX];
+	struct mt_msg msg;
 
 	(void)state;
-	assert_int_equal(mt_tunable_init(&a, "sysctl:vm.swappiness", msg, sizeof(msg)), 0);
-	assert_int_equal(mt_tunable_init(&b, "sysctl:vm/swappiness", msg, sizeof(msg)), 0);
+	assert_int_equal(mt_tunable_init(&a, "sysctl:vm.swappiness", &msg), 0);
+	assert_int_equal(mt_tunable_init(&b, "sysctl:vm/swappiness", &msg), 0);
 	assert_string_equal(a.path, b.path);
 	snprintf(want, sizeof(want), "%s/proc/sys/vm/swappiness", root);
 	assert_string_equal(a.path, want);
-	assert_int_equal(mt_tunable_init(&a, "sysctl:net/ipv4/conf/eth0.100/rp_filter", msg,
-					 sizeof(msg)), 0);
+	assert_int_equal(mt_tunable_init(&a, "sysctl:net/ipv4/conf/eth0.100/rp_filter", &msg), 0);
 	snprintf(want, sizeof(want), "%s/proc/sys/net/ipv4/conf/eth0.100/rp_filter", root);
 	assert_string_equal(a.path, want);
-	assert_int_equal(mt_tunable_init(&a, "sysctl:net.ipv4.conf.eth0.rp_filter", msg,
-					 sizeof(msg)), 0);
+	assert_int_equal(mt_tunable_init(&a, "sysctl:net.ipv4.conf.eth0.rp_filter", &msg), 0);
 	snprintf(want, sizeof(want), "%s/proc/sys/net/ipv4/conf/eth0/rp_filter", root);
 	assert_string_equal(a.path, want);
-	assert_int_equal(mt_tunable_init(&a, "sysfs:/sys/kernel//mm/x/", msg, sizeof(msg)), 0);
+	assert_int_equal(mt_tunable_init(&a, "sysfs:/sys/kernel//mm/x/", &msg), 0);
 	snprintf(want, sizeof(want), "%s/sys/kernel/mm/x", root);
 	assert_string_equal(a.path, want);
 }
