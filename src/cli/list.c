@@ -79,6 +79,19 @@ static int append(struct shown *sh, struct mt_event *ev, size_t n)
 	return 0;
 }
 
+/* The PMU's part after perf's names, as they are shown; the first error wins. */
+static void merge(struct shown *sh, struct shown *part)
+{
+	sh->which = part->which;
+	if (!sh->err[0] && part->err[0])
+		snprintf(sh->err, sizeof(sh->err), "%s", part->err);
+	else if (!sh->err[0] && append(sh, part->ev, part->n))
+		snprintf(sh->err, sizeof(sh->err), "%s", strerror(ENOMEM));
+	free(part->ev);
+	part->ev = NULL;
+	part->n = 0;
+}
+
 static void resolve_part(const struct mt_evset *set, const char *pmu, unsigned int part,
 			 struct shown *sh)
 {
@@ -331,7 +344,7 @@ static int cmd_list(int argc, char *argv[])
 	const struct option *cmdopts;
 	struct mt_config cfg;
 	struct mt_evsets *sets = NULL;
-	struct shown *shown;
+	struct shown *shown, *pmu_part = NULL;
 	struct mt_sysinfo si;
 	char dir[4096], pmu[64];
 	struct mt_msg msg;
@@ -383,13 +396,11 @@ static int cmd_list(int argc, char *argv[])
 		mt_evsets_destroy(sets);
 		return MT_EXIT_FAILURE;
 	}
-	if (force)
-		snprintf(pmu, sizeof(pmu), "%s", force);
-	else
-		mt_pmu_core_name(pmu, sizeof(pmu));
-	/* perf's names first: a forced libpfm4 knows nothing but the forced PMU. */
-	for (size_t i = 0; i < sets->n; i++)
-		resolve_part(&sets->sets[i], pmu, MT_EVSET_COMMON_PART, &shown[i]);
+	/*
+	 * --pmu: the PMU's part first, while libpfm4 has seen no other PMU
+	 * (mt_pmu_force says why), then perf's names with the machine's
+	 * PMUs back: a forced libpfm4 knows nothing but the forced PMU.
+	 */
 	if (force) {
 		if (mt_pmu_force(force) || mt_pmu_core_name(pmu, sizeof(pmu)) ||
 		    strcmp(pmu, force)) {
@@ -397,9 +408,25 @@ static int cmd_list(int argc, char *argv[])
 			ret = MT_EXIT_USAGE;
 			goto out;
 		}
+		pmu_part = calloc(sets->n + 1, sizeof(*pmu_part));
+		if (!pmu_part) {
+			ret = MT_EXIT_FAILURE;
+			goto out;
+		}
+		for (size_t i = 0; i < sets->n; i++)
+			resolve_part(&sets->sets[i], pmu, MT_EVSET_PMU_PART, &pmu_part[i]);
+		mt_pmu_unforce();
+		for (size_t i = 0; i < sets->n; i++) {
+			resolve_part(&sets->sets[i], pmu, MT_EVSET_COMMON_PART, &shown[i]);
+			merge(&shown[i], &pmu_part[i]);
+		}
+	} else {
+		mt_pmu_core_name(pmu, sizeof(pmu));
+		for (size_t i = 0; i < sets->n; i++)
+			resolve_part(&sets->sets[i], pmu, MT_EVSET_COMMON_PART, &shown[i]);
+		for (size_t i = 0; i < sets->n; i++)
+			resolve_part(&sets->sets[i], pmu, MT_EVSET_PMU_PART, &shown[i]);
 	}
-	for (size_t i = 0; i < sets->n; i++)
-		resolve_part(&sets->sets[i], pmu, MT_EVSET_PMU_PART, &shown[i]);
 	if (names) {
 		print_names(sets, shown);
 		ret = MT_EXIT_OK;
@@ -427,6 +454,7 @@ out:
 	for (size_t i = 0; i < sets->n; i++)
 		free(shown[i].ev);
 	free(shown);
+	free(pmu_part);		/* merge took its events */
 	mt_evsets_destroy(sets);
 	return ret;
 }

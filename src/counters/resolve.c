@@ -324,6 +324,14 @@ int mt_pmu_force(const char *pmu)
 	return pfm_ready();
 }
 
+int mt_pmu_unforce(void)
+{
+	pfm_terminate();
+	if (unsetenv("LIBPFM_FORCE_PMU"))
+		return -errno;
+	return pfm_ready();
+}
+
 int mt_pmu_core_name(char *buf, size_t len)
 {
 	const char *forced = getenv("LIBPFM_FORCE_PMU");

@@ -50,8 +50,14 @@ const char *mt_event_reason(const struct mt_event *ev, int hw_counters);
 /*
  * From now on, libpfm4 sees only this PMU (LIBPFM_FORCE_PMU), as on a
  * machine that has it: 0, or -ENODEV. perf's generic names are gone then.
+ * Call it before libpfm4 has seen the machine's own PMUs: its
+ * pfm_terminate() frees their tables, and a forced pfm_initialize()
+ * leaves them freed yet listed (pfm_get_pmu_info reads freed memory).
+ * mt_pmu_unforce() goes back to the machine's PMUs, all of them
+ * initialised afresh.
  */
 int mt_pmu_force(const char *pmu);
+int mt_pmu_unforce(void);
 
 /* libpfm4's present core PMU ("icl", "amd64_fam19h"): 0, or -ENOENT. */
 int mt_pmu_core_name(char *buf, size_t len);

@@ -44,8 +44,12 @@ vg "report html" report "$work/stat.json" "$work/sweep.json" --format html
 vg "report markdown" report "$data/compare/sweep.json" --format markdown
 vg "sysinfo" sysinfo --json
 vg "list" list
+# a forced PMU after the machine's: libpfm4 read its freed tables
+vg "list --pmu" list --pmu skl
+vg "list --pmu -v" list --pmu icl -v
 vg "bad report" compare "$data/compare/schema2.json" "$data/compare/base.json"
 vg "probe" probe --max 1m -o "$work/probe.json"
+vg "probe --from" probe --from "$work/probe.json"
 vg "flush" flush --pages 1..4:x2 --ops 10 -i 2 --format json
 vg "run -r" run -r 3 -e minor-faults -o "$work/run.json" -- true
 vg "exports" report "$work/stat.json" "$work/run.json" --format kcidb
