@@ -1,5 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* The report file: written and read with jansson; schema in memtlb-json(5). */
+/*
+ * The report file: written and read with jansson; schema in memtlb-json(5).
+ *
+ * An object of fixed keys (the system and its environment, a summary, a
+ * mapping, an event, the flush section) is a field table, written and
+ * loaded by report/codec.c's one walk. What stays written here by hand,
+ * in a writer and a loader side by side, is what a table cannot hold:
+ * objects whose keys are data (counters by event name, derived metrics
+ * by name, --vary parameters by key, kernel counts by name), the config
+ * (through model/config.c's key table and its setter), and the arrays
+ * whose every element is bounded against the rest of an untrusted file
+ * (phases, runs, iteration marks, outliers, TLB levels).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
