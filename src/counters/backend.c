@@ -53,16 +53,16 @@ int mt_backend_check(struct mt_msg *msg)
 
 	if (!strcmp(sel, "perf"))
 		return 0;
-	if (!file) {
-		return mt_msg_set(msg, -EINVAL, "MEMTLB_BACKEND is perf (the default) or replay:FILE",
+	if (!file)
+		return mt_msg_set(msg, -EINVAL,
+				  "MEMTLB_BACKEND is perf (the default) or replay:FILE",
 				  "MEMTLB_BACKEND=%s: not a backend", sel);
-	}
 	/* Parsed now: a bad file is bad input, not a failure mid-run. */
 	ret = mt_backend_replay_create(&be, file);
-	if (ret == -EINVAL) {
-		return mt_msg_set(msg, -EBADMSG, "memtlb-stat(1), ENVIRONMENT, describes the format",
+	if (ret == -EINVAL)
+		return mt_msg_set(msg, -EBADMSG,
+				  "memtlb-stat(1), ENVIRONMENT, describes the format",
 				  "MEMTLB_BACKEND: %s: not a valid replay file", file);
-	}
 	if (ret) {
 		return mt_msg_set(msg, ret, NULL, "MEMTLB_BACKEND: %s: %s", file, strerror(-ret));
 	}

@@ -440,9 +440,9 @@ static int add_section(const struct mt_evset *set, const struct mt_evset_section
 
 		for (size_t j = 0; j < *n; j++) {
 			if (!strcmp((*ev)[j].name, shown)) {
-				mt_msg_set(msg, 0, NULL, "%s:%u: %s: listed twice in set %s", set->file,
-					 e->line, e->event, set->name);
-				return -EINVAL;
+				return mt_msg_set(msg, -EINVAL, NULL,
+						  "%s:%u: %s: listed twice in set %s", set->file,
+						  e->line, e->event, set->name);
 			}
 		}
 		tp = mt_tracefs_is_name(e->event, strcspn(e->event, "/"));

@@ -88,6 +88,7 @@ enum {
 };
 
 int mt_evset_resolve_parts(const struct mt_evset *set, const char *pmu, unsigned int parts,
-			   struct mt_event **out, size_t *n, const char **which, struct mt_msg *msg);
+			   struct mt_event **out, size_t *n, const char **which,
+			   struct mt_msg *msg);
 
 #endif

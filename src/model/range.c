@@ -86,8 +86,8 @@ static int parse(const char *s, uint64_t round, uint64_t **out, size_t *n, struc
 		errno = 0;
 		factor = strtod(colon + 2, &end);
 		if (errno || end == colon + 2 || *end || !isfinite(factor) || factor > 1024) {
-			mt_msg_set(msg, 0, NULL, "factor: %s: not a number from 1 to 1024", colon + 2);
-			return -EINVAL;
+			return mt_msg_set(msg, -EINVAL, NULL,
+					  "factor: %s: not a number from 1 to 1024", colon + 2);
 		}
 		if (!(factor > 1.0 + 1e-9)) {
 			mt_msg_set(msg, 0, NULL, "factor: %s: must be larger than 1", colon + 2);

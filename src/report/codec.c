@@ -242,7 +242,9 @@ int mt_codec_write(json_t *o, const struct mt_field *f, const void *base)
 		if ((f->flags & MT_FIELD_PRESENT) && !*(const bool *)((const char *)base + f->aux))
 			continue;
 		if (f->type == MT_FIELD_REAL) {
-			if (mt_json_set_real(o, f->key, *(const double *)((const char *)base + f->off)))
+			const double *d = (const double *)((const char *)base + f->off);
+
+			if (mt_json_set_real(o, f->key, *d))
 				return -ENOMEM;
 			continue;
 		}

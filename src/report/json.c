@@ -170,7 +170,8 @@ static const struct mt_field summary_fields[] = {
 	SUM("mean", MT_FIELD_REAL, mean),
 	{ .key = "stddev", .type = MT_FIELD_REAL, .when = spread,
 	  .off = offsetof(struct mt_summary, stddev) },
-	{ .key = "cv", .type = MT_FIELD_REAL, .when = spread, .off = offsetof(struct mt_summary, cv) },
+	{ .key = "cv", .type = MT_FIELD_REAL, .when = spread,
+	  .off = offsetof(struct mt_summary, cv) },
 	SUM("min", MT_FIELD_REAL, min),
 	SUM("median", MT_FIELD_REAL, median),
 	SUM("max", MT_FIELD_REAL, max),
@@ -205,7 +206,8 @@ static int hv_write(const void *base, json_t **out)
 				return -ENOMEM;
 	}
 	*out = json_pack("{s:o,s:o,s:o}",
-			 "signature", e->hv_cpuid > 0 ? mt_json_string(e->hv_signature) : json_null(),
+			 "signature", e->hv_cpuid > 0 ? mt_json_string(e->hv_signature)
+						      : json_null(),
 			 "vendor", e->hv_vendor[0] ? mt_json_string(e->hv_vendor) : json_null(),
 			 "kvm_features", e->kvm_features_known ? feat : json_null());
 	return *out ? 0 : -ENOMEM;
@@ -1092,7 +1094,8 @@ static const struct mt_field flush_knee_fields[] = {
 	{ .key = "direction", .type = MT_FIELD_CUSTOM, .write = direction_write,
 	  .read = direction_read },
 	{ .key = "why", .type = MT_FIELD_STR, .when = why_known,
-	  .off = offsetof(struct mt_flush_knee, why), .size = MT_FIELD_SIZE(struct mt_flush_knee, why) },
+	  .off = offsetof(struct mt_flush_knee, why),
+	  .size = MT_FIELD_SIZE(struct mt_flush_knee, why) },
 	{ 0 }
 };
 

@@ -40,9 +40,8 @@ int mt_tunable_init(struct mt_tunable *t, const char *spec, struct mt_msg *msg)
 
 		/* Only sysfs: a sweep is no way to rewrite arbitrary files. */
 		if (strncmp(p, "/sys/", 5) || strstr(p, "/../") || strstr(p, "/./")) {
-			mt_msg_set(msg, 0, NULL, "%s: a sysfs tunable is an absolute path under /sys/",
-				 p);
-			return -EINVAL;
+			return mt_msg_set(msg, -EINVAL, NULL,
+					  "%s: a sysfs tunable is an absolute path under /sys/", p);
 		}
 		snprintf(rel, sizeof(rel), "%s", p);
 	} else if (!strncmp(spec, "sysctl:", 7)) {

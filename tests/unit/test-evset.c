@@ -347,7 +347,8 @@ static void test_roles_from_set(void **state)
 
 	(void)state;
 	assert_int_equal(mt_evsets_load(&s, shipped(), &msg), 0);
-	assert_int_equal(mt_evset_resolve(mt_evsets_find(s, "default"), "", &ev, &n, &which, &msg), 0);
+	assert_int_equal(mt_evset_resolve(mt_evsets_find(s, "default"), "", &ev, &n, &which,
+					  &msg), 0);
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(ev[i].name, "dTLB-load-misses"))
 			assert_int_equal(mt_event_role(&ev[i]), MT_ROLE_DTLB_MISSES);
