@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -834,12 +835,31 @@ static int never_scheduled(const struct mt_result *r, struct mt_event *ev, size_
 	return marked;
 }
 
+/*
+ * --cpu N: the workload on that CPU alone, its tasks too (they inherit it),
+ * before the region is mapped, so a NUMA machine places its pages there.
+ */
+static int pin(const struct mt_config *cfg)
+{
+	cpu_set_t set;
+
+	if (cfg->cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cfg->cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
 int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_ev,
 		    const struct mt_measure_opts *opts, struct mt_result **out,
 		    struct mt_mismatch *bad)
 {
 	struct mt_env_mark mark;
 	int ret;
+
+	ret = pin(cfg);
+	if (ret)
+		return ret;
 
 	/* Around the whole run, never inside a phase: reading /proc/stat costs. */
 	if (opts->env_run)

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stddef.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -102,6 +103,7 @@ void mt_config_init(struct mt_config *cfg)
 	cfg->seed = 1;
 	cfg->task_mode = MT_TASK_THREAD;
 	cfg->task_region = MT_TASK_REGION_SHARED;
+	cfg->cpu = -1;
 	cfg->events = MT_DEFAULT_EVENTS;
 	cfg->event_set = default_set;
 	cfg->format = MT_FORMAT_TABLE;
@@ -254,6 +256,23 @@ static int set_seed(struct mt_config *cfg, const char *value, struct mt_msg *msg
 	return 0;
 }
 
+/* A CPU's number, as taskset -c and /sys/devices/system/cpu name it. */
+static int set_cpu(struct mt_config *cfg, const char *value, struct mt_msg *msg)
+{
+	unsigned long v;
+	char *end;
+
+	if (!isdigit((unsigned char)value[0]))
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: not a CPU number", value);
+	errno = 0;
+	v = strtoul(value, &end, 10);
+	if (errno || *end || v >= CPU_SETSIZE)
+		return mt_msg_set(msg, -EINVAL, NULL, "%s: not a CPU number from 0 to %d", value,
+				  CPU_SETSIZE - 1);
+	cfg->cpu = (int)v;
+	return 0;
+}
+
 /* A positive number up to max, as --ci-target and --max-time take it. */
 static int real_value(const char *value, double max, double *out, struct mt_msg *msg)
 {
@@ -353,7 +372,7 @@ static const struct mt_config_key keys[MT_CFG_MAX] = {
 		CHOICES(accesses), .flags = MT_KEY_VARY, .arg = "ORDER",
 		.help = "seq (default), random or stride:SIZE", .group = MT_GROUP_WORKLOAD },
 	[MT_CFG_SEED] = { KEY("seed", "seed", MT_KEY_CUSTOM, seed), .set = set_seed,
-		.flags = MT_KEY_VARY, .arg = "N", .help = "seed of the random order (default 1)",
+		.flags = MT_KEY_VARY | MT_KEY_INT, .arg = "N", .help = "seed of the random order (default 1)",
 		.group = MT_GROUP_WORKLOAD },
 	[MT_CFG_POPULATE] = { KEY("populate", "populate", MT_KEY_FLAG, populate),
 		.help = "map with MAP_POPULATE (faults in the mmap phase)",
@@ -369,6 +388,11 @@ static const struct mt_config_key keys[MT_CFG_MAX] = {
 	[MT_CFG_TASK_REGION] = { KEY("task-region", "task_region", MT_KEY_CHOICE, task_region),
 		CHOICES(task_regions), .flags = MT_KEY_VARY, .arg = "KIND",
 		.help = "shared (default: slices of one mapping) or private",
+		.group = MT_GROUP_WORKLOAD },
+	/* saved only when given: mt_config_value has no value for "any CPU" */
+	[MT_CFG_CPU] = { KEY("cpu", "cpu", MT_KEY_CUSTOM, cpu), .set = set_cpu,
+		.flags = MT_KEY_INT, .arg = "N",
+		.help = "run the workload on CPU N alone (as taskset -c N)",
 		.group = MT_GROUP_WORKLOAD },
 	[MT_CFG_FORCE] = { KEY("force", NULL, MT_KEY_FLAG, force),
 		.help = "run even if the region exceeds MemAvailable", .group = MT_GROUP_WORKLOAD },
@@ -539,6 +563,12 @@ int mt_config_value(const struct mt_config *cfg, const struct mt_config_key *k,
 	case MT_CFG_SEED:
 		out->kind = MT_VALUE_INT;
 		out->u = cfg->seed;
+		return 0;
+	case MT_CFG_CPU:
+		if (cfg->cpu < 0)
+			return -ENOENT;	/* any CPU: not saved */
+		out->kind = MT_VALUE_INT;
+		out->u = (uint64_t)cfg->cpu;
 		return 0;
 	default:
 		return typed_value(k, (const char *)cfg + k->offset, out);

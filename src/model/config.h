@@ -116,6 +116,7 @@ struct mt_config {
 	unsigned long tasks;	/* 0: run inline in this thread (no --tasks) */
 	enum mt_task_mode task_mode;
 	enum mt_task_region task_region;
+	int cpu;		/* --cpu N: the one CPU the workload runs on; -1 any */
 	const char *events;	/* comma-separated, as given to -e */
 	const char *event_set;	/* --events SET, or NULL */
 	const char *events_dir;	/* --events-dir DIR, or NULL */
@@ -166,6 +167,7 @@ enum {
 	MT_KEY_CI = 1 << 4,	/* saved only with --ci-target */
 	MT_KEY_IF_SET = 1 << 5,	/* saved only when set (not 0, not NULL) */
 	MT_KEY_SWEEP = 1 << 6,	/* saved only in a sweep's report */
+	MT_KEY_INT = 1 << 7,	/* MT_KEY_CUSTOM saved as an integer (seed, cpu) */
 };
 
 /* The keys, in the table's order (model/config.c): an index, not a name. */
@@ -173,7 +175,7 @@ enum mt_cfg_key {
 	MT_CFG_REGION, MT_CFG_BLOCK, MT_CFG_ITERATIONS, MT_CFG_PASSES, MT_CFG_BACKING,
 	MT_CFG_FILE_CACHE, MT_CFG_PAGES, MT_CFG_RESERVE, MT_CFG_ACCESS, MT_CFG_SEED,
 	MT_CFG_POPULATE, MT_CFG_READ_FIRST, MT_CFG_TASKS, MT_CFG_TASK_MODE, MT_CFG_TASK_REGION,
-	MT_CFG_FORCE, MT_CFG_EVENT, MT_CFG_EVENTS, MT_CFG_EVENTS_DIR, MT_CFG_FORMAT,
+	MT_CFG_CPU, MT_CFG_FORCE, MT_CFG_EVENT, MT_CFG_EVENTS, MT_CFG_EVENTS_DIR, MT_CFG_FORMAT,
 	MT_CFG_OUTPUT, MT_CFG_VERBOSE, MT_CFG_WIDE, MT_CFG_WARMUP, MT_CFG_CI_TARGET,
 	MT_CFG_MIN_ITERATIONS, MT_CFG_MAX_ITERATIONS, MT_CFG_MAX_TIME, MT_CFG_CI_PHASES,
 	MT_CFG_ORDER, MT_CFG_RUNS,

@@ -2071,7 +2071,8 @@ static int config_text(json_t *jc, enum mt_cfg_key id, json_t *v, const struct m
 	size_t n;
 	const struct mt_config_key *k = &mt_config_keys(&n)[id];
 	const char *field = (const char *)c + k->offset;
-	bool number = k->type == MT_KEY_SIZE || k->type == MT_KEY_COUNT || id == MT_CFG_SEED;
+	bool number = k->type == MT_KEY_SIZE || k->type == MT_KEY_COUNT ||
+		      (k->flags & MT_KEY_INT);
 	uint64_t u;
 
 	switch (k->type) {

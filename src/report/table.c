@@ -539,6 +539,8 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, ", read-first");
 	if (c->file_cold && n < sizeof(line))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, ", file cache cold");
+	if (c->cpu >= 0 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", on CPU %d alone", c->cpu);
 	if (c->tasks && n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n, ", %lu %s%s, %s region%s", c->tasks,
 			 mt_task_mode_name(c->task_mode), c->tasks > 1 ? "s" : "",

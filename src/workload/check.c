@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Checks of a workload config before anything runs. */
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +35,28 @@ static int check_sizes(const struct mt_config *cfg, struct mt_msg *msg)
 			    (unsigned long long)cfg->region,
 			    (unsigned long long)mt_config_regions(cfg));
 	return 0;
+}
+
+/*
+ * --cpu N: a CPU this process may run on (its affinity, which cpusets and
+ * taskset narrow, holds only online CPUs), so pinning cannot fail mid-run.
+ */
+static int check_cpu(const struct mt_config *cfg, struct mt_msg *msg)
+{
+	cpu_set_t set;
+	char list[128];
+	size_t n = 0;
+
+	if (cfg->cpu < 0 || sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	if (CPU_ISSET(cfg->cpu, &set))
+		return 0;
+	list[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && n < sizeof(list) - 16; c++)
+		if (CPU_ISSET(c, &set))
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%d", n ? "," : "", c);
+	return mt_msg_set(msg, -EINVAL, "memtlb's CPUs are those of its affinity (taskset -p)",
+			  "--cpu %d: not a CPU memtlb may run on (%s)", cfg->cpu, list);
 }
 
 static int check_options(const struct mt_config *cfg, struct mt_msg *msg)
@@ -217,6 +240,8 @@ int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg)
 	ret = check_sizes(cfg, msg);
 	if (!ret)
 		ret = check_options(cfg, msg);
+	if (!ret)
+		ret = check_cpu(cfg, msg);
 	if (!ret)
 		ret = mt_region_check(cfg, msg);
 	if (!ret)
