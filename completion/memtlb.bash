@@ -185,7 +185,7 @@ _memtlb()
 		case $cmd in
 		probe) word="base thp hugetlb" ;;
 		flush) word="1..64:x2 16..64:4 1..64:1" ;;
-		*) word="default base thp hugetlb hugetlb:2m hugetlb:1g" ;;
+		*) word="default base thp mthp:16k mthp:64k mthp:2m hugetlb hugetlb:2m hugetlb:1g" ;;
 		esac
 		COMPREPLY=($(compgen -W "$word" -- "$cur"))
 		return

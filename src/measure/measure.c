@@ -21,6 +21,8 @@
 #include "stats/stats.h"
 #include "sys/env.h"
 #include "sys/interrupts.h"
+#include "sys/mthp.h"
+#include "workload/check.h"
 
 /*
  * Kernel-side evidence: /proc/vmstat counters (system-wide: other tasks on
@@ -525,8 +527,8 @@ static bool evidence_fits(const struct mt_measure_run *m)
 }
 
 /* One iteration: timed, or the extra one for the evidence alone. */
-static int iterate(struct mt_measure_run *m, bool timed, bool evidence,
-		   struct mt_mismatch *bad)
+static int iterate_once(struct mt_measure_run *m, bool timed, bool evidence,
+			struct mt_mismatch *bad)
 {
 	const struct mt_measure_opts *opts = m->r.opts;
 	struct run *r = &m->r;
@@ -578,6 +580,28 @@ static int iterate(struct mt_measure_run *m, bool timed, bool evidence,
 			ts[p].rate_per_task : NAN;
 	}
 	return 0;
+}
+
+/*
+ * One iteration, under --pages mthp:SIZE with that size alone for it: set
+ * before the mmap phase, restored after the munmap (the cleanup registry
+ * restores it however memtlb ends). Per iteration, since an interleaved
+ * sweep alternates points of other sizes; outside every phase.
+ */
+static int iterate(struct mt_measure_run *m, bool timed, bool evidence,
+		   struct mt_mismatch *bad)
+{
+	struct mt_mthp_run mthp = { .n = 0 };
+	int ret, put;
+
+	if (m->cfg.pages != MT_PAGES_MTHP)
+		return iterate_once(m, timed, evidence, bad);
+	ret = mt_mthp_use(m->cfg.huge_size, mt_workload_mthp_shmem(&m->cfg), &mthp);
+	if (ret)
+		return ret;
+	ret = iterate_once(m, timed, evidence, bad);
+	put = mt_mthp_restore(&mthp);
+	return ret ? ret : put;
 }
 
 static bool warm_up(const struct mt_measure_run *m)

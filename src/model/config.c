@@ -26,7 +26,7 @@ static const char *const backings[MT_BACKING_MAX] = {
 };
 static const char *const pages[MT_PAGES_MAX] = {
 	[MT_PAGES_DEFAULT] = "default", [MT_PAGES_BASE] = "base", [MT_PAGES_THP] = "thp",
-	[MT_PAGES_HUGETLB] = "hugetlb",
+	[MT_PAGES_HUGETLB] = "hugetlb", [MT_PAGES_MTHP] = "mthp",
 };
 static const char *const accesses[MT_ACCESS_MAX] = {
 	[MT_ACCESS_SEQ] = "seq", [MT_ACCESS_RANDOM] = "random", [MT_ACCESS_STRIDE] = "stride",
@@ -208,6 +208,20 @@ static int set_pages(struct mt_config *cfg, const char *value, struct mt_msg *ms
 	int v;
 
 	cfg->huge_size = 0;
+	if (!strncmp(value, "mthp", 4)) {
+		uint64_t size;
+
+		/* a power of two above the base page; which the kernel offers: check.c */
+		if (value[4] != ':' || mt_size_parse(value + 5, &size) || size & (size - 1) ||
+		    size <= (uint64_t)sysconf(_SC_PAGESIZE))
+			return mt_msg_set(msg, -EINVAL, "an mTHP size the kernel offers, mthp:64k "
+					  "(memtlb sysinfo lists them)",
+					  "%s: not mthp:SIZE, a power of two above the page size",
+					  value);
+		cfg->pages = MT_PAGES_MTHP;
+		cfg->huge_size = size;
+		return 0;
+	}
 	if (!strcmp(value, "hugetlb:2m") || !strcmp(value, "hugetlb:1g")) {
 		cfg->pages = MT_PAGES_HUGETLB;
 		cfg->huge_size = value[8] == '2' ? 2ull << 20 : 1ull << 30;
@@ -363,7 +377,7 @@ static const struct mt_config_key keys[MT_CFG_MAX] = {
 		.group = MT_GROUP_WORKLOAD },
 	[MT_CFG_PAGES] = { KEY("pages", "pages", MT_KEY_CUSTOM, pages), .set = set_pages,
 		CHOICES(pages), .flags = MT_KEY_VARY, .arg = "KIND",
-		.help = "default, base, thp, hugetlb, hugetlb:2m, hugetlb:1g",
+		.help = "default, base, thp, mthp:SIZE, hugetlb, hugetlb:2m, hugetlb:1g",
 		.group = MT_GROUP_WORKLOAD },
 	[MT_CFG_RESERVE] = { KEY("reserve", "reserve", MT_KEY_FLAG, reserve),
 		.help = "grow the hugetlb pool for the run (root), restore it",

@@ -22,6 +22,7 @@ enum mt_pages {
 	MT_PAGES_BASE,		/* MADV_NOHUGEPAGE */
 	MT_PAGES_THP,		/* MADV_HUGEPAGE on a huge-page-aligned region */
 	MT_PAGES_HUGETLB,	/* MAP_HUGETLB / MFD_HUGETLB with a size flag */
+	MT_PAGES_MTHP,		/* one mTHP folio size (huge_size) alone, MADV_HUGEPAGE */
 	MT_PAGES_MAX,
 };
 

@@ -2105,6 +2105,13 @@ static int config_text(json_t *jc, enum mt_cfg_key id, json_t *v, const struct m
 	}
 	if (!json_is_string(v))
 		return -EINVAL;
+	/* mthp's size is the huge page size's, as hugetlb's is */
+	if (id == MT_CFG_PAGES && !strcmp(json_string_value(v), "mthp")) {
+		if (get_u64(jc, "huge_page_size", &u))
+			return -EINVAL;
+		snprintf(buf, len, "mthp:%" PRIu64, u);
+		return 0;
+	}
 	if (id == MT_CFG_ACCESS && !strcmp(json_string_value(v), "stride")) {
 		if (get_u64(jc, "stride", &u))
 			return -EINVAL;

@@ -524,8 +524,12 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	      mt_cell_safe(cmd, sizeof(cmd), rep->command), region, mt_backing_name(c->backing),
 	      block, c->runs > 1 ? line : "", c->ci_target > 0 ? "up to " : "", iters,
 	      iters == 1 ? "" : "s", c->passes, c->passes == 1 ? "" : "es");
-	n = (size_t)snprintf(line, sizeof(line), "pages %s, access %s", mt_pages_name(c->pages),
-			     mt_access_name(c->access));
+	n = (size_t)snprintf(line, sizeof(line), "pages %s", mt_pages_name(c->pages));
+	if (c->pages == MT_PAGES_MTHP) {
+		mt_size_format_short(c->huge_size, block, sizeof(block));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ":%s", block);
+	}
+	n += (size_t)snprintf(line + n, sizeof(line) - n, ", access %s", mt_access_name(c->access));
 	if (c->access == MT_ACCESS_STRIDE) {
 		mt_size_format_short(c->stride, block, sizeof(block));
 		n += (size_t)snprintf(line + n, sizeof(line) - n, ":%s", block);

@@ -248,6 +248,31 @@ bool mt_mapinfo_verdict(const struct mt_pagescan *s, bool want_huge, const char 
 	return false;
 }
 
+bool mt_mapinfo_verdict_size(const struct mt_pagescan *s, uint64_t size, uint64_t pmd,
+			     const char *asked, char *why, size_t len)
+{
+	uint64_t got = 0;
+	char fs[32];
+
+	for (unsigned int i = 0; i < s->n_folios; i++)
+		if (s->folios[i].size == size)
+			got += s->folios[i].bytes;
+	/* no folio sizes read: a PMD-sized one is the scan's huge pages */
+	if (!s->n_folios && size == pmd)
+		got = s->huge;
+	if (s->len && got >= s->len - s->len / 100)
+		return true;
+	folio_name(size, fs, sizeof(fs));
+	if (!s->n_folios && size != pmd)
+		snprintf(why, len, "not as requested: --pages %s: the folio sizes could not be "
+			 "read", asked);
+	else
+		snprintf(why, len, "not as requested: --pages %s got %s folios for %llu KiB of "
+			 "%llu KiB, under 99%%", asked, fs, (unsigned long long)(got >> 10),
+			 (unsigned long long)(s->len >> 10));
+	return false;
+}
+
 /* Each source's name in a report and its words in the pages: line. */
 static const struct {
 	const char *name;

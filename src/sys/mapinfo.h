@@ -159,6 +159,14 @@ int mt_mapinfo_scan(const void *addr, uint64_t len, struct mt_pagescan *ps);
  * "not as requested: <why>" (e.g. "--pages thp got 4.0 KiB pages for 6.0
  * MiB of 8.0 MiB").
  */
+/*
+ * Whether s is mapped with folios of size (an mTHP size; pmd, the PMD
+ * size, is the scan's huge pages when no folio sizes were read) for 99% of
+ * the range or more; false with why, as mt_mapinfo_verdict's.
+ */
+bool mt_mapinfo_verdict_size(const struct mt_pagescan *s, uint64_t size, uint64_t pmd,
+			     const char *asked, char *why, size_t len);
+
 bool mt_mapinfo_verdict(const struct mt_pagescan *s, bool want_huge, const char *asked,
 			char *why, size_t len);
 

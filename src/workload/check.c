@@ -11,6 +11,7 @@
 #include "model/size.h"
 #include "sys/cleanup.h"
 #include "sys/hugetlb.h"
+#include "sys/mthp.h"
 #include "sys/sysinfo.h"
 #include "workload/check.h"
 #include "workload/region.h"
@@ -57,6 +58,43 @@ static int check_cpu(const struct mt_config *cfg, struct mt_msg *msg)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%d", n ? "," : "", c);
 	return mt_msg_set(msg, -EINVAL, "memtlb's CPUs are those of its affinity (taskset -p)",
 			  "--cpu %d: not a CPU memtlb may run on (%s)", cfg->cpu, list);
+}
+
+bool mt_workload_mthp_shmem(const struct mt_config *cfg)
+{
+	return cfg->backing != MT_BACKING_ANON;
+}
+
+/*
+ * --pages mthp:SIZE: a size the kernel offers for the backing, that
+ * divides the region, and controls memtlb can set for the run.
+ */
+static int check_mthp(const struct mt_config *cfg, struct mt_msg *msg)
+{
+	bool shmem = mt_workload_mthp_shmem(cfg);
+	char a[32], b[32], list[256];
+
+	if (cfg->pages != MT_PAGES_MTHP)
+		return 0;
+	/* a tmpfs mount's huge= and a file system's own folios are not these controls */
+	if (cfg->backing == MT_BACKING_SHM || cfg->backing == MT_BACKING_FILE)
+		return mt_msg_set(msg, -EINVAL, "mTHP sizes back anon, shared or memfd mappings",
+				  "--pages mthp: not with --backing %s",
+				  mt_backing_name(cfg->backing));
+	mt_size_format_short(cfg->huge_size, b, sizeof(b));
+	if (!mt_mthp_offered(shmem, cfg->huge_size)) {
+		mt_mthp_list(shmem, list, sizeof(list));
+		return mt_msg_set(msg, -EINVAL, list[0] ? NULL : "mTHP needs kernel 6.8 or later "
+				  "(shmem's: 6.11)", "--pages mthp:%s: not a size this kernel offers "
+				  "for %s memory%s%s", b, shmem ? "shmem" : "anonymous",
+				  list[0] ? ": " : "", list);
+	}
+	if (cfg->region % cfg->huge_size) {
+		mt_size_format_short(cfg->region, a, sizeof(a));
+		return mt_msg_set(msg, -EINVAL, NULL, "--region: %s is not a multiple of the mTHP "
+				  "size (%s)", a, b);
+	}
+	return mt_mthp_check(shmem, msg);
 }
 
 static int check_options(const struct mt_config *cfg, struct mt_msg *msg)
@@ -242,6 +280,8 @@ int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg)
 		ret = check_options(cfg, msg);
 	if (!ret)
 		ret = check_cpu(cfg, msg);
+	if (!ret)
+		ret = check_mthp(cfg, msg);
 	if (!ret)
 		ret = mt_region_check(cfg, msg);
 	if (!ret)

@@ -31,6 +31,13 @@ int mt_workload_check(const struct mt_config *cfg, struct mt_msg *msg);
  */
 int mt_workload_check_together(const struct mt_config *cfgs, size_t n, struct mt_msg *msg);
 
+/*
+ * --pages mthp:SIZE: whether the size is shmem's (shared and memfd
+ * backings, the kernel's internal shmem mount: shmem_enabled) or
+ * anonymous memory's (anon: enabled).
+ */
+bool mt_workload_mthp_shmem(const struct mt_config *cfg);
+
 /* Runs, but not as asked (THP on a shmem backing with shmem THP off): true with msg. */
 bool mt_workload_caveat(const struct mt_config *cfg, struct mt_msg *msg);
 

@@ -45,6 +45,16 @@ void mt_region_init(struct mt_region *r, const struct mt_config *cfg, unsigned i
 }
 
 /* Where the file goes: --backing file:PATH, else $TMPDIR, else /tmp. */
+/*
+ * Pages chosen by madvise before the first fault: base pages (NOHUGEPAGE),
+ * THP and an mTHP size (HUGEPAGE, the region aligned to the size).
+ */
+static bool madvised(const struct mt_config *c)
+{
+	return c->pages == MT_PAGES_BASE || c->pages == MT_PAGES_THP ||
+	       c->pages == MT_PAGES_MTHP;
+}
+
 static const char *backing_target(const struct mt_config *cfg, const char **from)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -219,7 +229,8 @@ static int allocate(int fd, uint64_t len, const struct mt_config *c)
 	struct statfs fs;
 	int ret;
 
-	if (c->pages == MT_PAGES_THP && !fstatfs(fd, &fs) && fs.f_type == TMPFS_MAGIC)
+	if ((c->pages == MT_PAGES_THP || c->pages == MT_PAGES_MTHP) && !fstatfs(fd, &fs) &&
+	    fs.f_type == TMPFS_MAGIC)
 		return ftruncate(fd, (off_t)len) ? -errno : 0;
 	ret = posix_fallocate(fd, 0, (off_t)len);
 	/* glibc emulates it where the file system lacks it; a few refuse even that. */
@@ -382,9 +393,9 @@ int mt_region_map(const struct mt_region *r, unsigned int slice, char **out)
 	if (c->pages == MT_PAGES_HUGETLB && (flags & MAP_ANONYMOUS))
 		flags |= MAP_HUGETLB | (int)(log2u(c->huge_size) << MAP_HUGE_SHIFT);
 	/* madvise must come before the faults: populate after it instead. */
-	if (c->populate && c->pages != MT_PAGES_BASE && c->pages != MT_PAGES_THP)
+	if (c->populate && c->pages != MT_PAGES_BASE && !madvised(c))
 		flags |= MAP_POPULATE;
-	if (c->pages == MT_PAGES_THP) {
+	if (madvised(c) && c->pages != MT_PAGES_BASE) {
 		/* Reserve len + align of address space, map at the aligned start. */
 		align = c->huge_size;
 		res = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -409,8 +420,8 @@ int mt_region_map(const struct mt_region *r, unsigned int slice, char **out)
 		if (res + len + align > hint + len)
 			munmap(hint + len, (size_t)(res + len + align - (hint + len)));
 	}
-	if (c->pages == MT_PAGES_BASE || c->pages == MT_PAGES_THP) {
-		if (madvise(p, len, c->pages == MT_PAGES_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) ||
+	if (madvised(c)) {
+		if (madvise(p, len, c->pages == MT_PAGES_BASE ? MADV_NOHUGEPAGE : MADV_HUGEPAGE) ||
 		    (c->populate && madvise(p, len, MADV_POPULATE_WRITE))) {
 			ret = -errno;
 			munmap(p, len);

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/size.h"
 #include "workload/region.h"
 #include "workload/touch.h"
 #include "workload/workload.h"
@@ -934,8 +935,19 @@ static void page_verdict(struct mt_workload *w, int pid, const void *base)
 		folio_proof(w, pid, base);
 	if (!m->scanned || w->cfg.pages == MT_PAGES_DEFAULT)
 		return;
-	m->page_check = mt_mapinfo_verdict(&m->scan, want_huge, mt_pages_name(w->cfg.pages),
-					   m->verdict, sizeof(m->verdict)) ? 1 : -1;
+	if (w->cfg.pages == MT_PAGES_MTHP) {
+		char asked[48], sz[32];
+
+		mt_size_format_short(w->cfg.huge_size, sz, sizeof(sz));
+		snprintf(asked, sizeof(asked), "mthp:%s", sz);
+		m->page_check = mt_mapinfo_verdict_size(&m->scan, w->cfg.huge_size, mt_mapinfo_pmd_size(),
+							asked, m->verdict,
+							sizeof(m->verdict)) ? 1 : -1;
+	} else {
+		m->page_check = mt_mapinfo_verdict(&m->scan, want_huge,
+						   mt_pages_name(w->cfg.pages), m->verdict,
+						   sizeof(m->verdict)) ? 1 : -1;
+	}
 	if (m->page_check > 0)
 		snprintf(m->verdict, sizeof(m->verdict), "as requested");
 }

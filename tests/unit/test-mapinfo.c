@@ -63,6 +63,37 @@ static void scan_base(void **state)
 	munmap(raw, 6 * MB);
 }
 
+/* --pages mthp:SIZE: 99% of the range in folios of SIZE, or not as requested. */
+static void verdict_size(void **state)
+{
+	struct mt_pagescan s = { .len = 8 * MB };
+	char why[160];
+
+	(void)state;
+	mt_mapinfo_add_folio(&s, 64 << 10, 8 * MB);
+	assert_true(mt_mapinfo_verdict_size(&s, 64 << 10, 2 * MB, "mthp:64k", why, sizeof(why)));
+	/* the same folios are no 16 KiB ones */
+	assert_false(mt_mapinfo_verdict_size(&s, 16 << 10, 2 * MB, "mthp:16k", why,
+					     sizeof(why)));
+	assert_string_equal(why, "not as requested: --pages mthp:16k got 16 KiB folios for 0 KiB "
+			    "of 8192 KiB, under 99%");
+	/* 98% is under: kept out of verdicts, said so */
+	memset(&s, 0, sizeof(s));
+	s.len = 100 * 64 << 10;
+	mt_mapinfo_add_folio(&s, 64 << 10, 98 * 64 << 10);
+	mt_mapinfo_add_folio(&s, 4096, 2 * 64 << 10);
+	assert_false(mt_mapinfo_verdict_size(&s, 64 << 10, 2 * MB, "mthp:64k", why, sizeof(why)));
+	mt_mapinfo_add_folio(&s, 64 << 10, 1 * 64 << 10);
+	assert_true(mt_mapinfo_verdict_size(&s, 64 << 10, 2 * MB, "mthp:64k", why, sizeof(why)));
+	/* no folio sizes read: a PMD size is the scan's huge pages, another unknown */
+	memset(&s, 0, sizeof(s));
+	s.len = s.huge = 4 * MB;
+	assert_true(mt_mapinfo_verdict_size(&s, 2 * MB, 2 * MB, "mthp:2m", why, sizeof(why)));
+	assert_false(mt_mapinfo_verdict_size(&s, 64 << 10, 2 * MB, "mthp:64k", why, sizeof(why)));
+	assert_string_equal(why, "not as requested: --pages mthp:64k: the folio sizes could not "
+			    "be read");
+}
+
 static bool thp_possible(void)
 {
 	char buf[128] = "";
@@ -275,6 +306,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(scan_base),
+		cmocka_unit_test(verdict_size),
 		cmocka_unit_test(scan_thp),
 		cmocka_unit_test(scan_hugetlb),
 		cmocka_unit_test(verdict_synthetic),

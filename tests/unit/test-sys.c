@@ -18,6 +18,7 @@
 #include "sys/cleanup.h"
 #include "sys/hugetlb.h"
 #include "sys/journal.h"
+#include "sys/mthp.h"
 
 /* Each case forks: the registry and the lock are per process. */
 static char root[64], tunable[128], journal[128];
@@ -541,6 +542,100 @@ static void test_lock_held(void **state)
 	close(ready[0]);
 }
 
+/*
+ * mTHP sizes under a fixture sysroot: those offered for anon and shmem,
+ * one made the only one (madvise, advise; the others never) and each
+ * control put back as it was; a killed memtlb leaves them in the journal.
+ */
+static void mthp_dir(const char *kb, const char *enabled, const char *shmem)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/hugepages-%skB",
+		 root, kb);
+	mkdir(path, 0755);
+	strcat(path, "/");
+	if (enabled) {
+		char f[300];
+
+		snprintf(f, sizeof(f), "%senabled", path);
+		put(f, enabled);
+	}
+	if (shmem) {
+		char f[300];
+
+		snprintf(f, sizeof(f), "%sshmem_enabled", path);
+		put(f, shmem);
+	}
+}
+
+static bool mthp_holds(const char *kb, const char *file, const char *s)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/hugepages-%skB/%s",
+		 root, kb, file);
+	return holds(path, s);
+}
+
+static void test_mthp_use_restore(void **state)
+{
+	uint64_t sizes[MT_MTHP_MAX];
+	pid_t pid;
+	int st;
+
+	(void)state;
+	mthp_dir("8", NULL, "always inherit within_size advise [never]\n");
+	mthp_dir("64", "always inherit madvise [never]\n", "always [inherit] advise never\n");
+	mthp_dir("16", "always [inherit] madvise never\n", "always inherit advise [never]\n");
+	mthp_dir("2048", "always [inherit] madvise never\n", "never\n");
+	assert_int_equal(mt_mthp_sizes(false, sizes, MT_MTHP_MAX), 3);
+	assert_int_equal(sizes[0], 16 << 10);
+	assert_int_equal(sizes[2], 2048 << 10);
+	assert_int_equal(mt_mthp_sizes(true, sizes, MT_MTHP_MAX), 4);
+	assert_int_equal(sizes[0], 8 << 10);
+	assert_false(mt_mthp_offered(false, 8 << 10));
+	assert_true(mt_mthp_offered(true, 8 << 10));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct mt_mthp_run run;
+
+		if (mt_mthp_use(64 << 10, false, &run) || run.n != 3)
+			_exit(3);
+		if (!mthp_holds("64", "enabled", "madvise") ||
+		    !mthp_holds("16", "enabled", "never") ||
+		    !mthp_holds("2048", "enabled", "never") || !exists(journal))
+			_exit(4);
+		/* shmem's controls are another set: untouched */
+		if (!mthp_holds("64", "shmem_enabled", "always [inherit] advise never\n"))
+			_exit(5);
+		if (mt_mthp_restore(&run))
+			_exit(6);
+		if (!mthp_holds("64", "enabled", "never") ||
+		    !mthp_holds("16", "enabled", "inherit") ||
+		    !mthp_holds("2048", "enabled", "inherit") || exists(journal))
+			_exit(7);
+		/* killed while a size is set: the journal keeps every control */
+		if (mt_mthp_use(16 << 10, true, &run) || run.n != 4)
+			_exit(8);
+		if (!mthp_holds("16", "shmem_enabled", "advise") ||
+		    !mthp_holds("8", "shmem_enabled", "never"))
+			_exit(9);
+		raise(SIGKILL);
+	}
+	st = reap(pid);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	assert_true(exists(journal));
+	assert_true(mthp_holds("16", "shmem_enabled", "advise"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +650,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pool_count_strict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_journal_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_held, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mthp_use_restore, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# --pages mthp:SIZE: one mTHP size alone for the run (its control madvise,
+# every other size's never, each put back after every iteration), proven
+# by the folio scan, for anonymous memory and shmem; restored by the next
+# memtlb when this one is killed; a size the kernel does not offer is bad
+# input naming those it does. The controls are compared before and after.
+. "$(dirname "$0")/lib.sh"
+
+thp=/sys/kernel/mm/transparent_hugepage
+if [ "$(id -u)" -ne 0 ]; then
+	echo "needs root to set the mTHP sizes: skipped"
+	exit 77
+fi
+if [ ! -w "$thp/hugepages-64kB/enabled" ] || [ ! -w "$thp/hugepages-16kB/shmem_enabled" ]
+then
+	echo "no writable 64 kB anon or 16 kB shmem mTHP size on this kernel: skipped"
+	exit 77
+fi
+if ! head -c 8 /proc/kpageflags >/dev/null 2>&1; then
+	echo "/proc/kpageflags unreadable: skipped"
+	exit 77
+fi
+controls() { grep -H . "$thp"/hugepages-*/enabled "$thp"/hugepages-*/shmem_enabled; }
+controls >"$work/before"
+# Whatever this test does, the machine ends as it began.
+trap 'while IFS=: read -r f v; do
+	echo "$v" | sed "s/.*\[\(.*\)\].*/\1/" >"$f"; done <"$work/before"
+	rm -rf "$work"' EXIT INT TERM
+
+# share JSON SIZE: the region's share in folios of SIZE bytes.
+share() {
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]["mapping"]
+print(sum(f["share"] for f in r["pages"].get("folios", []) if f["size"] == int(sys.argv[2])),
+      r["as_requested"])' "$1" "$2"
+}
+
+run stat --pages mthp:64k --backing anon --region 8m -i 2 -p 1 -o "$work/anon.json"
+expect_status 0 "mthp:64k anon"
+expect_grep '^pages mthp:64k, access seq' "$out" "the header names the size"
+expect_grep 'in 64 KiB folios \(100\.0%\).*as requested' "$out" "anon: proven 64 KiB folios"
+[ "$(share "$work/anon.json" 65536)" = "1.0 True" ] && ok ||
+	fail "anon: the JSON's share of 64 KiB folios: $(share "$work/anon.json" 65536)"
+controls | cmp -s - "$work/before" && ok || fail "anon: the mTHP controls not restored"
+
+run stat --pages mthp:16k --region 8m -i 2 -p 1 -o "$work/shmem.json"
+expect_status 0 "mthp:16k shared (shmem)"
+expect_grep 'in 16 KiB folios \(100\.0%\).*as requested' "$out" "shmem: proven 16 KiB folios"
+controls | cmp -s - "$work/before" && ok || fail "shmem: the mTHP controls not restored"
+
+# read back: the size is the report's huge_page_size
+run stat --from "$work/anon.json" --format json
+cmp -s "$out" "$work/anon.json" && ok || fail "mthp: not read back as written"
+
+# a sweep over sizes, interleaved: each point's size set for its iterations
+run sweep --region 4m --vary pages=mthp:16k,mthp:64k -i 2 -p 1 --backing anon \
+	-o "$work/sweep.json"
+expect_status 0 "sweep --vary pages=mthp:16k,mthp:64k"
+python3 - "$work/sweep.json" <<'PY' && ok || fail "sweep: a point not proven at its size"
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    size = {"mthp:16k": 16384, "mthp:64k": 65536}[r["params"]["pages"]]
+    got = sum(f["share"] for f in r["mapping"]["pages"]["folios"] if f["size"] == size)
+    assert r["mapping"]["as_requested"] and got == 1.0, (r["params"], got)
+PY
+controls | cmp -s - "$work/before" && ok || fail "sweep: the mTHP controls not restored"
+
+# SIGKILL mid-run: the journal has every control, the next memtlb puts it back
+"$MEMTLB" stat --pages mthp:64k --backing anon --region 64m -i 100000 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	grep -q '\[madvise\]' "$thp/hugepages-64kB/enabled" && break
+	sleep 0.05
+done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+run stat --region 1m -i 2 -p 1
+expect_status 0 "the memtlb after a killed one"
+expect_grep 'ended without restoring' "$err" "the next memtlb says what it restored"
+controls | cmp -s - "$work/before" && ok || fail "SIGKILL: the mTHP controls not restored"
+
+usage_case "a size not offered" stat --pages mthp:8k --backing anon --region 8m
+expect_grep 'offers for anonymous memory: 16k' "$err" "the error lists the sizes offered"
+usage_case "no size" stat --pages mthp --region 8m
+usage_case "not a power of two" stat --pages mthp:48k --region 8m
+usage_case "shm backing" stat --pages mthp:64k --backing shm --region 8m
+usage_case "region not a multiple" stat --pages mthp:64k --backing anon --region 100k
+controls | cmp -s - "$work/before" && ok || fail "usage errors changed a control"
+finish
