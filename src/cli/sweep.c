@@ -424,8 +424,23 @@ static int regions_auto(struct sweep_cmd *sc)
 	return 0;
 }
 
+/* One --vary: an axis of the sweep, checked by the setter every point uses. */
+static int add_vary(struct sweep_cmd *sc, const char *arg)
+{
+	struct mt_msg msg;
+	int ret = mt_sweep_add_axis(sc->sw, arg, &msg);
+
+	if (ret)
+		return ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
+	sc->tunables |= !strncmp(arg, "sysfs:", 6) || !strncmp(arg, "sysctl:", 7);
+	sc->pages_varied |= !strncmp(arg, "pages=", 6);
+	return 0;
+}
+
 static int cmd_sweep(int argc, char *argv[])
 {
+	const char *vary[16];
+	size_t n_vary = 0;
 	struct sweep_cmd sc = { 0 };
 	struct mt_msg msg;
 	const char *tlb_path = NULL;
@@ -457,13 +472,14 @@ static int cmd_sweep(int argc, char *argv[])
 			}
 			continue;
 		case OPT_VARY:
-			ret = mt_sweep_add_axis(sc.sw, optarg, &msg);
-			if (ret) {
-				ret = ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
-				goto out;
+			/* added after every option: pages=all needs the final --backing */
+			if (n_vary < sizeof(vary) / sizeof(vary[0])) {
+				vary[n_vary++] = optarg;
+				continue;
 			}
-			sc.tunables |= !strncmp(optarg, "sysfs:", 6) || !strncmp(optarg, "sysctl:", 7);
-			sc.pages_varied |= !strncmp(optarg, "pages=", 6);
+			ret = add_vary(&sc, optarg);
+			if (ret)
+				goto out;
 			continue;
 		case OPT_PHASE:
 			sc.phase = optarg;
@@ -505,6 +521,11 @@ static int cmd_sweep(int argc, char *argv[])
 			goto out;
 		}
 		ret = mt_cli_workload_opt(c, optarg, &sc.base);
+		if (ret)
+			goto out;
+	}
+	for (size_t i = 0; i < n_vary; i++) {
+		ret = add_vary(&sc, vary[i]);
 		if (ret)
 			goto out;
 	}

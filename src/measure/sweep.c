@@ -19,7 +19,9 @@
 #include "sys/cleanup.h"
 #include "sys/env.h"
 #include "sys/journal.h"
+#include "sys/mthp.h"
 #include "sys/tunable.h"
+#include "workload/check.h"
 
 #define MAX_AXES (MT_PARAM_MAX - 1)
 #define MAX_VALUES 64
@@ -192,6 +194,24 @@ static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *
 	return 0;
 }
 
+/*
+ * --vary pages=all: base pages and every mTHP size the kernel offers for
+ * the backing (the PMD size among them), smallest first: the matrix.
+ */
+static char *all_pages(const struct mt_config *base)
+{
+	uint64_t sizes[MT_MTHP_MAX];
+	size_t n = mt_mthp_sizes(mt_workload_mthp_shmem(base), sizes, MT_MTHP_MAX), k;
+	char *buf = malloc(16 + n * 24);
+
+	if (!buf)
+		return NULL;
+	k = (size_t)sprintf(buf, "base");
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)sprintf(buf + k, ",mthp:%lluk", (unsigned long long)(sizes[i] >> 10));
+	return buf;
+}
+
 int mt_sweep_add_axis(struct mt_sweep *sw, const char *arg, struct mt_msg *msg)
 {
 	const char *eq = strchr(arg, '=');
@@ -217,7 +237,8 @@ int mt_sweep_add_axis(struct mt_sweep *sw, const char *arg, struct mt_msg *msg)
 	ret = check_key(sw, ax, msg);
 	if (ret)
 		return ret;
-	ax->buf = strdup(eq + 1);
+	ax->buf = !strcmp(ax->key, "pages") && !strcmp(eq + 1, "all") ? all_pages(sw->base)
+								       : strdup(eq + 1);
 	if (!ax->buf)
 		return mt_msg_set(msg, -ENOMEM, NULL, "--vary: %s", strerror(ENOMEM));
 	for (char *save = NULL, *v = strtok_r(ax->buf, ",", &save); v;

@@ -29,6 +29,7 @@
 
 #include <jansson.h>
 
+#include "analysis/matrix.h"
 #include "analysis/series.h"
 #include "analysis/translation.h"
 #include "model/reach.h"
@@ -1451,6 +1452,71 @@ static void translation_json(struct jb *b, json_t *root, const struct mt_report 
 	free(tr);
 }
 
+/*
+ * sweep --vary pages: the page-size matrix of the default phase
+ * (analysis/matrix), recomputed from the results like the knees: per
+ * region its rows and the cheapest first touch and steady access.
+ */
+static json_t *matrix_row_json(struct jb *b, const struct mt_matrix_row *r)
+{
+	json_t *o = object(b);
+
+	put_str(b, o, "pages", r->pages);
+	put_int(b, o, "folio_size", (json_int_t)r->folio);
+	set_real(b, o, "share", r->share);
+	put_bool(b, o, "proven", r->proven);
+	set_real(b, o, "first_touch_ns_per_fault", r->fault_ns);
+	set_real(b, o, "first_touch_ns_per_4k", r->touch_ns_4k);
+	set_real(b, o, "faults_per_block", r->faults_per_block);
+	set_real(b, o, "steady_ns", r->steady_ns);
+	set_real(b, o, "steady_ci95_ns", r->steady_ci95);
+	set_real(b, o, "vs_base_ns", r->vs_base_ns);
+	set_real(b, o, "vs_base_ci95_ns", r->vs_base_ci95);
+	return o;
+}
+
+static void matrix_json(struct jb *b, json_t *root, const struct mt_report *rep)
+{
+	const char *phase = mt_report_default_phase(rep);
+	struct mt_matrix_row *rows = calloc(rep->n_results + 1, sizeof(*rows));
+	struct mt_matrix mats[64];
+	size_t n_rows;
+	json_t *a;
+	int n;
+
+	if (!rows) {
+		b->err = -ENOMEM;
+		return;
+	}
+	n = mt_matrix_build(rep, phase, rows, rep->n_results, &n_rows, mats, 64);
+	if (n <= 0) {
+		if (n < 0)
+			b->err = n;
+		free(rows);
+		return;
+	}
+	a = array(b);
+	for (int g = 0; g < n; g++) {
+		const struct mt_matrix *m = &mats[g];
+		json_t *o = object(b), *jr = array(b);
+
+		put_int(b, o, "region", (json_int_t)m->region);
+		put_str(b, o, "phase", phase);
+		for (size_t i = m->first; i < m->first + m->n; i++)
+			push(b, jr, matrix_row_json(b, &rows[i]));
+		put(b, o, "rows", jr);
+		if (m->touch_best >= 0)
+			put_str(b, o, "first_touch_best", rows[m->touch_best].pages);
+		if (m->steady_best >= 0)
+			put_str(b, o, "steady_best", rows[m->steady_best].pages);
+		set_real(b, o, "steady_margin_ns", m->steady_margin);
+		set_real(b, o, "steady_margin_ci95_ns", m->steady_margin_ci95);
+		push(b, a, o);
+	}
+	put(b, root, "matrix", a);
+	free(rows);
+}
+
 /* The measured TLB levels the report was given (--tlb), for sweep --from and report. */
 static json_t *levels_json(struct jb *b, const struct mt_report *rep)
 {
@@ -1498,8 +1564,10 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 		put(&b, root, "tlb_levels", levels_json(&b, rep));
 	if (rep->n_results >= 3 && !rep->flush)
 		analysis_json(&b, root, rep);
-	if (rep->n_results >= 2 && !rep->flush)
+	if (rep->n_results >= 2 && !rep->flush) {
 		translation_json(&b, root, rep);
+		matrix_json(&b, root, rep);
+	}
 	if (rep->flush)
 		put(&b, root, "flush", flush_json(&b, rep));
 	if (rep->interrupted)

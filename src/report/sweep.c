@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/matrix.h"
 #include "analysis/series.h"
 #include "analysis/translation.h"
 #include "model/reach.h"
@@ -172,6 +173,119 @@ static int print_translation(FILE *f, const struct mt_report *rep, const char *p
 	mt_table_destroy(t);
 	free(tr);
 	return ret;
+}
+
+#define MATRIX_MAX 64
+
+/* A number of the matrix, "-" where it is not known. */
+static void matrix_cell(struct mt_table *t, const char *fmt, double v)
+{
+	if (isfinite(v))
+		mt_table_add(t, fmt, v);
+	else
+		mt_table_add(t, "%s", "-");
+}
+
+/* The verdict of one region: the cheapest first touch and steady access. */
+static void matrix_verdict(FILE *f, const struct mt_matrix_row *rows, const struct mt_matrix *m,
+			   int prose)
+{
+	char a[MT_SAFE_MAX], b[MT_SAFE_MAX];
+
+	if (m->touch_best < 0 || m->steady_best < 0) {
+		mt_text_wrapf(f, prose, "verdict: none, no page size was proven as asked");
+		return;
+	}
+	mt_cell_safe(a, sizeof(a), rows[m->touch_best].pages);
+	mt_cell_safe(b, sizeof(b), rows[m->steady_best].pages);
+	if (m->touch_next >= 0)
+		mt_text_wrapf(f, prose, "verdict: first touch cheapest with %s, %.1f ns per 4 KiB "
+			      "(x%.2f under %s)", a, rows[m->touch_best].touch_ns_4k,
+			      rows[m->touch_next].touch_ns_4k / rows[m->touch_best].touch_ns_4k,
+			      mt_cell_safe(b, sizeof(b), rows[m->touch_next].pages));
+	mt_cell_safe(b, sizeof(b), rows[m->steady_best].pages);
+	if (m->steady_next < 0)
+		return;
+	if (isfinite(m->steady_margin_ci95) && m->steady_margin <= m->steady_margin_ci95) {
+		mt_text_wrapf(f, prose, "verdict: steady access: %s and %s are not apart "
+			      "(%.3f +-%.3f ns/block)", b,
+			      mt_cell_safe(a, sizeof(a), rows[m->steady_next].pages),
+			      m->steady_margin, m->steady_margin_ci95);
+		return;
+	}
+	mt_text_wrapf(f, prose, "verdict: steady access cheapest with %s, %.3f ns/block, %.3f "
+		      "+-%.3f under %s%s", b, rows[m->steady_best].steady_ns, m->steady_margin,
+		      m->steady_margin_ci95, mt_cell_safe(a, sizeof(a), rows[m->steady_next].pages),
+		      m->touch_best != m->steady_best ? "; first touch and steady access "
+		      "disagree" : "");
+}
+
+/*
+ * The page-size matrix under the series: per region, one row per --pages
+ * value, first touch against steady access, and the verdict.
+ */
+static int print_matrix(FILE *f, const struct mt_report *rep, const char *phase, int width,
+			int prose)
+{
+	struct mt_matrix_row *rows = calloc(rep->n_results + 1, sizeof(*rows));
+	struct mt_matrix mats[MATRIX_MAX];
+	char cell[MT_CELL_MAX], ph[MT_SAFE_MAX];
+	size_t n_rows;
+	int n, ret = 0;
+
+	if (!rows)
+		return -ENOMEM;
+	n = mt_matrix_build(rep, phase, rows, rep->n_results, &n_rows, mats, MATRIX_MAX);
+	for (int g = 0; g < n && !ret; g++) {
+		const struct mt_matrix *m = &mats[g];
+		struct mt_table *t = NULL;
+
+		ret = mt_table_create(&t, 9);
+		if (ret)
+			break;
+		mt_size_format_short(m->region, cell, sizeof(cell));
+		fputc('\n', f);
+		mt_text_wrapf(f, prose, "page sizes: region %s, first touch (write_0) and steady "
+			      "access (%s, ns/block +-95%%)", cell,
+			      mt_cell_safe(ph, sizeof(ph), phase));
+		mt_table_add(t, "%s", "pages");
+		mt_table_add(t, "%s", "proven");
+		mt_table_add(t, "%s", "ns/fault");
+		mt_table_add(t, "%s", "ns/4KiB");
+		mt_table_add(t, "%s", "flt/blk");
+		mt_table_add(t, "%s", "steady");
+		mt_table_add(t, "%s", "+-95%");
+		mt_table_add(t, "%s", "vs base");
+		mt_table_add(t, "%s", "+-95%");
+		for (size_t i = m->first; i < m->first + m->n; i++) {
+			const struct mt_matrix_row *r = &rows[i];
+
+			/* mt_table_add escapes the value, a string from the report */
+			mt_table_add(t, "%s", r->pages);
+			if (isfinite(r->share))
+				mt_table_add(t, "%.0f%%%s", 100.0 * r->share, r->proven ? "" : "!");
+			else
+				mt_table_add(t, "%s", r->proven ? "yes" : "no!");
+			matrix_cell(t, "%.1f", r->fault_ns);
+			matrix_cell(t, "%.1f", r->touch_ns_4k);
+			matrix_cell(t, "%.3f", r->faults_per_block);
+			matrix_cell(t, "%.3f", r->steady_ns);
+			matrix_cell(t, "%.3f", r->steady_ci95);
+			matrix_cell(t, "%+.3f", r->vs_base_ns);
+			matrix_cell(t, "%.3f", r->vs_base_ci95);
+			if (!r->proven)
+				mt_table_note(t, "%s: not as requested (%s): no verdict", r->pages,
+					      r->r->map.verdict[0] ? r->r->map.verdict : "not scanned");
+		}
+		ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
+		if (!ret)
+			ret = mt_table_print_notes_fit(f, t, prose);
+		mt_table_destroy(t);
+		if (!ret)
+			matrix_verdict(f, rows, m, prose);
+	}
+	free(rows);
+	return ret < 0 ? ret : 0;
 }
 
 void mt_report_print_tlb_agreement(FILE *f, const struct mt_report *rep, int width)
@@ -429,6 +543,8 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 	mt_series_end(&c);
 	if (!ret)
 		ret = print_translation(f, rep, phase, wide ? 0 : width, prose);
+	if (!ret)
+		ret = print_matrix(f, rep, phase, wide ? 0 : width, prose);
 	if (!ret)
 		print_missing(f, rep, prose);
 	if (!ret && ferror(f))

@@ -31,7 +31,7 @@ static int cmp_u64(const void *a, const void *b)
 
 size_t mt_mthp_sizes(bool shmem, uint64_t *out, size_t max)
 {
-	char dir[4096], file[4096 + 64];
+	char dir[4096], file[4096 + 300];
 	struct dirent *d;
 	size_t n = 0;
 	DIR *dp;

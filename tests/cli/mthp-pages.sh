@@ -53,18 +53,57 @@ controls | cmp -s - "$work/before" && ok || fail "shmem: the mTHP controls not r
 run stat --from "$work/anon.json" --format json
 cmp -s "$out" "$work/anon.json" && ok || fail "mthp: not read back as written"
 
-# a sweep over sizes, interleaved: each point's size set for its iterations
-run sweep --region 4m --vary pages=mthp:16k,mthp:64k -i 2 -p 1 --backing anon \
+# a sweep over sizes, interleaved: each point's size set for its iterations,
+# and the page-size matrix: a row per size, faults per block exact
+run sweep --region 4m --vary pages=base,mthp:16k,mthp:64k -i 3 -p 1 --backing anon \
 	-o "$work/sweep.json"
-expect_status 0 "sweep --vary pages=mthp:16k,mthp:64k"
+expect_status 0 "sweep --vary pages=base,mthp:16k,mthp:64k"
+cp "$out" "$work/sweep.txt"
 python3 - "$work/sweep.json" <<'PY' && ok || fail "sweep: a point not proven at its size"
 import json, sys
 for r in json.load(open(sys.argv[1]))["results"]:
-    size = {"mthp:16k": 16384, "mthp:64k": 65536}[r["params"]["pages"]]
-    got = sum(f["share"] for f in r["mapping"]["pages"]["folios"] if f["size"] == size)
+    size = {"base": 4096, "mthp:16k": 16384, "mthp:64k": 65536}[r["params"]["pages"]]
+    pages = r["mapping"]["pages"]
+    got = pages["base"] / 4194304 if size == 4096 else \
+        sum(f["share"] for f in pages["folios"] if f["size"] == size)
     assert r["mapping"]["as_requested"] and got == 1.0, (r["params"], got)
 PY
 controls | cmp -s - "$work/before" && ok || fail "sweep: the mTHP controls not restored"
+expect_grep '^page sizes: region 4m' "$work/sweep.txt" "the matrix's title"
+expect_grep '^mthp:64k +100% .* 0\.062 ' "$work/sweep.txt" "the matrix's 64k row"
+expect_grep '^verdict: first touch cheapest with ' "$work/sweep.txt" "the first-touch verdict"
+expect_grep '^verdict: steady access' "$work/sweep.txt" "the steady verdict"
+python3 - "$work/sweep.json" <<'PY' && ok || fail "sweep: the JSON matrix"
+import json, sys
+m = json.load(open(sys.argv[1]))["matrix"]
+assert len(m) == 1 and m[0]["region"] == 4194304, m
+rows = {r["pages"]: r for r in m[0]["rows"]}
+assert [r["pages"] for r in m[0]["rows"]] == ["base", "mthp:16k", "mthp:64k"], rows
+for pages, faults in (("base", 1.0), ("mthp:16k", 0.25), ("mthp:64k", 0.0625)):
+    r = rows[pages]
+    assert r["proven"] and r["share"] == 1.0, r
+    assert abs(r["faults_per_block"] - faults) < 1e-9, (pages, r["faults_per_block"])
+    assert r["first_touch_ns_per_fault"] > 0 and r["steady_ns"] > 0, r
+assert "vs_base_ns" not in rows["base"] and "vs_base_ns" in rows["mthp:64k"], rows
+assert m[0]["first_touch_best"] in rows and m[0]["steady_best"] in rows, m[0]
+PY
+# read back: the same matrix, recomputed from the results
+run sweep --from "$work/sweep.json"
+cmp -s "$out" "$work/sweep.txt" && ok || fail "sweep --from: not the run's table and matrix"
+
+# pages=all: base pages and every size offered for anonymous memory
+offered=$(ls -d "$thp"/hugepages-*kB | while read -r d; do
+	[ -e "$d/enabled" ] && echo x; done | wc -l)
+run sweep --region 2m --vary pages=all -i 2 -p 1 --backing anon -o "$work/all.json"
+expect_status 0 "sweep --vary pages=all"
+python3 - "$work/all.json" "$offered" <<'PY' && ok || fail "pages=all: not base and every size"
+import json, sys
+rows = json.load(open(sys.argv[1]))["matrix"][0]["rows"]
+assert len(rows) == 1 + int(sys.argv[2]) and rows[0]["pages"] == "base", rows
+sizes = [r["folio_size"] for r in rows[1:]]
+assert sizes == sorted(sizes), sizes
+PY
+controls | cmp -s - "$work/before" && ok || fail "pages=all: the mTHP controls not restored"
 
 # SIGKILL mid-run: the journal has every control, the next memtlb puts it back
 "$MEMTLB" stat --pages mthp:64k --backing anon --region 64m -i 100000 >/dev/null 2>&1 &
