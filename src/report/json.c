@@ -203,8 +203,10 @@ static int hv_write(const void *base, json_t **out)
 		feat = json_object();
 		for (size_t i = 0; feat && i < MT_ENV_KVM_FEATURES; i++)
 			if (json_object_set_new(feat, mt_env_kvm_features[i].name, json_boolean(
-				e->kvm_features & (1u << mt_env_kvm_features[i].bit))))
+				e->kvm_features & (1u << mt_env_kvm_features[i].bit)))) {
+				json_decref(feat);
 				return -ENOMEM;
+			}
 	}
 	*out = json_pack("{s:o,s:o,s:o}",
 			 "signature", e->hv_cpuid > 0 ? mt_json_string(e->hv_signature)
@@ -717,9 +719,13 @@ static int folios_write(const void *base, json_t **out)
 		json_t *one = json_pack("{s:I,s:I}", "size", (json_int_t)fs->size, "bytes",
 					(json_int_t)fs->bytes);
 
-		if (!one || mt_json_set_real(one, "share", ps->len ? (double)fs->bytes /
-					     (double)ps->len : 0.0) ||
-		    json_array_append_new(*out, one)) {
+		if (one && mt_json_set_real(one, "share", ps->len ? (double)fs->bytes /
+					    (double)ps->len : 0.0)) {
+			json_decref(one);
+			one = NULL;
+		}
+		/* json_array_append_new takes one, and refuses NULL */
+		if (json_array_append_new(*out, one)) {
 			json_decref(*out);
 			*out = NULL;
 		}
