@@ -652,6 +652,36 @@ static int knees_section(FILE *f, enum mt_format fmt, const struct mt_report *co
 	return ret;
 }
 
+/* Each input's page-size matrix (sweep --vary pages), as memtlb sweep prints it. */
+static int matrix_section(FILE *f, enum mt_format fmt, const struct mt_report *const *reps,
+			  const char *const *files, unsigned int n)
+{
+	bool headed = false;
+	int ret = 0;
+
+	for (unsigned int i = 0; !ret && i < n; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (!m)
+			return -ENOMEM;
+		ret = mt_report_print_matrix(m, reps[i], read_phase(reps[i]), 80);
+		if (fclose(m) && !ret)
+			ret = -ENOMEM;
+		if (!ret && len) {
+			if (!headed)
+				heading(f, fmt, 1, "Page sizes");
+			headed = true;
+			heading(f, fmt, 2, files[i]);
+			/* the matrix starts with a blank line, as under sweep's tables */
+			pre(f, fmt, buf[0] == '\n' ? buf + 1 : buf);
+		}
+		free(buf);
+	}
+	return ret;
+}
+
 /*
  * The TLB levels the knees are explained by, each input's: cpuid's and the
  * probe's (--tlb), whose entries are the range the measured step lies in.
@@ -797,6 +827,7 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 		heading(f, fmt, 1, "Per-block cost against region size");
 		ret = sweep_table(f, fmt, reps, files, n);
 		ret = ret ? ret : knees_section(f, fmt, reps, files, n);
+		ret = ret ? ret : matrix_section(f, fmt, reps, files, n);
 		ret = ret ? ret : levels_section(f, fmt, reps, files, n);
 	}
 	if (n > 1 && !ret)

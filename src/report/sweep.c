@@ -288,6 +288,11 @@ static int print_matrix(FILE *f, const struct mt_report *rep, const char *phase,
 	return ret < 0 ? ret : 0;
 }
 
+int mt_report_print_matrix(FILE *f, const struct mt_report *rep, const char *phase, int width)
+{
+	return print_matrix(f, rep, phase, width, width);
+}
+
 void mt_report_print_tlb_agreement(FILE *f, const struct mt_report *rep, int width)
 {
 	char line[160];

@@ -20,6 +20,14 @@ struct mt_knee_opts;
 int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phase,
 			  const struct mt_knee_opts *ko, bool wide);
 /*
+ * The page-size matrix of a sweep over --pages (analysis/matrix): per
+ * region a table of the sizes and the verdict lines, as memtlb sweep
+ * prints them, wrapped at width; nothing when --pages did not vary. 0,
+ * -ENOMEM or -EIO.
+ */
+int mt_report_print_matrix(FILE *f, const struct mt_report *rep, const char *phase, int width);
+
+/*
  * One line per measured level of rep (--tlb) that cpuid also describes:
  * whether cpuid's entry count lies in the probe's range (agree) or not.
  */

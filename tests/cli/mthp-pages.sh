@@ -91,6 +91,15 @@ PY
 run sweep --from "$work/sweep.json"
 cmp -s "$out" "$work/sweep.txt" && ok || fail "sweep --from: not the run's table and matrix"
 
+# memtlb report: the same matrix under its own heading, in HTML too
+run report "$work/sweep.json"
+expect_grep '^== Page sizes' "$out" "report: the matrix's heading"
+expect_grep '^mthp:64k +100% ' "$out" "report: the matrix's 64k row"
+if command -v xmllint >/dev/null 2>&1; then
+	run report "$work/sweep.json" --format html
+	xmllint --noout "$out" 2>/dev/null && ok || fail "report html with a matrix: not XML"
+fi
+
 # pages=all: base pages and every size offered for anonymous memory
 offered=$(ls -d "$thp"/hugepages-*kB | while read -r d; do
 	[ -e "$d/enabled" ] && echo x; done | wc -l)
