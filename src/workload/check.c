@@ -94,7 +94,14 @@ static int check_mthp(const struct mt_config *cfg, struct mt_msg *msg)
 		return mt_msg_set(msg, -EINVAL, NULL, "--region: %s is not a multiple of the mTHP "
 				  "size (%s)", a, b);
 	}
-	return mt_mthp_check(shmem, msg);
+	if (mt_mthp_check(shmem, msg)) {
+		char why[sizeof(msg->text)], hint[sizeof(msg->hint)];
+
+		snprintf(why, sizeof(why), "%s", msg->text);
+		snprintf(hint, sizeof(hint), "%s", msg->hint);
+		return mt_msg_set(msg, -EACCES, hint, "--pages mthp:%s: %s", b, why);
+	}
+	return 0;
 }
 
 static int check_options(const struct mt_config *cfg, struct mt_msg *msg)

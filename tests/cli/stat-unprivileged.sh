@@ -68,4 +68,16 @@ ok
 
 echo "$orig" >"$paranoid"
 [ "$(cat "$paranoid")" = "$orig" ] && ok || fail "perf_event_paranoid not restored"
+
+# an mTHP size is set for the run: as nobody that is bad input, said first
+if [ -e /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled ]; then
+	out="$work/out.mthp" err="$work/err.mthp"
+	as_nobody "$MEMTLB" stat --region 8m --backing anon -i 1 -p 1 --pages mthp:64k \
+		>"$out" 2>"$err"
+	status=$?
+	expect_status 2 "mthp as nobody"
+	expect_grep '^memtlb: --pages mthp:64k: .*cannot be written' "$err" \
+		"mthp as nobody: the control named"
+	expect_grep '^hint: mTHP sizes are set for a run as root' "$err" "mthp as nobody: the hint"
+fi
 finish
