@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analysis/matrix.h"
-#include "model/size.h"
+#include "model/config.h"
 #include "stats/ci.h"
 #include "stats/welch.h"
 
@@ -39,20 +39,21 @@ static bool same_point(const struct mt_result *a, const struct mt_result *b)
 	return true;
 }
 
-/* The folio size a --pages value asks for, bytes; 0: the policy decides. */
+/*
+ * The folio size a --pages value asks for, bytes, read by the option's own
+ * setter; 0: the kernel's policy decides (default), or a value not known.
+ */
 static uint64_t folio_of(const struct mt_report *rep, const char *pages)
 {
-	uint64_t size;
+	struct mt_config c;
+	struct mt_msg msg;
 
-	if (!strcmp(pages, "base"))
+	mt_config_init(&c);
+	if (mt_config_set(&c, "pages", pages, &msg) || c.pages == MT_PAGES_DEFAULT)
+		return 0;
+	if (c.pages == MT_PAGES_BASE)
 		return rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
-	if (!strncmp(pages, "mthp:", 5) && !mt_size_parse(pages + 5, &size))
-		return size;
-	if (!strcmp(pages, "thp") || !strcmp(pages, "hugetlb") || !strcmp(pages, "hugetlb:2m"))
-		return 2ull << 20;
-	if (!strcmp(pages, "hugetlb:1g"))
-		return 1ull << 30;
-	return 0;
+	return c.huge_size;
 }
 
 /* Of the region, the share the scan found in folios of size. */
@@ -184,7 +185,7 @@ int mt_matrix_build(const struct mt_report *rep, const char *phase, struct mt_ma
 				continue;
 			done[j] = true;
 			fill(rep, phase, rep->results[j], &rows[n]);
-			if (!strcmp(rows[n].pages, "base"))
+			if (!strcmp(rows[n].pages, mt_pages_name(MT_PAGES_BASE)))
 				base = (int)n;
 			n++;
 		}

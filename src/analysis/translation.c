@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/translation.h"
+#include "model/config.h"
 #include "stats/ci.h"
 #include "stats/welch.h"
 
@@ -19,9 +20,15 @@ static const char *vary_value(const struct mt_result *r, const char *key)
 	return NULL;
 }
 
+/* THP or hugetlb pages, as the option's own setter reads the value. */
 static bool huge_pages(const char *v)
 {
-	return v && (!strcmp(v, "thp") || !strncmp(v, "hugetlb", 7));
+	struct mt_config c;
+	struct mt_msg msg;
+
+	mt_config_init(&c);
+	return v && !mt_config_set(&c, "pages", v, &msg) &&
+	       (c.pages == MT_PAGES_THP || c.pages == MT_PAGES_HUGETLB);
 }
 
 /* The same point but for --pages: every other swept parameter, and the block. */
@@ -51,7 +58,7 @@ int mt_translation_series(const struct mt_report *rep, const char *phase,
 		const struct mt_result *b = rep->results[i];
 		const char *bv = vary_value(b, "pages");
 
-		if (!bv || strcmp(bv, "base"))
+		if (!bv || strcmp(bv, mt_pages_name(MT_PAGES_BASE)))
 			continue;
 		for (size_t j = 0; j < rep->n_results && n < max; j++) {
 			const struct mt_result *h = rep->results[j];
@@ -77,7 +84,7 @@ int mt_translation_series(const struct mt_report *rep, const char *phase,
 				bool side = b->map.page_check < 0;
 
 				t->refused = side ? b->map.verdict : h->map.verdict;
-				t->refused_pages = side ? "base" : t->pages;
+				t->refused_pages = side ? mt_pages_name(MT_PAGES_BASE) : t->pages;
 				n++;
 				continue;
 			}
