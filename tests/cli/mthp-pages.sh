@@ -123,9 +123,17 @@ for _ in $(seq 100); do
 done
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
+# between two iterations everything is put back and the journal is gone:
+# then there is nothing for the next memtlb to say, only to check
+left=0
+[ -e /run/memtlb/journal ] && left=1
 run stat --region 1m -i 2 -p 1
 expect_status 0 "the memtlb after a killed one"
-expect_grep 'ended without restoring' "$err" "the next memtlb says what it restored"
+if [ "$left" -eq 1 ]; then
+	expect_grep 'ended without restoring' "$err" "the next memtlb says what it restored"
+else
+	echo "SIGKILL came between two iterations: nothing was left to restore"
+fi
 controls | cmp -s - "$work/before" && ok || fail "SIGKILL: the mTHP controls not restored"
 
 usage_case "a size not offered" stat --pages mthp:8k --backing anon --region 8m
