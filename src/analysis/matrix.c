@@ -17,28 +17,6 @@
 /* The phase of the first touch: test_with_mmap's first write pass. */
 #define TOUCH_PHASE "write_0"
 
-static const char *vary_value(const struct mt_result *r, const char *key)
-{
-	for (unsigned int i = 0; i < r->n_vary; i++)
-		if (!strcmp(r->vary[i].key, key))
-			return r->vary[i].value;
-	return NULL;
-}
-
-/* The same point but for --pages: every other swept parameter, and the block. */
-static bool same_point(const struct mt_result *a, const struct mt_result *b)
-{
-	if (a->region != b->region || a->block != b->block || a->n_vary != b->n_vary)
-		return false;
-	for (unsigned int i = 0; i < a->n_vary; i++) {
-		const char *v = vary_value(b, a->vary[i].key);
-
-		if (strcmp(a->vary[i].key, "pages") && (!v || strcmp(v, a->vary[i].value)))
-			return false;
-	}
-	return true;
-}
-
 /*
  * The folio size a --pages value asks for, bytes, read by the option's own
  * setter; 0: the kernel's policy decides (default), or a value not known.
@@ -93,7 +71,7 @@ static void fill(const struct mt_report *rep, const char *phase, const struct mt
 
 	memset(row, 0, sizeof(*row));
 	row->r = r;
-	snprintf(row->pages, sizeof(row->pages), "%s", vary_value(r, "pages"));
+	snprintf(row->pages, sizeof(row->pages), "%s", mt_result_param(r, "pages"));
 	row->folio = folio_of(rep, row->pages);
 	row->share = share_of(r, row->folio, page);
 	row->proven = r->map.page_check > 0;
@@ -121,13 +99,8 @@ static void difference(const struct mt_matrix_row *a, const struct mt_matrix_row
 	struct mt_welch w;
 
 	*d = b->steady_ns - a->steady_ns;
-	*ci = NAN;
-	if (pa && pb && !mt_stats_welch(&pa->time_ns, &pb->time_ns, &w)) {
-		double se = sqrt(pa->time_ns.stddev * pa->time_ns.stddev / (double)pa->time_ns.n +
-				 pb->time_ns.stddev * pb->time_ns.stddev / (double)pb->time_ns.n);
-
-		*ci = mt_ci_t95(w.df) * se / (double)a->r->blocks;
-	}
+	*ci = pa && pb && !mt_stats_welch(&pa->time_ns, &pb->time_ns, &w) ?
+	      w.ci95 / (double)a->r->blocks : NAN;
 }
 
 /* The cheapest proven row by key and the runner-up. */
@@ -161,9 +134,9 @@ int mt_matrix_build(const struct mt_report *rep, const char *phase, struct mt_ma
 		return 0;
 	/* two --pages values or more, or there is nothing to set side by side */
 	for (size_t i = 0; i < rep->n_results && kinds < 2; i++) {
-		const char *v = vary_value(rep->results[i], "pages");
+		const char *v = mt_result_param(rep->results[i], "pages");
 
-		if (v && (!kinds || strcmp(v, vary_value(rep->results[0], "pages") ?: "")))
+		if (v && (!kinds || strcmp(v, mt_result_param(rep->results[0], "pages") ?: "")))
 			kinds++;
 	}
 	if (kinds < 2)
@@ -175,13 +148,13 @@ int mt_matrix_build(const struct mt_report *rep, const char *phase, struct mt_ma
 		struct mt_matrix *m = &mats[n_mats];
 		int base = -1;
 
-		if (done[i] || !vary_value(rep->results[i], "pages"))
+		if (done[i] || !mt_result_param(rep->results[i], "pages"))
 			continue;
 		memset(m, 0, sizeof(*m));
 		m->region = rep->results[i]->region;
 		m->first = n;
 		for (size_t j = i; j < rep->n_results && n < max; j++) {
-			if (done[j] || !same_point(rep->results[i], rep->results[j]))
+			if (done[j] || !mt_result_paired(rep->results[i], rep->results[j], "pages"))
 				continue;
 			done[j] = true;
 			fill(rep, phase, rep->results[j], &rows[n]);

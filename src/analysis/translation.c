@@ -9,16 +9,7 @@
 
 #include "analysis/translation.h"
 #include "model/config.h"
-#include "stats/ci.h"
 #include "stats/welch.h"
-
-static const char *vary_value(const struct mt_result *r, const char *key)
-{
-	for (unsigned int i = 0; i < r->n_vary; i++)
-		if (!strcmp(r->vary[i].key, key))
-			return r->vary[i].value;
-	return NULL;
-}
 
 /* THP or hugetlb pages, as the option's own setter reads the value. */
 static bool huge_pages(const char *v)
@@ -31,22 +22,6 @@ static bool huge_pages(const char *v)
 	       (c.pages == MT_PAGES_THP || c.pages == MT_PAGES_HUGETLB);
 }
 
-/* The same point but for --pages: every other swept parameter, and the block. */
-static bool paired(const struct mt_result *a, const struct mt_result *b)
-{
-	if (a->region != b->region || a->block != b->block || a->n_vary != b->n_vary)
-		return false;
-	for (unsigned int i = 0; i < a->n_vary; i++) {
-		const char *v = vary_value(b, a->vary[i].key);
-
-		if (!strcmp(a->vary[i].key, "pages"))
-			continue;
-		if (!v || strcmp(v, a->vary[i].value))
-			return false;
-	}
-	return true;
-}
-
 int mt_translation_series(const struct mt_report *rep, const char *phase,
 			  struct mt_translation *out, size_t max)
 {
@@ -56,7 +31,7 @@ int mt_translation_series(const struct mt_report *rep, const char *phase,
 		return 0;
 	for (size_t i = 0; i < rep->n_results; i++) {
 		const struct mt_result *b = rep->results[i];
-		const char *bv = vary_value(b, "pages");
+		const char *bv = mt_result_param(b, "pages");
 
 		if (!bv || strcmp(bv, mt_pages_name(MT_PAGES_BASE)))
 			continue;
@@ -67,14 +42,14 @@ int mt_translation_series(const struct mt_report *rep, const char *phase,
 			struct mt_translation *t = &out[n];
 			struct mt_welch w;
 
-			if (!huge_pages(vary_value(h, "pages")) || !paired(b, h) || !pb || !ph ||
+			if (!huge_pages(mt_result_param(h, "pages")) || !mt_result_paired(b, h, "pages") || !pb || !ph ||
 			    !b->blocks)
 				continue;
 			memset(t, 0, sizeof(*t));
 			t->region = b->region;
 			t->base = b;
 			t->huge = h;
-			snprintf(t->pages, sizeof(t->pages), "%s", vary_value(h, "pages"));
+			snprintf(t->pages, sizeof(t->pages), "%s", mt_result_param(h, "pages"));
 			t->base_ns = pb->time_ns.mean / (double)b->blocks;
 			t->huge_ns = ph->time_ns.mean / (double)h->blocks;
 			t->translation_ns = NAN;
@@ -89,14 +64,8 @@ int mt_translation_series(const struct mt_report *rep, const char *phase,
 				continue;
 			}
 			t->translation_ns = t->base_ns - t->huge_ns;
-			if (!mt_stats_welch(&pb->time_ns, &ph->time_ns, &w)) {
-				double se = sqrt(pb->time_ns.stddev * pb->time_ns.stddev /
-						 (double)pb->time_ns.n +
-						 ph->time_ns.stddev * ph->time_ns.stddev /
-						 (double)ph->time_ns.n);
-
-				t->ci95_ns = mt_ci_t95(w.df) * se / (double)b->blocks;
-			}
+			if (!mt_stats_welch(&pb->time_ns, &ph->time_ns, &w))
+				t->ci95_ns = w.ci95 / (double)b->blocks;
 			n++;
 		}
 	}

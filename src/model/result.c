@@ -141,6 +141,27 @@ int mt_result_set_param(struct mt_result *r, const char *key, const char *value)
 	return 0;
 }
 
+const char *mt_result_param(const struct mt_result *r, const char *key)
+{
+	for (unsigned int i = 0; i < r->n_vary; i++)
+		if (!strcmp(r->vary[i].key, key))
+			return r->vary[i].value;
+	return NULL;
+}
+
+bool mt_result_paired(const struct mt_result *a, const struct mt_result *b, const char *key)
+{
+	if (a->region != b->region || a->block != b->block || a->n_vary != b->n_vary)
+		return false;
+	for (unsigned int i = 0; i < a->n_vary; i++) {
+		const char *v = mt_result_param(b, a->vary[i].key);
+
+		if (strcmp(a->vary[i].key, key) && (!v || strcmp(v, a->vary[i].value)))
+			return false;
+	}
+	return true;
+}
+
 int mt_result_groups(const struct mt_result *r)
 {
 	int g = 0;

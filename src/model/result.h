@@ -218,4 +218,14 @@ int mt_result_event_index(const struct mt_result *r, const char *name);
 /* Add or replace a swept parameter (vary): 0, -E2BIG when full, -ENAMETOOLONG. */
 int mt_result_set_param(struct mt_result *r, const char *key, const char *value);
 
+/* The value of swept parameter key, NULL when r has none. */
+const char *mt_result_param(const struct mt_result *r, const char *key);
+
+/*
+ * Whether a and b are the same point but for parameter key: the region,
+ * the block and every other swept parameter alike (a pair of a
+ * translation series, a row of the page-size matrix).
+ */
+bool mt_result_paired(const struct mt_result *a, const struct mt_result *b, const char *key);
+
 #endif

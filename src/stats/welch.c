@@ -9,6 +9,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "stats/ci.h"
 #include "stats/stats.h"
 #include "stats/welch.h"
 
@@ -108,10 +109,12 @@ int mt_stats_welch(const struct mt_summary *a, const struct mt_summary *b, struc
 		w->df = (double)(a->n + b->n - 2);
 		w->t = b->mean == a->mean ? 0.0 : copysign(INFINITY, b->mean - a->mean);
 		w->p = b->mean == a->mean ? 1.0 : 0.0;
+		w->ci95 = 0.0;
 		return 0;
 	}
 	w->t = (b->mean - a->mean) / sqrt(se2);
 	w->df = se2 * se2 / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
 	w->p = mt_stats_t_pvalue(w->t, w->df);
+	w->ci95 = mt_ci_t95(w->df) * sqrt(se2);
 	return 0;
 }

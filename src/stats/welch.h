@@ -22,6 +22,7 @@ struct mt_welch {
 	double t;	/* (mean_b - mean_a) / standard error */
 	double df;	/* Welch-Satterthwaite degrees of freedom */
 	double p;	/* two-sided */
+	double ci95;	/* half-width of the 95% CI of mean_b - mean_a (Student's t at df) */
 };
 
 /* 0, or -EDOM when a side has fewer than 2 samples (no variance to test). */
