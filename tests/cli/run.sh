@@ -43,8 +43,11 @@ in_range "$(python3 -c "print($mean - $zero)")" $((pages - pages / 100)) $((page
 # Every repetition counted, in the command, a forked child and a thread:
 # one counter set inherited run after run counted 4 of 10 on 6.18 and
 # dropped the rest without a word. Each run's count is the touched pages
-# plus the start-up's own faults (the same helper touching 0 pages, a
-# fault or two of jitter between runs).
+# plus the start-up's own faults (the same helper touching 0 pages). The
+# start-up jitters by a fault or two, by more under ASan (its shadow pages
+# fault on first use: 4.5 off in one CI run), so the tolerance is 1% of
+# the touched pages plus the empty runs' own spread; a run dropped or
+# counted twice is off by 1000.
 for mode in main process thread; do
 	run run -r 10 -e minor-faults -o "$work/r10.json" -- "$touch_pages" 1000 0 $mode
 	expect_status 0 "run -r 10, $mode"
@@ -59,7 +62,8 @@ n0, s0 = samples(sys.argv[2])
 assert n == 10 and n0 == 10, (n, n0)
 assert None not in s and None not in s0, (s, s0)
 base = statistics.median(s0)
-assert all(abs(v - 1000 - base) <= 4 for v in s), (s, base)' "$work/r10.json" "$work/r10-0.json" &&
+tol = 10 + max(s0) - min(s0)
+assert all(abs(v - 1000 - base) <= tol for v in s), (s, base, tol)' "$work/r10.json" "$work/r10-0.json" &&
 		ok || fail "run -r 10, $mode: every run counted, 1000 faults each"
 	if grep -q ' n=[0-9]* of 10' "$err"; then fail "run -r 10, $mode: a run not counted"; else ok; fi
 done
