@@ -52,14 +52,14 @@ static double share_of(const struct mt_result *r, uint64_t size, uint64_t page)
 	return (double)got / (double)s->len;
 }
 
-/* A phase's ns per block and its 95% half-width (Student's t). */
-static void per_block(const struct mt_phase_stat *ps, uint64_t blocks, double *mean, double *ci)
+/* A phase's ns per unit (n of them) and its 95% half-width (Student's t). */
+static void per_unit(const struct mt_phase_stat *ps, double n, double *mean, double *ci)
 {
 	const struct mt_summary *t = &ps->time_ns;
 
-	*mean = t->mean / (double)blocks;
-	*ci = t->n > 1 ? mt_ci_t95((double)(t->n - 1)) * t->stddev / sqrt((double)t->n) /
-			 (double)blocks : NAN;
+	*mean = t->mean / n;
+	*ci = t->n > 1 ? mt_ci_t95((double)(t->n - 1)) * t->stddev / sqrt((double)t->n) / n
+		       : NAN;
 }
 
 static void fill(const struct mt_report *rep, const char *phase, const struct mt_result *r,
@@ -75,10 +75,11 @@ static void fill(const struct mt_report *rep, const char *phase, const struct mt
 	row->folio = folio_of(rep, row->pages);
 	row->share = share_of(r, row->folio, page);
 	row->proven = r->map.page_check > 0;
-	row->fault_ns = row->touch_ns_4k = row->faults_per_block = NAN;
+	row->fault_ns = row->touch_ns_4k = row->touch_ci95_4k = row->faults_per_block = NAN;
 	row->steady_ns = row->steady_ci95 = row->vs_base_ns = row->vs_base_ci95 = NAN;
 	if (touch && r->blocks && r->region) {
-		row->touch_ns_4k = touch->time_ns.mean / ((double)r->region / 4096.0);
+		per_unit(touch, (double)r->region / 4096.0, &row->touch_ns_4k,
+			 &row->touch_ci95_4k);
 		if (mt_phase_has(touch, MT_DERIVED_FAULTS_PER_BLOCK) &&
 		    touch->derived[MT_DERIVED_FAULTS_PER_BLOCK] > 0) {
 			row->faults_per_block = touch->derived[MT_DERIVED_FAULTS_PER_BLOCK];
@@ -87,7 +88,7 @@ static void fill(const struct mt_report *rep, const char *phase, const struct mt
 		}
 	}
 	if (steady && r->blocks)
-		per_block(steady, r->blocks, &row->steady_ns, &row->steady_ci95);
+		per_unit(steady, (double)r->blocks, &row->steady_ns, &row->steady_ci95);
 }
 
 /* b - a in steady ns per block, with Welch's 95% half-width. */

@@ -25,7 +25,7 @@ struct mt_matrix_row {
 	double share;		/* of the region in folios of that size; NAN unknown */
 	bool proven;		/* the scan says as requested */
 	double fault_ns;	/* first touch per fault; NAN: faults not counted */
-	double touch_ns_4k;	/* first touch per 4 KiB of the region */
+	double touch_ns_4k, touch_ci95_4k;	/* first touch per 4 KiB of the region */
 	double faults_per_block;	/* NAN: not counted */
 	double steady_ns, steady_ci95;	/* per block; ci NAN below 2 iterations */
 	double vs_base_ns, vs_base_ci95;	/* steady - base's; NAN: no base row */

@@ -1473,6 +1473,7 @@ static json_t *matrix_row_json(struct jb *b, const struct mt_matrix_row *r)
 	put_bool(b, o, "proven", r->proven);
 	set_real(b, o, "first_touch_ns_per_fault", r->fault_ns);
 	set_real(b, o, "first_touch_ns_per_4k", r->touch_ns_4k);
+	set_real(b, o, "first_touch_ci95_ns_per_4k", r->touch_ci95_4k);
 	set_real(b, o, "faults_per_block", r->faults_per_block);
 	set_real(b, o, "steady_ns", r->steady_ns);
 	set_real(b, o, "steady_ci95_ns", r->steady_ci95);

@@ -6,10 +6,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/matrix.h"
 #include "model/reach.h"
 #include "model/size.h"
 #include "report/cells.h"
@@ -21,6 +23,8 @@
 #include "stats/compare.h"
 
 #define MAX_KNEES 32
+#define MAX_ROWS 64	/* a matrix's rows: every page size, at every region */
+#define MAX_MATS 16
 
 /* Markdown cells: a pipe would split the cell. */
 static void md_esc(FILE *f, const char *raw)
@@ -486,7 +490,74 @@ static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *
 	fputc('\n', script);
 }
 
-enum plot_kind { PLOT_PHASES, PLOT_SWEEP_WRITE, PLOT_SWEEP_READ };
+/*
+ * The page-size matrix: cost against folio size, one line per input and
+ * region, each point with its 95% interval. Only the sizes measured are
+ * drawn (a row whose size the kernel's policy chose has no x: left out),
+ * and a row not proven as asked is drawn hollow, as it has no verdict.
+ */
+static void plot_matrix(FILE *script, FILE *data, const struct mt_report *const *reps,
+			const char *const *files, unsigned int n, bool first)
+{
+	unsigned int lines = 0;
+
+	fprintf(script, "set title '%s against page size (95%% CI)'\n"
+		"set xlabel 'folio size'\nset ylabel '%s'\nset logscale x 2\n"
+		"set format x '%%.0b%%BB'\nset offsets graph 0.05, graph 0.05, graph 0.1, "
+		"graph 0.1\nplot ",
+		first ? "First touch (write_0)" : "Steady access",
+		first ? "ns per 4 KiB" : "ns per block");
+	for (unsigned int i = 0; i < n; i++) {
+		struct mt_matrix_row rows[MAX_ROWS];
+		struct mt_matrix mats[MAX_MATS];
+		size_t nr;
+		int nm = mt_matrix_build(reps[i], read_phase(reps[i]), rows, MAX_ROWS, &nr, mats,
+					 MAX_MATS);
+
+		for (int g = 0; g < nm; g++) {
+			char reg[32], title[512];
+			bool unproven = false;
+
+			for (int proven = 1; proven >= 0; proven--) {
+				for (size_t k = mats[g].first; k < mats[g].first + mats[g].n; k++) {
+					double y = first ? rows[k].touch_ns_4k : rows[k].steady_ns;
+					double ci = first ? rows[k].touch_ci95_4k
+							  : rows[k].steady_ci95;
+
+					if (!rows[k].folio || !isfinite(y) ||
+					    rows[k].proven != proven)
+						continue;
+					fprintf(data, "%llu %.6g %.6g\n",
+						(unsigned long long)rows[k].folio, y,
+						isfinite(ci) ? ci : 0.0);
+					unproven |= !proven;
+				}
+				/* an empty block still needs its place: NaN draws nothing */
+				fputs("NaN NaN NaN\n\n\n", data);
+			}
+			mt_size_format_short(mats[g].region, reg, sizeof(reg));
+			snprintf(title, sizeof(title), "%s, region %s", files[i], reg);
+			fprintf(script, "%s$data index %u using 1:2:3 with yerrorlines pt 7 lc %u "
+				"title ", lines ? ", " : "", 2 * lines, lines + 1);
+			gp_str(script, title);
+			if (unproven)
+				fprintf(script, ", $data index %u using 1:2:3 with yerrorbars pt 6 "
+					"lc %u title 'not proven as asked'", 2 * lines + 1,
+					lines + 1);
+			lines++;
+		}
+	}
+	fputc('\n', script);
+}
+
+enum plot_kind {
+	PLOT_PHASES,
+	PLOT_SWEEP_WRITE,
+	PLOT_SWEEP_READ,
+	PLOT_MATRIX_TOUCH,
+	PLOT_MATRIX_STEADY,
+	PLOT_KINDS_MAX = 4,	/* at most this many in one document */
+};
 
 static void plot_script(FILE *script, FILE *data, enum plot_kind kind,
 			const struct mt_report *const *reps, const char *const *files,
@@ -495,8 +566,44 @@ static void plot_script(FILE *script, FILE *data, enum plot_kind kind,
 	fputs(gp_head, script);
 	if (kind == PLOT_PHASES)
 		plot_phases(script, data, reps, files, n);
-	else
+	else if (kind == PLOT_SWEEP_WRITE || kind == PLOT_SWEEP_READ)
 		plot_sweep(script, data, reps, files, n, kind == PLOT_SWEEP_WRITE);
+	else
+		plot_matrix(script, data, reps, files, n, kind == PLOT_MATRIX_TOUCH);
+}
+
+/*
+ * The plots the inputs call for, into kinds: against region size where a
+ * region varied, against page size where the pages did (both when both),
+ * else the phases of each input's point. Returns how many.
+ */
+static size_t plot_kinds(const struct mt_report *const *reps, unsigned int n,
+			 enum plot_kind kinds[PLOT_KINDS_MAX])
+{
+	bool regions = false, matrix = false;
+	size_t k = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct mt_matrix_row rows[MAX_ROWS];
+		struct mt_matrix mats[MAX_MATS];
+		size_t nr;
+
+		for (size_t j = 1; j < reps[i]->n_results; j++)
+			regions |= reps[i]->results[j]->region != reps[i]->results[0]->region;
+		matrix |= mt_matrix_build(reps[i], read_phase(reps[i]), rows, MAX_ROWS, &nr, mats,
+					  MAX_MATS) > 0;
+	}
+	if (regions) {
+		kinds[k++] = PLOT_SWEEP_WRITE;
+		kinds[k++] = PLOT_SWEEP_READ;
+	}
+	if (matrix) {
+		kinds[k++] = PLOT_MATRIX_TOUCH;
+		kinds[k++] = PLOT_MATRIX_STEADY;
+	}
+	if (!k && n && reps[0]->n_results)
+		kinds[k++] = PLOT_PHASES;
+	return k;
 }
 
 /* One plot inline; without gnuplot, *missing is set and the tables carry on. */
@@ -813,11 +920,12 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 	heading(f, fmt, 1, "Plots");
 	if (fmt != MT_FORMAT_HTML) {
 		note(f, fmt, "Plots are in the HTML report (--format html).");
-	} else if (sweep) {
-		ret = ret ? ret : plot(f, PLOT_SWEEP_WRITE, reps, files, n, &missing);
-		ret = ret ? ret : plot(f, PLOT_SWEEP_READ, reps, files, n, &missing);
-	} else if (reps[0]->n_results) {
-		ret = ret ? ret : plot(f, PLOT_PHASES, reps, files, n, &missing);
+	} else {
+		enum plot_kind kinds[PLOT_KINDS_MAX];
+		size_t nk = plot_kinds(reps, n, kinds);
+
+		for (size_t k = 0; k < nk && !ret; k++)
+			ret = plot(f, kinds[k], reps, files, n, &missing);
 	}
 	if (missing)
 		note(f, fmt, "gnuplot is not installed: plots left out, tables below "
@@ -857,22 +965,13 @@ int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *f
 int mt_render_pdf(const struct mt_report *const *reps, const char *const *files,
 		  unsigned int n, char **pdf, size_t *len)
 {
-	enum plot_kind kinds[2];
-	char *sbuf[2] = { 0 }, *dbuf[2] = { 0 };
-	size_t k = 0, slen, dlen;
-	bool sweep = false;
+	enum plot_kind kinds[PLOT_KINDS_MAX];
+	char *sbuf[PLOT_KINDS_MAX] = { 0 }, *dbuf[PLOT_KINDS_MAX] = { 0 };
+	size_t k = plot_kinds(reps, n, kinds), slen, dlen;
 	int ret = 0;
 
 	*pdf = NULL;
 	*len = 0;
-	for (unsigned int i = 0; i < n; i++)
-		sweep |= reps[i]->n_results > 1;
-	if (sweep) {
-		kinds[k++] = PLOT_SWEEP_WRITE;
-		kinds[k++] = PLOT_SWEEP_READ;
-	} else if (n && reps[0]->n_results) {
-		kinds[k++] = PLOT_PHASES;
-	}
 	if (!k)
 		return -ENODATA;
 	for (size_t i = 0; i < k && !ret; i++) {
@@ -889,7 +988,7 @@ int mt_render_pdf(const struct mt_report *const *reps, const char *const *files,
 	}
 	if (!ret)
 		ret = mt_plot_pdf((const char *const *)sbuf, (const char *const *)dbuf, k, pdf, len);
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < PLOT_KINDS_MAX; i++) {
 		free(sbuf[i]);
 		free(dbuf[i]);
 	}

@@ -110,8 +110,11 @@ xml_ok() {	# FILE WHAT
 		fail "$2: not well-formed"; sed 's/^/  /' "$work/xmllint" >&2; fi
 }
 
+# A page-size matrix (one region, --vary pages) plots against page size,
+# its sweep over regions against region size.
+M=$MEMTLB_TEST_DATA/matrix-2m.json
 for set in "stat:$D/base.json $D/noise.json:1" "sweep:$D/sweep.json:2" \
-	   "sweeps:$D/sweep.json $D/base.json:2"; do
+	   "sweeps:$D/sweep.json $D/base.json:2" "matrix:$M:2"; do
 	name=${set%%:*}; rest=${set#*:}; files=${rest%:*}; svgs=${rest##*:}
 	# shellcheck disable=SC2086
 	run report $files -o "$work/$name.html"
@@ -121,6 +124,11 @@ for set in "stat:$D/base.json $D/noise.json:1" "sweep:$D/sweep.json:2" \
 	if command -v gnuplot >/dev/null; then
 		n=$(grep -c '<svg' "$work/$name.html")
 		if [ "$n" -eq "$svgs" ]; then ok; else fail "$name: $n inline SVGs, expected $svgs"; fi
+	fi
+	if [ "$name" = matrix ] && command -v gnuplot >/dev/null; then
+		n=$(grep -c 'against page size (95% CI)</text>' "$work/$name.html")
+		[ "$n" -eq 2 ] && ok || fail "matrix: $n plots against page size, expected 2"
+		expect_grep '^<h2>Page sizes</h2>' "$work/$name.html" "matrix: its section"
 	fi
 	if grep -Eq '<(script|link|img)|src=|href="http' "$work/$name.html"; then
 		fail "$name: refers to something outside the file"; else ok; fi
