@@ -180,3 +180,8 @@ int mt_matrix_build(const struct mt_report *rep, const char *phase, struct mt_ma
 	*n_rows = n;
 	return (int)n_mats;
 }
+
+bool mt_matrix_steady_apart(const struct mt_matrix *m)
+{
+	return isfinite(m->steady_margin_ci95) && m->steady_margin > m->steady_margin_ci95;
+}

@@ -49,4 +49,7 @@ struct mt_matrix {
 int mt_matrix_build(const struct mt_report *rep, const char *phase, struct mt_matrix_row *rows,
 		    size_t max, size_t *n_rows, struct mt_matrix *mats, size_t max_mats);
 
+/* The best and the runner-up in steady access are apart: the margin beyond its CI. */
+bool mt_matrix_steady_apart(const struct mt_matrix *m);
+
 #endif

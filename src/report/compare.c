@@ -8,7 +8,9 @@
 
 #include <jansson.h>
 
+#include "analysis/matrix.h"
 #include "model/metrics.h"
+#include "model/size.h"
 #include "model/report.h"
 #include "report/cells.h"
 #include "report/codec.h"
@@ -20,6 +22,8 @@
 #define VALW 14
 #define CHGW 16
 #define WIDTH 80
+#define MATRIX_ROWS 64	/* page sizes x regions of one input */
+#define MATRIX_MAX 16
 
 static const char *state_name(enum mt_side_state s)
 {
@@ -217,6 +221,134 @@ static const char *test_label(const struct mt_comparison *cmp)
 		       : "Welch's t-test";
 }
 
+/*
+ * Input i's matrix at region (sweep --vary pages): its cheapest proven
+ * sizes into *m, their rows into rows. false: no such matrix there.
+ */
+static bool matrix_at(const struct mt_comparison *cmp, unsigned int i, uint64_t region,
+		      struct mt_matrix_row *rows, struct mt_matrix *m)
+{
+	const struct mt_report *rep = cmp->reps[i];
+	struct mt_matrix mats[MATRIX_MAX];
+	size_t nr;
+	int n = mt_matrix_build(rep, mt_report_default_phase(rep), rows, MATRIX_ROWS, &nr, mats,
+				MATRIX_MAX);
+
+	for (int g = 0; g < n; g++) {
+		if (mats[g].region == region) {
+			*m = mats[g];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The regions of the base's page-size matrices, into regions; how many. */
+static size_t matrix_regions(const struct mt_comparison *cmp, uint64_t *regions, size_t max)
+{
+	const struct mt_report *rep = cmp->reps[0];
+	struct mt_matrix_row rows[MATRIX_ROWS];
+	struct mt_matrix mats[MATRIX_MAX];
+	size_t nr;
+	int n = mt_matrix_build(rep, mt_report_default_phase(rep), rows, MATRIX_ROWS, &nr, mats,
+				MATRIX_MAX);
+
+	for (int g = 0; g < n && (size_t)g < max; g++)
+		regions[g] = mats[g].region;
+	return n > 0 ? (size_t)(n < (int)max ? n : (int)max) : 0;
+}
+
+/*
+ * Where the inputs are page-size matrices, what each says: the cheapest
+ * proven size for first touch and for steady access, so that a kernel
+ * whose best size changed shows it in one line per input (the rows above
+ * carry every size's own change).
+ */
+static void print_page_sizes(FILE *f, const struct mt_comparison *cmp, bool md)
+{
+	uint64_t regions[MATRIX_MAX];
+	size_t nreg = matrix_regions(cmp, regions, MATRIX_MAX);
+
+	for (size_t g = 0; g < nreg; g++) {
+		char reg[32];
+
+		mt_size_format_short(regions[g], reg, sizeof(reg));
+		fprintf(f, "%spage sizes, region %s: each input's cheapest proven size\n%s", md ?
+			"\n#### " : "\n", reg, md ? "\n" : "");
+		fprintf(f, md ? "| input | first touch | ns/4KiB | steady | ns/block | +-95%% | "
+				"runner-up |\n|:---|:---|---:|:---|---:|---:|:---|\n"
+			      : "%-7s %-12s %9s %-12s %9s %7s  %s\n", "input", "first touch",
+			"ns/4KiB", "steady", "ns/block", "+-95%", "runner-up");
+		for (unsigned int i = 0; i < cmp->n_inputs; i++) {
+			struct mt_matrix_row rows[MATRIX_ROWS];
+			struct mt_matrix m;
+			char who[16], a[MT_SAFE_MAX], b[MT_SAFE_MAX], d[MT_SAFE_MAX];
+			char c[MT_SAFE_MAX + 16];
+
+			snprintf(who, sizeof(who), i ? "new[%u]" : "base", i);
+			if (!matrix_at(cmp, i, regions[g], rows, &m) || m.touch_best < 0 ||
+			    m.steady_best < 0) {
+				fprintf(f, md ? "| %s | - | | - | | | |\n" : "%-7s no proven size\n",
+					who);
+				continue;
+			}
+			mt_cell_safe(a, sizeof(a), rows[m.touch_best].pages);
+			mt_cell_safe(b, sizeof(b), rows[m.steady_best].pages);
+			c[0] = 0;
+			if (m.steady_next >= 0)
+				snprintf(c, sizeof(c), "%s%s", mt_matrix_steady_apart(&m) ? "" :
+					 "not apart: ", mt_cell_safe(d, sizeof(d),
+					 rows[m.steady_next].pages));
+			fprintf(f, md ? "| %s | %s | %.1f | %s | %.3f | %.3f | %s |\n"
+				      : "%-7s %-12s %9.1f %-12s %9.3f %7.3f  %s\n", who, a,
+				rows[m.touch_best].touch_ns_4k, b, rows[m.steady_best].steady_ns,
+				rows[m.steady_best].steady_ci95, c);
+		}
+		if (!md)
+			fputc('\n', f);
+	}
+}
+
+/* The same as JSON: per region of the base's matrices, each input's best. */
+static json_t *page_sizes_json(const struct mt_comparison *cmp)
+{
+	uint64_t regions[MATRIX_MAX];
+	size_t nreg = matrix_regions(cmp, regions, MATRIX_MAX);
+	json_t *out = json_array();
+
+	for (size_t g = 0; out && g < nreg; g++) {
+		json_t *inputs = json_array();
+
+		for (unsigned int i = 0; inputs && i < cmp->n_inputs; i++) {
+			struct mt_matrix_row rows[MATRIX_ROWS];
+			struct mt_matrix m;
+			json_t *o = json_object();
+
+			if (o && matrix_at(cmp, i, regions[g], rows, &m) && m.touch_best >= 0 &&
+			    m.steady_best >= 0) {
+				const struct mt_matrix_row *t = &rows[m.touch_best];
+				const struct mt_matrix_row *st = &rows[m.steady_best];
+
+				json_object_set_new(o, "first_touch_best", mt_json_string(t->pages));
+				mt_json_set_real(o, "first_touch_ns_per_4k", t->touch_ns_4k);
+				json_object_set_new(o, "steady_best", mt_json_string(st->pages));
+				mt_json_set_real(o, "steady_ns", st->steady_ns);
+				mt_json_set_real(o, "steady_ci95_ns", st->steady_ci95);
+				if (m.steady_next >= 0) {
+					json_object_set_new(o, "steady_runner_up",
+						mt_json_string(rows[m.steady_next].pages));
+					json_object_set_new(o, "steady_apart",
+						json_boolean(mt_matrix_steady_apart(&m)));
+				}
+			}
+			json_array_append_new(inputs, o);
+		}
+		json_array_append_new(out, json_pack("{s:I,s:o}", "region",
+						     (json_int_t)regions[g], "inputs", inputs));
+	}
+	return out;
+}
+
 static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool wide)
 {
 	const char *sep = md ? " | " : "  ";
@@ -305,6 +437,7 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool w
 				cmp->geomean_n[i][fam]);
 		}
 	}
+	print_page_sizes(f, cmp, md);
 	if (md)
 		fputc('\n', f);
 	fprintf(f, "~ cv over iterations; +- half the 95%% CI of the change (delta method)\n"
@@ -557,7 +690,8 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 	if (!root)
 		return -ENOMEM;
 	if (json_object_set_new(root, "spread", json_string(cmp->between_runs ? "between-runs" :
-								  "within-run"))) {
+								  "within-run")) ||
+	    json_object_set_new(root, "page_sizes", page_sizes_json(cmp))) {
 		json_decref(root);
 		return -ENOMEM;
 	}

@@ -206,7 +206,7 @@ static void matrix_verdict(FILE *f, const struct mt_matrix_row *rows, const stru
 	mt_cell_safe(b, sizeof(b), rows[m->steady_best].pages);
 	if (m->steady_next < 0)
 		return;
-	if (isfinite(m->steady_margin_ci95) && m->steady_margin <= m->steady_margin_ci95) {
+	if (isfinite(m->steady_margin_ci95) && !mt_matrix_steady_apart(m)) {
 		mt_text_wrapf(f, prose, "verdict: steady access: %s and %s are not apart "
 			      "(%.3f +-%.3f ns/block)", b,
 			      mt_cell_safe(a, sizeof(a), rows[m->steady_next].pages),

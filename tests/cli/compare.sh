@@ -345,4 +345,31 @@ if grep -q 'ASLR differs' "$err"; then fail "compare: ASLR is the same on both";
 run compare "$work/env-a.json" "$work/env-b.json"
 expect_grep 'ASLR differs: 2 \(base\) vs 0$' "$err" "compare: ASLR differs"
 
+# Two page-size matrices: each input's cheapest proven size, one line each.
+# In the second the thp point's pages were not as asked: it has no say.
+M=$MEMTLB_TEST_DATA/matrix-2m.json
+python3 - "$M" "$work/unproven.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    if r["params"]["pages"] == "thp":
+        r["mapping"]["as_requested"] = False
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run compare "$M" "$work/unproven.json"
+expect_status 0 "compare of two matrices"
+expect_grep '^page sizes, region 2m: each input.s cheapest proven size$' "$out" "matrix: title"
+expect_grep '^base +thp +248\.4 ' "$out" "matrix: the base's first touch"
+expect_grep '^new\[1\] +mthp:64k +4926\.9 ' "$out" "matrix: thp unproven, not the best"
+run compare --format json "$M" "$work/unproven.json"
+python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["page_sizes"]
+assert len(p) == 1 and p[0]["region"] == 2 << 20, p
+assert [i["first_touch_best"] for i in p[0]["inputs"]] == ["thp", "mthp:64k"], p' "$out" &&
+	ok || fail "matrix: the JSON's page_sizes"
+run compare --format json "$D/base.json" "$D/noise.json"
+python3 -c 'import json, sys
+assert json.load(open(sys.argv[1]))["page_sizes"] == []' "$out" && ok ||
+	fail "no matrix: page_sizes empty"
+
 finish
