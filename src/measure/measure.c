@@ -21,6 +21,7 @@
 #include "stats/stats.h"
 #include "sys/env.h"
 #include "sys/interrupts.h"
+#include "sys/mapinfo.h"
 #include "sys/mthp.h"
 #include "workload/check.h"
 
@@ -402,6 +403,9 @@ struct mt_measure_run {
 	double *steal_ms;	/* [iter], warm-up included */
 	double *buf;
 	unsigned int evidence_iter;	/* as the result's: from 1; 0 none yet */
+	uint64_t folio_alloc, folio_fallback;	/* --pages mthp: the iterations' sum */
+	unsigned int folio_iters;
+	bool folios_counted;		/* every iteration's were read */
 };
 
 void mt_measure_run_destroy(struct mt_measure_run *m)
@@ -437,6 +441,7 @@ int mt_measure_run_create(struct mt_measure_run **out, const struct mt_config *c
 	m->ev = ev;
 	m->n_ev = n_ev;
 	m->n_room = (unsigned int)(cfg->warmup + mt_repeat_limit(cfg));
+	m->folios_counted = true;	/* until one iteration cannot read them */
 	ret = mt_workload_create(&m->w, cfg);
 	if (ret)
 		goto fail;
@@ -592,6 +597,8 @@ static int iterate(struct mt_measure_run *m, bool timed, bool evidence,
 		   struct mt_mismatch *bad)
 {
 	struct mt_mthp_run mthp = { .n = 0 };
+	struct mt_mthp_stats st0, st1;
+	uint64_t alloc, fallback;
 	int ret, put;
 
 	if (m->cfg.pages != MT_PAGES_MTHP)
@@ -599,7 +606,20 @@ static int iterate(struct mt_measure_run *m, bool timed, bool evidence,
 	ret = mt_mthp_use(m->cfg.huge_size, mt_workload_mthp_shmem(&m->cfg), &mthp);
 	if (ret)
 		return ret;
+	/*
+	 * The size's own counts around the iteration, outside every phase:
+	 * with the size madvise-only, the region's faults are nearly all.
+	 */
+	m->folios_counted &= !mt_mapinfo_mthp_stats(&st0);
 	ret = iterate_once(m, timed, evidence, bad);
+	m->folios_counted &= !mt_mapinfo_mthp_stats(&st1) &&
+			     !mt_mapinfo_mthp_delta(&st0, &st1, m->cfg.huge_size, &alloc,
+						    &fallback);
+	if (m->folios_counted) {
+		m->folio_alloc += alloc;
+		m->folio_fallback += fallback;
+		m->folio_iters++;
+	}
 	put = mt_mthp_restore(&mthp);
 	return ret ? ret : put;
 }
@@ -741,6 +761,11 @@ static int add_iterations(struct mt_measure_run *m, const struct mt_samples *s,
 
 	res->stop = why;
 	res->warmup = w;
+	res->map.folios_counted = m->cfg.pages == MT_PAGES_MTHP && m->folios_counted;
+	res->map.folio_size = m->cfg.huge_size;
+	res->map.folio_iters = m->folio_iters;
+	res->map.folio_alloc = m->folio_alloc;
+	res->map.folio_fallback = m->folio_fallback;
 	res->evidence_iter = m->evidence_iter;
 	res->n_iter_marks = n;
 	res->iter_start_ns = malloc((n ? n : 1) * sizeof(*res->iter_start_ns));

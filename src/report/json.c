@@ -794,6 +794,14 @@ static const struct mt_field file_cache_fields[] = {
 	{ 0 }
 };
 
+static const struct mt_field folio_stats_fields[] = {
+	MAP("size", MT_FIELD_UINT, folio_size),
+	MAP("iterations", MT_FIELD_UINT, folio_iters),
+	MAP("alloc", MT_FIELD_UINT, folio_alloc),
+	MAP("fallback", MT_FIELD_UINT, folio_fallback),
+	{ 0 }
+};
+
 static const struct mt_field mapping_fields[] = {
 	MAP("addr", MT_FIELD_UINT, addr),
 	MAP("align", MT_FIELD_UINT, align),
@@ -815,6 +823,8 @@ static const struct mt_field mapping_fields[] = {
 	  .size = MT_FIELD_SIZE(struct mt_mapinfo, verdict) },
 	{ .key = "file_cache", .type = MT_FIELD_OBJECT, .sub = file_cache_fields,
 	  .flags = MT_FIELD_PRESENT, .aux = offsetof(struct mt_mapinfo, cache_checked) },
+	{ .key = "folio_stats", .type = MT_FIELD_OBJECT, .sub = folio_stats_fields,
+	  .flags = MT_FIELD_PRESENT, .aux = offsetof(struct mt_mapinfo, folios_counted) },
 	{ 0 }
 };
 

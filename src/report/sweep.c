@@ -186,6 +186,27 @@ static void matrix_cell(struct mt_table *t, const char *fmt, double v)
 		mt_table_add(t, "%s", "-");
 }
 
+/*
+ * Why a row has no verdict: the scan's words (less their "not as
+ * requested: " lead), and where the kernel counted the size's faults, how
+ * many fell back to smaller folios: allocation, not the scan.
+ */
+static void unproven_note(struct mt_table *t, const struct mt_matrix_row *r)
+{
+	static const char lead[] = "not as requested: ";
+	const struct mt_mapinfo *m = &r->r->map;
+	const char *why = m->verdict[0] ? m->verdict : "not scanned";
+
+	if (!strncmp(why, lead, sizeof(lead) - 1))
+		why += sizeof(lead) - 1;
+	if (m->folios_counted)
+		mt_table_note(t, "%s: not as requested (%s), no verdict; %llu of %llu faults "
+			      "fell back", r->pages, why, (unsigned long long)m->folio_fallback,
+			      (unsigned long long)(m->folio_fallback + m->folio_alloc));
+	else
+		mt_table_note(t, "%s: not as requested (%s), no verdict", r->pages, why);
+}
+
 /* The verdict of one region: the cheapest first touch and steady access. */
 static void matrix_verdict(FILE *f, const struct mt_matrix_row *rows, const struct mt_matrix *m,
 			   int prose)
@@ -274,8 +295,7 @@ static int print_matrix(FILE *f, const struct mt_report *rep, const char *phase,
 			matrix_cell(t, "%+.3f", r->vs_base_ns);
 			matrix_cell(t, "%.3f", r->vs_base_ci95);
 			if (!r->proven)
-				mt_table_note(t, "%s: not as requested (%s): no verdict", r->pages,
-					      r->r->map.verdict[0] ? r->r->map.verdict : "not scanned");
+				unproven_note(t, r);
 		}
 		ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
 		if (!ret)

@@ -372,6 +372,13 @@ static void print_mapping(FILE *f, const struct mt_result *r, int width)
 		      m->scan.smaps ? "smaps, per mapping" : "PAGEMAP_SCAN, page by page",
 		      m->page_check > 0 ? ", as requested" : "");
 	}
+	if (m->folios_counted) {
+		mt_text_wrapf(f, width, "folio stats: %llu faults got %llu KiB folios, %llu fell "
+			      "back (the kernel's per-size counts, %u iterations with warm-up)",
+			      (unsigned long long)m->folio_alloc,
+			      (unsigned long long)m->folio_size >> 10,
+			      (unsigned long long)m->folio_fallback, m->folio_iters);
+	}
 	if (m->valid) {
 		mt_size_format_short(m->align, a, sizeof(a));
 		mt_size_format_short(m->kernel_page, k, sizeof(k));

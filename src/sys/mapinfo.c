@@ -2,6 +2,7 @@
 /* A region's /proc/PID/smaps entries: what the kernel really mapped. */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -462,7 +463,15 @@ int mt_mapinfo_read_folios(int pid, const void *addr, uint64_t len, struct mt_pa
 
 int mt_mapinfo_mthp_stats(struct mt_mthp_stats *st)
 {
-	static const char *const counters[] = { "anon_fault_alloc", "shmem_alloc" };
+	static const struct {
+		const char *name;
+		size_t off;	/* of the array it adds to */
+	} counters[] = {
+		{ "anon_fault_alloc", offsetof(struct mt_mthp_stats, alloc) },
+		{ "shmem_alloc", offsetof(struct mt_mthp_stats, alloc) },
+		{ "anon_fault_fallback", offsetof(struct mt_mthp_stats, fallback) },
+		{ "shmem_fallback", offsetof(struct mt_mthp_stats, fallback) },
+	};
 	char path[4096], line[64];
 	struct dirent *d;
 	unsigned int kb;
@@ -480,10 +489,11 @@ int mt_mapinfo_mthp_stats(struct mt_mthp_stats *st)
 		st->size[st->n] = (uint64_t)kb << 10;
 		for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 			snprintf(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage/%.64s/"
-				 "stats/%s", d->d_name, counters[i]);
+				 "stats/%s", d->d_name, counters[i].name);
 			if (mt_sys_read_line(path, line, sizeof(line)))
 				continue;
-			st->alloc[st->n] += strtoull(line, NULL, 10);
+			((uint64_t *)((char *)st + counters[i].off))[st->n] +=
+				strtoull(line, NULL, 10);
 			any = true;
 		}
 		st->n += any;
@@ -492,14 +502,29 @@ int mt_mapinfo_mthp_stats(struct mt_mthp_stats *st)
 	return st->n ? 0 : -ENOENT;
 }
 
+int mt_mapinfo_mthp_delta(const struct mt_mthp_stats *a, const struct mt_mthp_stats *b,
+			  uint64_t size, uint64_t *alloc, uint64_t *fallback)
+{
+	for (unsigned int i = 0; i < a->n; i++) {
+		for (unsigned int j = 0; j < b->n; j++) {
+			if (a->size[i] != size || b->size[j] != size)
+				continue;
+			*alloc = b->alloc[j] > a->alloc[i] ? b->alloc[j] - a->alloc[i] : 0;
+			*fallback = b->fallback[j] > a->fallback[i] ?
+				    b->fallback[j] - a->fallback[i] : 0;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 static uint64_t mthp_delta(const struct mt_mthp_stats *a, const struct mt_mthp_stats *b,
 			   uint64_t size)
 {
-	for (unsigned int i = 0; i < a->n; i++)
-		for (unsigned int j = 0; j < b->n; j++)
-			if (a->size[i] == size && b->size[j] == size)
-				return b->alloc[j] > a->alloc[i] ? b->alloc[j] - a->alloc[i] : 0;
-	return 0;
+	uint64_t alloc = 0, fallback;
+
+	mt_mapinfo_mthp_delta(a, b, size, &alloc, &fallback);
+	return alloc;
 }
 
 void mt_mapinfo_folios_guess(struct mt_pagescan *ps, uint64_t page_size, uint64_t huge_size,

@@ -74,18 +74,29 @@ int mt_mapinfo_folios(const uint64_t *pagemap, size_t n, uint64_t page_size, mt_
 void mt_mapinfo_add_folio(struct mt_pagescan *ps, uint64_t size, uint64_t bytes);
 
 /*
- * Each mTHP size's fault counters (hugepages-<size>/stats/anon_fault_alloc
- * and shmem_alloc, under the sysroot), summed: folios allocated so far.
+ * Each mTHP size's fault counters (hugepages-<size>/stats, under the
+ * sysroot), anonymous and shmem summed: folios allocated so far
+ * (anon_fault_alloc, shmem_alloc) and faults that fell back to smaller
+ * ones (anon_fault_fallback, shmem_fallback).
  */
 #define MT_MTHP_STATS_MAX 24
 struct mt_mthp_stats {
 	unsigned int n;
 	uint64_t size[MT_MTHP_STATS_MAX];	/* bytes */
 	uint64_t alloc[MT_MTHP_STATS_MAX];
+	uint64_t fallback[MT_MTHP_STATS_MAX];
 };
 
 /* 0, or -errno (-ENOENT: no mTHP on this kernel). */
 int mt_mapinfo_mthp_stats(struct mt_mthp_stats *st);
+
+/*
+ * size's counts from before to after into *alloc and *fallback: 0, or
+ * -ENOENT when either lacks the size.
+ */
+int mt_mapinfo_mthp_delta(const struct mt_mthp_stats *before,
+			  const struct mt_mthp_stats *after, uint64_t size, uint64_t *alloc,
+			  uint64_t *fallback);
 
 /*
  * Folio sizes of a scan from what else is known: its huge bytes in folios
@@ -136,6 +147,16 @@ struct mt_mapinfo {
 	struct mt_pagescan scan;
 	int page_check;		/* 1 as requested, -1 not, 0 nothing asked or not checked */
 	char verdict[160];	/* "as requested", "not as requested: ...", or "" */
+	/*
+	 * --pages mthp:SIZE: the kernel's own count of the faults that got a
+	 * folio of the size and of those that fell back, over every iteration
+	 * (warm-up included; mt_mthp_stats). Where the scan says less than
+	 * asked, the fallbacks say why: allocation, not a partial scan.
+	 */
+	bool folios_counted;
+	uint64_t folio_size;		/* bytes: the size they count */
+	unsigned int folio_iters;	/* the iterations they cover */
+	uint64_t folio_alloc, folio_fallback;
 };
 
 /*

@@ -43,6 +43,13 @@ expect_grep 'in 64 KiB folios \(100\.0%\).*as requested' "$out" "anon: proven 64
 [ "$(share "$work/anon.json" 65536)" = "1.0 True" ] && ok ||
 	fail "anon: the JSON's share of 64 KiB folios: $(share "$work/anon.json" 65536)"
 controls | cmp -s - "$work/before" && ok || fail "anon: the mTHP controls not restored"
+# the kernel's own count: a fault per 64 KiB of the region in each iteration
+python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["results"][0]["mapping"]["folio_stats"]
+assert s["size"] == 65536 and s["iterations"] >= 2, s
+assert s["alloc"] + s["fallback"] == s["iterations"] * 128 and s["fallback"] == 0, s' \
+	"$work/anon.json" && ok || fail "anon: the per-size stats not a fault per folio"
+expect_grep '^folio stats: [0-9]+ faults got 64 KiB folios, 0 fell' "$out" "anon: the stats line"
 
 run stat --pages mthp:16k --region 8m -i 2 -p 1 -o "$work/shmem.json"
 expect_status 0 "mthp:16k shared (shmem)"

@@ -125,6 +125,23 @@ for set in "stat:$D/base.json $D/noise.json:1" "sweep:$D/sweep.json:2" \
 		n=$(grep -c '<svg' "$work/$name.html")
 		if [ "$n" -eq "$svgs" ]; then ok; else fail "$name: $n inline SVGs, expected $svgs"; fi
 	fi
+	if [ "$name" = matrix ]; then
+		# a size that fell back: no verdict, and the kernel's count of it
+		python3 - "$M" "$work/fellback.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    if r["params"]["pages"] == "mthp:64k":
+        r["mapping"]["as_requested"] = False
+        r["mapping"]["page_verdict"] = "not as requested: x"
+        r["mapping"]["folio_stats"] = {"size": 65536, "iterations": 4, "alloc": 100,
+                                       "fallback": 28}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+		run report "$work/fellback.json"
+		expect_grep '^mthp:64k: not as requested \(x\), no verdict; 28 of 128 faults fell back' \
+			"$out" "matrix: the fallbacks of a size not proven"
+	fi
 	if [ "$name" = matrix ] && command -v gnuplot >/dev/null; then
 		n=$(grep -c 'against page size (95% CI)</text>' "$work/$name.html")
 		[ "$n" -eq 2 ] && ok || fail "matrix: $n plots against page size, expected 2"

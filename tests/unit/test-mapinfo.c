@@ -267,14 +267,21 @@ static void folios_fixture(void **state)
  */
 static void folios_from_stats(void **state)
 {
-	struct mt_mthp_stats a = { 3, { 16384, 65536, 2 * MB }, { 5, 7, 9 } };
-	struct mt_mthp_stats b = { 3, { 16384, 65536, 2 * MB }, { 1005, 107, 10 } };
+	struct mt_mthp_stats a = { 3, { 16384, 65536, 2 * MB }, { 5, 7, 9 }, { 0, 2, 0 } };
+	struct mt_mthp_stats b = { 3, { 16384, 65536, 2 * MB }, { 1005, 107, 10 },
+				   { 0, 12, 0 } };
+	uint64_t alloc, fallback;
 	struct mt_pagescan s = { .len = 16 * MB, .huge = 2 * MB, .base = 10 * MB,
 				 .absent = 4 * MB };
 	struct mt_pagescan t = s;
 	char why[160];
 
 	(void)state;
+	/* one size's counts between the two reads; a size either lacks has none */
+	assert_int_equal(mt_mapinfo_mthp_delta(&a, &b, 65536, &alloc, &fallback), 0);
+	assert_int_equal(alloc, 100);
+	assert_int_equal(fallback, 10);
+	assert_int_equal(mt_mapinfo_mthp_delta(&a, &b, 32768, &alloc, &fallback), -ENOENT);
 	mt_mapinfo_folios_guess(&s, 4096, 2 * MB, &a, &b);
 	assert_int_equal(s.folio_source, MT_FOLIO_MTHP_STATS);
 	assert_int_equal(share(&s, 65536), 100 * 65536);
