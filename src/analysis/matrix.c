@@ -11,6 +11,7 @@
 
 #include "analysis/matrix.h"
 #include "model/config.h"
+#include "model/reach.h"
 #include "stats/ci.h"
 #include "stats/welch.h"
 
@@ -75,6 +76,7 @@ static void fill(const struct mt_report *rep, const char *phase, const struct mt
 	row->folio = folio_of(rep, row->pages);
 	row->share = share_of(r, row->folio, page);
 	row->proven = r->map.page_check > 0;
+	row->tlb_page = mt_reach_page(rep, r);
 	row->fault_ns = row->touch_ns_4k = row->touch_ci95_4k = row->faults_per_block = NAN;
 	row->steady_ns = row->steady_ci95 = row->vs_base_ns = row->vs_base_ci95 = NAN;
 	if (touch && r->blocks && r->region) {

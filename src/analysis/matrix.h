@@ -24,6 +24,7 @@ struct mt_matrix_row {
 	uint64_t folio;		/* the folio size asked for, bytes; 0: the policy's */
 	double share;		/* of the region in folios of that size; NAN unknown */
 	bool proven;		/* the scan says as requested */
+	uint64_t tlb_page;	/* the page a TLB entry maps for it (mt_reach_page) */
 	double fault_ns;	/* first touch per fault; NAN: faults not counted */
 	double touch_ns_4k, touch_ci95_4k;	/* first touch per 4 KiB of the region */
 	double faults_per_block;	/* NAN: not counted */

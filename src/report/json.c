@@ -1481,6 +1481,7 @@ static json_t *matrix_row_json(struct jb *b, const struct mt_matrix_row *r)
 	put_int(b, o, "folio_size", (json_int_t)r->folio);
 	set_real(b, o, "share", r->share);
 	put_bool(b, o, "proven", r->proven);
+	put_int(b, o, "tlb_page_size", (json_int_t)r->tlb_page);
 	set_real(b, o, "first_touch_ns_per_fault", r->fault_ns);
 	set_real(b, o, "first_touch_ns_per_4k", r->touch_ns_4k);
 	set_real(b, o, "first_touch_ci95_ns_per_4k", r->touch_ci95_4k);

@@ -242,6 +242,68 @@ static void matrix_verdict(FILE *f, const struct mt_matrix_row *rows, const stru
 }
 
 /*
+ * What each row's TLB entries reach, by level: entries x the page an entry
+ * maps (cpuid's levels and the probe's), the rows that share a page on one
+ * line. Only the sizes measured: a level of a page no row used is not
+ * theirs. mTHP folios are mapped by base-page entries, so their reach is
+ * the base pages' unless the CPU coalesces contiguous entries.
+ */
+static void matrix_reach(FILE *f, const struct mt_report *rep, const struct mt_matrix_row *rows,
+			 const struct mt_matrix *m, int prose)
+{
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	size_t nl = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX), k = 0;
+	char line[1024], who[MT_SAFE_MAX];
+	bool folios = false;
+
+	k = (size_t)snprintf(line, sizeof(line), "reach by level (entries x page):");
+	for (size_t i = m->first; i < m->first + m->n && k < sizeof(line); i++) {
+		const char *sep = "";
+		bool first = true, any = false;
+
+		folios |= rows[i].folio > rows[i].tlb_page;
+		for (size_t j = m->first; j < i && first; j++)
+			first = rows[j].tlb_page != rows[i].tlb_page;
+		if (!first)
+			continue;
+		k += (size_t)snprintf(line + k, sizeof(line) - k, "%s", i > m->first ? ";" : "");
+		for (size_t j = i; j < m->first + m->n && k < sizeof(line); j++) {
+			if (rows[j].tlb_page != rows[i].tlb_page)
+				continue;
+			k += (size_t)snprintf(line + k, sizeof(line) - k, "%s %s", sep,
+					      mt_cell_safe(who, sizeof(who), rows[j].pages));
+			sep = ",";
+		}
+		k += (size_t)snprintf(line + k, sizeof(line) - k, ":");
+		for (size_t l = 0; l < nl && k < sizeof(line); l++) {
+			char pg[32], a[32], b[32];
+
+			if (lv[l].page_size != rows[i].tlb_page)
+				continue;
+			mt_size_format_short(lv[l].page_size, pg, sizeof(pg));
+			mt_size_format_short(mt_reach_min(&lv[l]), a, sizeof(a));
+			mt_size_format_short(mt_reach_max(&lv[l]), b, sizeof(b));
+			if (lv[l].entries_min == lv[l].entries_max)
+				k += (size_t)snprintf(line + k, sizeof(line) - k,
+						      "%s %s %llu x %s = %s", any ? "," : "",
+						      lv[l].name,
+						      (unsigned long long)lv[l].entries_max, pg, b);
+			else
+				k += (size_t)snprintf(line + k, sizeof(line) - k,
+						      "%s %s %llu..%llu x %s = %s..%s", any ? "," : "",
+						      lv[l].name,
+						      (unsigned long long)lv[l].entries_min,
+						      (unsigned long long)lv[l].entries_max, pg, a, b);
+			any = true;
+		}
+		if (!any)
+			k += (size_t)snprintf(line + k, sizeof(line) - k, " no level known");
+	}
+	mt_text_wrapf(f, prose, "%s%s", line, folios ? "; mTHP folios are mapped by base-page "
+		      "entries: their reach is base pages' unless the CPU coalesces them" : "");
+}
+
+/*
  * The page-size matrix under the series: per region, one row per --pages
  * value, first touch against steady access, and the verdict.
  */
@@ -303,6 +365,8 @@ static int print_matrix(FILE *f, const struct mt_report *rep, const char *phase,
 		mt_table_destroy(t);
 		if (!ret)
 			matrix_verdict(f, rows, m, prose);
+		if (!ret)
+			matrix_reach(f, rep, rows, m, prose);
 	}
 	free(rows);
 	return ret < 0 ? ret : 0;

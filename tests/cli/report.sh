@@ -138,6 +138,10 @@ for r in d["results"]:
                                        "fallback": 28}
 json.dump(d, open(sys.argv[2], "w"))
 PY
+		run sweep --from "$M"
+		expect_grep '^reach by level \(entries x page\): base, mthp:64k: L1 ' "$out" \
+			"matrix: base and mTHP rows share base-page entries"
+		expect_grep '; thp: L1 [a-zA-Z]+ [0-9]+ x 2m = ' "$out" "matrix: thp's own reach"
 		run report "$work/fellback.json"
 		expect_grep '^mthp:64k: not as requested \(x\), no verdict; 28 of 128 faults fell back' \
 			"$out" "matrix: the fallbacks of a size not proven"
