@@ -449,6 +449,9 @@ static const struct mt_field level_fields[] = {
 
 #define CP(k, t, m) F(struct mt_probe_co_point, k, t, m)
 #define CL(k, t, m) F(struct mt_probe_co_level, k, t, m)
+/* a count of pages written only when there is one (0: none) */
+#define CL_WHEN(k, m, w) { .key = k, .type = MT_FIELD_UINT, .when = w, \
+	.off = offsetof(struct mt_probe_co_level, m), .size = MT_FIELD_SIZE(struct mt_probe_co_level, m) }
 #define CR(k, t, m) F(struct mt_probe_co_run, k, t, m)
 #define CO(k, t, m) F(struct mt_probe_result, k, t, co.m)
 
@@ -474,17 +477,11 @@ static const struct mt_field co_level_fields[] = {
 	  .name = co_kind_name, .parse = co_kind_parse },
 	CL("from_ns", MT_FIELD_REAL, from_ns),
 	CL("to_ns", MT_FIELD_REAL, to_ns),
-	{ .key = "scattered_reach", .type = MT_FIELD_UINT, .when = has_scattered_reach,
-	  .off = offsetof(struct mt_probe_co_level, v.scattered_reach),
-	  .size = MT_FIELD_SIZE(struct mt_probe_co_level, v.scattered_reach) },
-	{ .key = "contiguous_reach", .type = MT_FIELD_UINT, .when = has_contiguous_reach,
-	  .off = offsetof(struct mt_probe_co_level, v.contiguous_reach),
-	  .size = MT_FIELD_SIZE(struct mt_probe_co_level, v.contiguous_reach) },
+	CL_WHEN("scattered_reach", v.scattered_reach, has_scattered_reach),
+	CL_WHEN("contiguous_reach", v.contiguous_reach, has_contiguous_reach),
 	CL("contiguous_beyond", MT_FIELD_BOOL, v.contiguous_beyond),
 	CL("factor", MT_FIELD_REAL, v.factor),
-	{ .key = "apart_at", .type = MT_FIELD_UINT, .when = has_apart_at,
-	  .off = offsetof(struct mt_probe_co_level, v.apart_at),
-	  .size = MT_FIELD_SIZE(struct mt_probe_co_level, v.apart_at) },
+	CL_WHEN("apart_at", v.apart_at, has_apart_at),
 	CL("apart_ns", MT_FIELD_REAL, v.apart_ns),
 	{ 0 }
 };

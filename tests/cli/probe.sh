@@ -97,12 +97,16 @@ probe_json "$work/probe.json" "-o over an existing file" 65536
 # --from: the saved probe printed again, byte for byte, as its run printed
 # it (the table with its cpuid lines from the saved system, the CSV, the
 # JSON itself); nothing measured, and nothing else asked of it
-cp "$out" "$work/probe.txt"
-run probe --from "$work/probe.json"
-expect_status 0 "probe --from"
-cmp -s "$out" "$work/probe.txt" && ok || fail "--from: the table is not the run's"
-run probe --from "$work/probe.json" --format json
-cmp -s "$out" "$work/probe.json" && ok || fail "--from: the JSON is not the file"
+# reprinted JSON WHAT: $out (the run's table) and the JSON again from --from
+reprinted() {
+	cp "$out" "$work/run.txt"
+	run probe --from "$1"
+	expect_status 0 "probe --from: $2"
+	cmp -s "$out" "$work/run.txt" && ok || fail "--from: $2: the table is not the run's"
+	run probe --from "$1" --format json
+	cmp -s "$out" "$1" && ok || fail "--from: $2: the JSON is not the file"
+}
+reprinted "$work/probe.json" "a probe"
 run probe --from "$work/probe.json" --format csv
 expect_grep '^pages,bytes,base_ns' "$out" "--from: csv"
 # a saved file is untrusted: its strings reach no terminal as escapes, and
@@ -181,12 +185,7 @@ for lv in c["levels"]:
 PY
 	fail "--coalesce: not the documented keys: $(tail -1 "$work/py.err")"
 fi
-cp "$out" "$work/coalesce.txt"
-run probe --from "$work/coalesce.json"
-expect_status 0 "probe --from a --coalesce report"
-cmp -s "$out" "$work/coalesce.txt" && ok || fail "--from: the coalescing lines are not the run's"
-run probe --from "$work/coalesce.json" --format json
-cmp -s "$out" "$work/coalesce.json" && ok || fail "--from: the --coalesce JSON is not the file"
+reprinted "$work/coalesce.json" "--coalesce"
 # without --coalesce, no coalesce object: nothing was asked
 python3 -c 'import json,sys; sys.exit("coalesce" in json.load(open(sys.argv[1]))["probe"])' \
 	"$work/probe.json" && ok || fail "coalesce written though not asked"
