@@ -25,6 +25,7 @@ enum {
 	OPT_PAGES,
 	OPT_KNEE_RATIO,
 	OPT_FROM,
+	OPT_COALESCE,
 };
 
 static const struct option own_opts[] = {
@@ -32,6 +33,7 @@ static const struct option own_opts[] = {
 	{ "pages", required_argument, NULL, OPT_PAGES },
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE_RATIO },
 	{ "from", required_argument, NULL, OPT_FROM },
+	{ "coalesce", no_argument, NULL, OPT_COALESCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -45,14 +47,17 @@ static const struct mt_cli_key keys[] = {
 
 static void help(void)
 {
-	printf("Usage: memtlb probe [--max SIZE] [--pages base|thp|hugetlb] [options]\n"
+	printf("Usage: memtlb probe [--max SIZE] [--pages base|thp|hugetlb] [--coalesce]\n"
+	       "                    [options]\n"
 	       "Measure the translation cost of an access (base pages against 2 MiB pages,\n"
 	       "same chain) and find the TLB levels on it (no PMU needed).\n\n"
 	       "      --max SIZE           largest size probed (default 64m)\n"
 	       "      --pages KIND         the huge variant: base or thp (default: THP by\n"
 	       "                           MADV_HUGEPAGE) or hugetlb (MAP_HUGETLB, 2 MiB)\n"
 	       "      --knee-ratio R       rise over the plateau that makes a level\n"
-	       "                           (default 1.5)\n");
+	       "                           (default 1.5)\n"
+	       "      --coalesce           also time physically contiguous base pages against\n"
+	       "                           scattered ones at each TLB level (coalescing)\n");
 	mt_cli_help_of(keys, MT_GROUP_NONE);
 	printf("      --from FILE          print a saved probe report again, as its run\n"
 	       "                           printed it (--format applies)\n");
@@ -86,6 +91,18 @@ static void on_progress(void *arg, const struct mt_probe_progress *p)
 			mt_size_format(pt->bytes, s, sizeof(s));
 			fprintf(stderr, "\r\033[Kmemtlb: probe: %s, %+.3f ns/access", s,
 				pt->translation_ns);
+		}
+		break;
+	case MT_PROBE_CO_POINT:
+		if (pg->verbose)
+			fprintf(stderr, "memtlb: probe: coalescing at %s, %llu pages: scattered "
+				"%+.3f, contiguous %+.3f ns, difference %+.3f +- %.3f ns\n",
+				p->co_point->level, (unsigned long long)p->co_point->c.pages,
+				p->co_point->c.scattered_ns, p->co_point->c.contiguous_ns,
+				p->co_point->c.diff_ns, p->co_point->c.diff_ci95_ns);
+		if (pg->tty) {
+			mt_size_format(p->co_point->bytes, s, sizeof(s));
+			fprintf(stderr, "\r\033[Kmemtlb: probe: coalescing, %s", s);
 		}
 		break;
 	case MT_PROBE_DONE:
@@ -187,7 +204,7 @@ static int cmd_probe(int argc, char *argv[])
 	cmdopts = mt_cli_longopts_of(keys, own_opts);
 	while ((c = getopt_long(argc, argv, mt_cli_shortopts_of(keys, "h"), cmdopts,
 				NULL)) != -1) {
-		own |= c == OPT_MAX || c == OPT_PAGES || c == OPT_KNEE_RATIO;
+		own |= c == OPT_MAX || c == OPT_PAGES || c == OPT_KNEE_RATIO || c == OPT_COALESCE;
 		switch (c) {
 		case 'h':
 			help();
@@ -208,6 +225,9 @@ static int cmd_probe(int argc, char *argv[])
 			break;
 		case OPT_FROM:
 			from = optarg;
+			break;
+		case OPT_COALESCE:
+			po.coalesce = true;
 			break;
 		case OPT_KNEE_RATIO:
 			ret = mt_cli_knee_ratio_opt("--knee-ratio", optarg, &po.ratio);

@@ -9,6 +9,7 @@
  * only when a fresh measurement shows them again.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@
 /* The main pass and the validation pass draw different chains. */
 #define SEED_MAIN 0x9e3779b97f4a7c15ull
 #define SEED_CHECK 0xd1b54a32d192ed03ull
+/* The order the base variant's pages are first touched in. */
+#define SEED_SCATTER 0x94d049bb133111ebull
 
 struct mapping {
 	char *map;		/* what mmap returned */
@@ -51,6 +54,7 @@ struct probe {
 	const struct mt_probe_opts *opts;
 	struct mt_step_opts so;
 	struct mapping base, huge, packed;
+	struct mapping contig;	/* --coalesce: base pages, physically contiguous */
 	size_t *order;
 	size_t max_pages;
 };
@@ -105,7 +109,7 @@ int mt_probe_check(const struct mt_probe_opts *o, uint64_t *max_out, struct mt_m
 	 * (a probe past memory.max is OOM-killed). hugetlb's pages come from
 	 * the pool, which neither MemAvailable nor memory.max holds.
 	 */
-	need = 2 * max + max / 64 + 6 * HUGE_2M;
+	need = (o->coalesce ? 3 : 2) * max + max / 64 + (o->coalesce ? 8 : 6) * HUGE_2M;
 	if (o->kind == MT_PROBE_PAGES_HUGETLB) {
 		avail = mt_sys_mem_available();
 		by_cgroup = false;
@@ -144,6 +148,12 @@ static uint64_t round8(uint64_t v)
 	return (v + 7) & ~7ull;
 }
 
+/* Loads per timed chunk: long enough for the clock, twice the chain past that. */
+static uint64_t chunk_of(size_t n)
+{
+	return round8(n * 2 > (1u << 16) ? n * 2 : (1u << 16));
+}
+
 /*
  * One variant's turn: a pass to bring its translations and lines back
  * (the other variant ran last), then the best of three timed chunks:
@@ -178,7 +188,7 @@ struct pair {
 static void measure_pair(struct probe *pr, size_t n, uint64_t seed, unsigned int reps,
 			 struct pair *out)
 {
-	uint64_t chunk = round8(n * 2 > (1u << 16) ? n * 2 : (1u << 16));
+	uint64_t chunk = chunk_of(n);
 	void **a, **b, **c;
 
 	mt_chase_link_pair(pr->base.at, pr->huge.at, n, pr->res->page, seed, pr->order, &a, &b);
@@ -557,6 +567,34 @@ static void touch(char *p, uint64_t len, uint64_t page)
 }
 
 /*
+ * Base pages that are physically contiguous and aligned in runs, as a TLB
+ * that coalesces needs: 2 MiB THPs (MADV_COLLAPSE where the faults fell
+ * short), then each PMD split to PTEs by changing the protection of one
+ * page and back: the folio stays whole, so its 512 pages keep their PFNs
+ * in order. MADV_NOHUGEPAGE first keeps khugepaged from mapping them by
+ * PMD again. Whether it worked is read from pagemap (co_layout), never
+ * assumed.
+ */
+static int map_contiguous(struct probe *pr, uint64_t hlen)
+{
+	struct mt_pagescan s;
+	int ret = map_one(&pr->contig, hlen + HUGE_2M, 0);
+
+	if (ret)
+		return ret;
+	madvise(pr->contig.at, hlen, MADV_HUGEPAGE);
+	touch(pr->contig.at, hlen, pr->res->page);
+	if (!mt_mapinfo_scan(pr->contig.at, hlen, &s) && s.huge < hlen)
+		madvise(pr->contig.at, hlen, MADV_COLLAPSE);
+	madvise(pr->contig.at, hlen, MADV_NOHUGEPAGE);
+	for (uint64_t off = 0; off < hlen; off += HUGE_2M)
+		if (mprotect(pr->contig.at + off, pr->res->page, PROT_READ) ||
+		    mprotect(pr->contig.at + off, pr->res->page, PROT_READ | PROT_WRITE))
+			return -errno;
+	return 0;
+}
+
+/*
  * Both variants 2 MiB-aligned, so the same offsets mean the same layout:
  * base pages (MADV_NOHUGEPAGE) and 2 MiB pages, MADV_HUGEPAGE (with
  * MADV_COLLAPSE where the faults got fewer) or hugetlb. The control packs
@@ -573,7 +611,12 @@ static int map_all(struct probe *pr, uint64_t max)
 	if (ret)
 		return ret;
 	madvise(pr->base.map, pr->base.len, MADV_NOHUGEPAGE);
-	touch(pr->base.at, max, res->page);
+	/*
+	 * Faulted by linking a chain over them, in its random order: pages the
+	 * allocator hands out one after the other land far apart, so the base
+	 * variant is physically scattered (no run a TLB could coalesce).
+	 */
+	mt_chase_link(pr->base.at, pr->max_pages, res->page, SEED_SCATTER, pr->order);
 	if (res->kind == MT_PROBE_PAGES_HUGETLB) {
 		ret = map_one(&pr->huge, hlen, MAP_HUGETLB | MAP_HUGE_2MB);
 		if (ret)
@@ -597,11 +640,13 @@ static int map_all(struct probe *pr, uint64_t max)
 	res->packed_bytes = pr->max_pages * LINE;
 	madvise(pr->packed.at, res->packed_bytes + HUGE_2M, MADV_HUGEPAGE);
 	memset(pr->packed.at, 0, res->packed_bytes);
-	return 0;
+	return pr->opts->coalesce ? map_contiguous(pr, hlen) : 0;
 }
 
 static void unmap(struct probe *pr)
 {
+	if (pr->contig.map)
+		munmap(pr->contig.map, pr->contig.len);
 	if (pr->packed.map)
 		munmap(pr->packed.map, pr->packed.len);
 	if (pr->huge.map)
@@ -609,6 +654,178 @@ static void unmap(struct probe *pr)
 	if (pr->base.map)
 		munmap(pr->base.map, pr->base.len);
 	free(pr->order);
+}
+
+/*
+ * The layout a comparison needs: both variants mapped by PTEs, the
+ * contiguous one in aligned runs, the scattered one not. Below these
+ * shares the two are not what they are named.
+ */
+#define CO_CONTIGUOUS_MIN 0.9
+#define CO_SCATTERED_MAX 0.1
+
+/* The coalescing result's absence, with why (stage: when it was seen). */
+static bool co_absent(struct mt_probe_coalesce *co, const char *stage, const char *why)
+{
+	snprintf(co->absent_why, sizeof(co->absent_why), "%s%s", stage, why);
+	return false;
+}
+
+static bool pte_mapped(const void *at, uint64_t len)
+{
+	struct mt_pagescan s;
+
+	return !mt_mapinfo_scan(at, len, &s) && !s.huge && !s.absent;
+}
+
+/*
+ * Each variant's physical layout from pagemap's PFNs (root only), into
+ * the result; false with absent_why when the two cannot be compared.
+ */
+static bool co_layout(struct probe *pr, const char *stage)
+{
+	struct mt_probe_coalesce *co = &pr->res->co;
+	uint64_t len = pr->res->map_bytes;
+	struct mt_pfn_layout ls, lc;
+	const struct mt_probe_co_run *r4 = &co->runs[0];
+	char why[128];
+	int ret;
+
+	ret = mt_mapinfo_layout(pr->base.at, len, &ls);
+	if (!ret)
+		ret = mt_mapinfo_layout(pr->contig.at, len, &lc);
+	if (ret) {
+		co->n_runs = 0;
+		snprintf(why, sizeof(why), "physical layout not read: /proc/self/pagemap: %s%s",
+			 strerror(-ret), ret == -EPERM ? " (PFNs need CAP_SYS_ADMIN)" : "");
+		return co_absent(co, stage, why);
+	}
+	co->n_runs = MT_PFN_RUNS;
+	for (unsigned int r = 0; r < MT_PFN_RUNS; r++) {
+		co->runs[r].pages = mt_pfn_run_pages[r];
+		co->runs[r].scattered = mt_mapinfo_run_share(&ls, r);
+		co->runs[r].contiguous = mt_mapinfo_run_share(&lc, r);
+	}
+	co->scattered_pte = pte_mapped(pr->base.at, len);
+	co->contiguous_pte = pte_mapped(pr->contig.at, len);
+	if (!co->scattered_pte || !co->contiguous_pte)
+		return co_absent(co, stage, co->contiguous_pte ?
+				 "scattered variant not all mapped by PTEs" :
+				 "contiguous variant not all mapped by PTEs (a PMD kept?)");
+	if (!(r4->contiguous >= CO_CONTIGUOUS_MIN)) {
+		snprintf(why, sizeof(why), "contiguous variant: %.1f%% of aligned %llu-page runs "
+			 "contiguous (THP not obtained?)", 100 * r4->contiguous,
+			 (unsigned long long)r4->pages);
+		return co_absent(co, stage, why);
+	}
+	if (!(r4->scattered <= CO_SCATTERED_MAX)) {
+		snprintf(why, sizeof(why), "scattered variant: %.1f%% of aligned %llu-page runs "
+			 "contiguous", 100 * r4->scattered, (unsigned long long)r4->pages);
+		return co_absent(co, stage, why);
+	}
+	return true;
+}
+
+/*
+ * One size around a level: scattered base pages (the base variant), the
+ * contiguous ones and the control, the same chain, ABCABC by repetition;
+ * each variant's translation against the control, and their paired
+ * difference.
+ */
+static void measure_co(struct probe *pr, size_t n, struct mt_probe_co_point *pt)
+{
+	struct mt_probe_result *res = pr->res;
+	double s[MT_PROBE_REPS], c[MT_PROBE_REPS], d[MT_PROBE_REPS];
+	uint64_t chunk = chunk_of(n);
+	struct mt_coalesce_point *p = &pt->c;
+	void **a, **b, **k;
+
+	mt_chase_link_pair(pr->base.at, pr->contig.at, n, res->page, SEED_MAIN, pr->order, &a,
+			   &b);
+	/* the same seed draws the same chain: the control of the main pass */
+	k = res->vs_packed ? mt_chase_link(pr->packed.at, n, LINE, SEED_MAIN, pr->order) :
+			     mt_chase_link(pr->huge.at, n, res->page, SEED_MAIN, pr->order);
+	for (unsigned int r = 0; r < MT_PROBE_REPS; r++) {
+		double ts = turn_ns(&a, n, chunk), tc = turn_ns(&b, n, chunk);
+		double tk = turn_ns(&k, n, chunk);
+
+		s[r] = ts - tk;
+		c[r] = tc - tk;
+		d[r] = ts - tc;
+	}
+	p->pages = n;
+	pt->bytes = (uint64_t)n * res->page;
+	pt->reps = MT_PROBE_REPS;
+	mt_ci_mean95(s, MT_PROBE_REPS, &p->scattered_ns, &p->scattered_ci95_ns);
+	mt_ci_mean95(c, MT_PROBE_REPS, &p->contiguous_ns, &p->contiguous_ci95_ns);
+	mt_ci_mean95(d, MT_PROBE_REPS, &p->diff_ns, &p->diff_ci95_ns);
+	if (!a || !b || !k)	/* the chains are live */
+		p->diff_ns = NAN;
+}
+
+/*
+ * Around one level: half octaves from half its entries_min to eight times
+ * its entries_max (a reach moved by 4 or 16 pages shows inside), as far as
+ * --max, then judged.
+ */
+static void co_level(struct probe *pr, const struct mt_probe_level *lv)
+{
+	struct mt_probe_result *res = pr->res;
+	struct mt_probe_coalesce *co = &res->co;
+	struct mt_coalesce_point pts[MT_PROBE_CO_MAX_POINTS];
+	uint64_t lo = lv->entries_min / 2, hi = lv->entries_max * 8;
+	struct mt_probe_co_level *cl = &co->levels[co->n_levels++];
+	size_t first = co->n_points, n = 0;
+
+	lo = lo < FIRST_PAGES ? FIRST_PAGES : lo;
+	hi = hi < pr->max_pages ? hi : pr->max_pages;
+	/* lo, 1.5 lo, 2 lo, 3 lo, 4 lo ... and hi itself last */
+	for (unsigned int k = 0; co->n_points < MT_PROBE_CO_MAX_POINTS; k++) {
+		uint64_t p = lo << (k / 2), last = n ? co->points[co->n_points - 1].c.pages : 0;
+		struct mt_probe_co_point *pt = &co->points[co->n_points];
+		struct mt_probe_progress pg = { .kind = MT_PROBE_CO_POINT, .res = res,
+						.co_point = pt };
+
+		p += k & 1 ? p / 2 : 0;
+		if (p > hi && last < hi)
+			p = hi;
+		else if (p > hi)
+			break;
+		pt->level = lv->name;
+		measure_co(pr, (size_t)p, pt);
+		co->n_points++;
+		n++;
+		if (pr->opts->progress)
+			pr->opts->progress(pr->opts->progress_arg, &pg);
+	}
+	n = 0;
+	for (size_t i = first; i < co->n_points; i++)
+		pts[n++] = co->points[i].c;
+	cl->name = lv->name;
+	cl->from_ns = lv->from_ns;
+	cl->to_ns = lv->to_ns;
+	mt_coalesce_judge(pts, n, lv->from_ns, lv->to_ns, co->min_ns, &cl->v);
+}
+
+/* Coalescing, when asked: the layouts proven, then each TLB level. */
+static void coalesce(struct probe *pr)
+{
+	struct mt_probe_result *res = pr->res;
+	struct mt_probe_coalesce *co = &res->co;
+
+	co->asked = pr->opts->coalesce;
+	co->min_ns = pr->so.min_rise;
+	if (!co->asked || !co_layout(pr, ""))
+		return;
+	for (size_t i = 0; i < res->n_levels && co->n_levels < MT_PROBE_CO_MAX_LEVELS; i++)
+		if (strcmp(res->levels[i].name, level_names[2]))
+			co_level(pr, &res->levels[i]);
+	if (!co->n_levels) {
+		co_absent(co, "", "no L1 dTLB or L2 TLB level found to compare at");
+		return;
+	}
+	/* what was measured holds only if the layout held all along */
+	co_layout(pr, "layout changed while measured: ");
 }
 
 /* Sizes by half octaves, 4, 6, 8, 12 ... pages, and the largest. */
@@ -674,6 +891,7 @@ int mt_probe_run(const struct mt_probe_opts *o, struct mt_probe_result **out,
 	}
 	check_huge(&pr);
 	find_levels(&pr);
+	coalesce(&pr);
 	tell(&pr, MT_PROBE_DONE, NULL);
 	unmap(&pr);
 	*out = res;

@@ -7,7 +7,9 @@
 #include <stdint.h>
 
 #include "model/config.h"
+#include "stats/coalesce.h"
 #include "stats/steps.h"
+#include "sys/mapinfo.h"
 
 /*
  * The probe: the translation cost of an access, by a paired design and a
@@ -63,6 +65,48 @@ struct mt_probe_level {
 	double confidence;	/* 1 - p of the validation pass (Welch) */
 };
 
+/*
+ * Coalescing (--coalesce): the base variant, its pages faulted in random
+ * order so that they are physically scattered, against base pages that are
+ * physically contiguous (2 MiB THPs whose PMDs were split to PTEs, each
+ * folio kept whole), paired with the control at the sizes around each TLB
+ * level, as memtlb-probe(1) describes.
+ */
+#define MT_PROBE_CO_MAX_POINTS 48
+#define MT_PROBE_CO_MAX_LEVELS 2	/* the L1 dTLB and the L2 TLB */
+
+/* What pagemap's PFNs say of both variants' max bytes, one run length. */
+struct mt_probe_co_run {
+	uint64_t pages;		/* the run's length (mt_pfn_run_pages) */
+	double scattered, contiguous;	/* share of aligned runs contiguous, 0 to 1 */
+};
+
+struct mt_probe_co_point {
+	const char *level;	/* the level it was measured around */
+	uint64_t bytes;
+	struct mt_coalesce_point c;	/* translation of each, their difference */
+	unsigned int reps;
+};
+
+struct mt_probe_co_level {
+	const char *name;	/* a level of levels[] */
+	double from_ns, to_ns;	/* its plateaus, whose middle the reaches cross */
+	struct mt_coalesce_verdict v;
+};
+
+struct mt_probe_coalesce {
+	bool asked;
+	char absent_why[160];	/* "" when measured: why there is no result */
+	double min_ns;		/* the least difference apart: the steps' min_rise */
+	bool scattered_pte, contiguous_pte;	/* every page present, mapped by a PTE */
+	size_t n_runs;		/* 0: the PFNs were not read */
+	struct mt_probe_co_run runs[MT_PFN_RUNS];
+	size_t n_points;	/* by level, then by pages */
+	struct mt_probe_co_point points[MT_PROBE_CO_MAX_POINTS];
+	size_t n_levels;
+	struct mt_probe_co_level levels[MT_PROBE_CO_MAX_LEVELS];
+};
+
 struct mt_probe_result {
 	enum mt_probe_pages kind;
 	uint64_t page;		/* the base page size */
@@ -93,12 +137,14 @@ struct mt_probe_result {
 	 * few pages, TLB-light) is the curve's control instead.
 	 */
 	bool vs_packed;
+	struct mt_probe_coalesce co;
 };
 
 /* What the probe tells its caller while it runs (the CLI shows it). */
 enum mt_probe_event {
 	MT_PROBE_MAPPED,	/* both variants are mapped and touched */
 	MT_PROBE_POINT,		/* point was measured */
+	MT_PROBE_CO_POINT,	/* co_point, of the coalescing pass, was measured */
 	MT_PROBE_DONE,		/* the measurements ended: clear what was shown */
 };
 
@@ -106,6 +152,7 @@ struct mt_probe_progress {
 	enum mt_probe_event kind;
 	const struct mt_probe_result *res;	/* as far as it goes */
 	const struct mt_probe_point *point;	/* MT_PROBE_POINT: the one just measured */
+	const struct mt_probe_co_point *co_point;	/* MT_PROBE_CO_POINT: likewise */
 };
 
 typedef void (*mt_probe_progress_fn)(void *arg, const struct mt_probe_progress *p);
@@ -114,6 +161,7 @@ struct mt_probe_opts {
 	enum mt_probe_pages kind;
 	uint64_t max;		/* 0: 64 MiB */
 	double ratio;		/* MT_PROBE_STEP_RATIO by default */
+	bool coalesce;		/* measure coalescing too */
 	mt_probe_progress_fn progress;	/* NULL: nothing said */
 	void *progress_arg;
 };
@@ -126,7 +174,7 @@ void mt_probe_opts_init(struct mt_probe_opts *o);
 /*
  * Check o against this machine before anything is mapped: *max_out is the
  * size that will be probed. 0, or -EINVAL (below 4 pages) or -E2BIG (the
- * two mappings above MemAvailable) with msg.
+ * mappings, two or with coalesce three, above MemAvailable) with msg.
  */
 int mt_probe_check(const struct mt_probe_opts *o, uint64_t *max_out, struct mt_msg *msg);
 

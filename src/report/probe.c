@@ -81,6 +81,120 @@ static const struct mt_tlb *data_tlb(const struct mt_sysinfo *si, unsigned int l
 	return NULL;
 }
 
+/* The coalescing pass's sizes, by level: each variant's translation, and apart. */
+static void co_table(FILE *f, const struct mt_probe_coalesce *co)
+{
+	char s[32];
+
+	fprintf(f, "%-8s %7s %10s %10s %10s %9s %7s\n", "level", "pages", "size",
+		"scattered", "contiguous", "s - c ns", "+-95%");
+	for (size_t i = 0; i < co->n_points; i++) {
+		const struct mt_probe_co_point *pt = &co->points[i];
+
+		mt_size_format(pt->bytes, s, sizeof(s));
+		fprintf(f, "%-8s %7llu %10s %+10.3f %+10.3f %+9.3f %7.3f\n",
+			pt->level ?: "", (unsigned long long)pt->c.pages, s, pt->c.scattered_ns,
+			pt->c.contiguous_ns, pt->c.diff_ns, pt->c.diff_ci95_ns);
+	}
+}
+
+/* "1536 (6.0 MiB)" pages, "< 1536" below the sizes, ">= 1536 (...)" past them. */
+static void reach_text(uint64_t reach, bool beyond, uint64_t first, uint64_t page, char *buf,
+		       size_t len)
+{
+	char s[32];
+
+	if (!reach) {
+		snprintf(buf, len, "< %llu", (unsigned long long)first);
+		return;
+	}
+	mt_size_format(reach * page, s, sizeof(s));
+	snprintf(buf, len, "%s%llu (%s)", beyond ? ">= " : "", (unsigned long long)reach, s);
+}
+
+/* One level's reaches, and where and by how much the two were apart. */
+static void co_level(FILE *f, const struct mt_probe_result *r, const struct mt_probe_co_level *cl)
+{
+	const struct mt_coalesce_verdict *v = &cl->v;
+	uint64_t first = 0;
+	char a[64], b[64], x[16] = "";
+
+	for (size_t i = 0; i < r->co.n_points && !first; i++)
+		if (r->co.points[i].level == cl->name)
+			first = r->co.points[i].c.pages;
+	reach_text(v->scattered_reach, false, first, r->page, a, sizeof(a));
+	reach_text(v->contiguous_reach, v->contiguous_beyond, first, r->page, b, sizeof(b));
+	if (isfinite(v->factor))
+		snprintf(x, sizeof(x), ", x%.2f", v->factor);
+	mt_text_wrapf(f, 80, "%s reach, pages: scattered %s, contiguous %s%s", cl->name ?: "",
+		      a, b, x);
+	if (v->apart_at)
+		fprintf(f, "  apart from %llu pages, scattered - contiguous up to %+.2f ns\n",
+			(unsigned long long)v->apart_at, v->apart_ns);
+	else
+		fprintf(f, "  not apart (under %.1f ns, or the interval holds 0, at every size)\n",
+			r->co.min_ns);
+}
+
+/* The verdict: the levels whose reach moved, else those cheaper, else none. */
+static void co_verdict(FILE *f, const struct mt_probe_result *r, const struct mt_sysinfo *si)
+{
+	const struct mt_probe_coalesce *co = &r->co;
+	bool said = false;
+
+	for (size_t i = 0; i < co->n_levels; i++) {
+		const struct mt_probe_co_level *cl = &co->levels[i];
+		const char *why = si ? mt_coalesce_mechanism(cl->v.factor, si->machine,
+							      si->cpu_vendor) : NULL;
+
+		if (cl->v.kind != MT_COALESCE_REACH)
+			continue;
+		fprintf(f, "coalescing: %s reach x%.1f%s with contiguous base pages%s%s%s\n",
+			cl->name ?: "", cl->v.factor, cl->v.contiguous_beyond ? " or more" : "",
+			why ? " (" : "", why ?: "", why ? ")" : "");
+		said = true;
+	}
+	for (size_t i = 0; i < co->n_levels && !said; i++) {
+		const struct mt_probe_co_level *cl = &co->levels[i];
+
+		if (cl->v.kind != MT_COALESCE_CHEAPER)
+			continue;
+		fprintf(f, "coalescing: none seen in reach; contiguous pages cheaper past the\n"
+			"  %s by up to %.2f ns (its reach not moved: not a larger entry)\n",
+			cl->name ?: "", cl->v.apart_ns);
+		said = true;
+	}
+	if (!said)
+		fprintf(f, "coalescing: none seen (contiguous and scattered not apart at any "
+			"level)\n");
+}
+
+/* --coalesce: the layouts by pagemap, the sizes, each level, the verdict. */
+static void describe_coalesce(FILE *f, const struct mt_probe_result *r,
+			      const struct mt_sysinfo *si)
+{
+	const struct mt_probe_coalesce *co = &r->co;
+
+	if (!co->asked)
+		return;
+	fputc('\n', f);
+	if (co->n_runs)
+		fprintf(f, "coalescing: base pages physically scattered against contiguous\n"
+			"(2 MiB THPs split to PTEs), the same chain; by pagemap's PFNs:\n");
+	for (size_t i = 0; i < co->n_runs; i++)
+		fprintf(f, "  aligned %llu-page runs contiguous: scattered %.1f%%, contiguous "
+			"%.1f%%\n", (unsigned long long)co->runs[i].pages,
+			100 * co->runs[i].scattered, 100 * co->runs[i].contiguous);
+	if (co->absent_why[0]) {
+		mt_text_wrapf(f, 80, "coalescing: not measured: %s", co->absent_why);
+		return;
+	}
+	co_table(f, co);
+	for (size_t i = 0; i < co->n_levels; i++)
+		co_level(f, r, &co->levels[i]);
+	co_verdict(f, r, si);
+}
+
 /* What the CPU says, from the same cpuid decoding as memtlb sysinfo. */
 static void compare_cpuid(FILE *f, const struct mt_probe_result *r, const struct mt_sysinfo *si)
 {
@@ -142,6 +256,7 @@ int mt_report_print_probe(FILE *f, const struct mt_probe_result *r, const struct
 	fputc('\n', f);
 	describe(f, r);
 	compare_cpuid(f, r, si);
+	describe_coalesce(f, r, si);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -220,6 +335,66 @@ static void control_read(json_t *v, void *base)
 						      !strcmp(json_string_value(v), "packed");
 }
 
+static int co_name_write(const char *name, json_t **out)
+{
+	*out = name ? json_string(name) : json_null();
+	return *out ? 0 : -ENOMEM;
+}
+
+static int co_point_level_write(const void *base, json_t **out)
+{
+	return co_name_write(((const struct mt_probe_co_point *)base)->level, out);
+}
+
+static void co_point_level_read(json_t *v, void *base)
+{
+	((struct mt_probe_co_point *)base)->level = mt_probe_level_name(json_string_value(v));
+}
+
+static int co_level_name_write(const void *base, json_t **out)
+{
+	return co_name_write(((const struct mt_probe_co_level *)base)->name, out);
+}
+
+static void co_level_name_read(json_t *v, void *base)
+{
+	((struct mt_probe_co_level *)base)->name = mt_probe_level_name(json_string_value(v));
+}
+
+static bool co_level_keep(void *elem)
+{
+	return ((struct mt_probe_co_level *)elem)->name;
+}
+
+static const char *co_kind_name(int v)
+{
+	return mt_coalesce_kind_name(v) ?: "";
+}
+
+/* A file's unknown kind is no claim: not apart. */
+static int co_kind_parse(const char *s)
+{
+	int k = mt_coalesce_kind_parse(s);
+
+	return k < 0 ? MT_COALESCE_NOT_APART : k;
+}
+
+/* Sizes that are none (0) are left out, never written as 0. */
+static bool has_scattered_reach(const void *base)
+{
+	return ((const struct mt_probe_co_level *)base)->v.scattered_reach;
+}
+
+static bool has_contiguous_reach(const void *base)
+{
+	return ((const struct mt_probe_co_level *)base)->v.contiguous_reach;
+}
+
+static bool has_apart_at(const void *base)
+{
+	return ((const struct mt_probe_co_level *)base)->v.apart_at;
+}
+
 #define F(st, k, t, m) { .key = k, .type = t, .off = offsetof(st, m), .size = MT_FIELD_SIZE(st, m) }
 #define RES(k, t, m) F(struct mt_probe_result, k, t, m)
 #define PT(k, t, m) F(struct mt_probe_point, k, t, m)
@@ -272,6 +447,76 @@ static const struct mt_field level_fields[] = {
 	{ 0 }
 };
 
+#define CP(k, t, m) F(struct mt_probe_co_point, k, t, m)
+#define CL(k, t, m) F(struct mt_probe_co_level, k, t, m)
+/* a count of pages written only when there is one (0: none) */
+#define CL_WHEN(k, m, w) { .key = k, .type = MT_FIELD_UINT, .when = w, \
+	.off = offsetof(struct mt_probe_co_level, m), .size = MT_FIELD_SIZE(struct mt_probe_co_level, m) }
+#define CR(k, t, m) F(struct mt_probe_co_run, k, t, m)
+#define CO(k, t, m) F(struct mt_probe_result, k, t, co.m)
+
+static const struct mt_field co_point_fields[] = {
+	{ .key = "level", .type = MT_FIELD_CUSTOM, .write = co_point_level_write,
+	  .read = co_point_level_read },
+	CP("pages", MT_FIELD_UINT, c.pages),
+	CP("bytes", MT_FIELD_UINT, bytes),
+	CP("scattered_ns", MT_FIELD_REAL, c.scattered_ns),
+	CP("scattered_ci95_ns", MT_FIELD_REAL, c.scattered_ci95_ns),
+	CP("contiguous_ns", MT_FIELD_REAL, c.contiguous_ns),
+	CP("contiguous_ci95_ns", MT_FIELD_REAL, c.contiguous_ci95_ns),
+	CP("diff_ns", MT_FIELD_REAL, c.diff_ns),
+	CP("diff_ci95_ns", MT_FIELD_REAL, c.diff_ci95_ns),
+	CP("reps", MT_FIELD_UINT, reps),
+	{ 0 }
+};
+
+static const struct mt_field co_level_fields[] = {
+	{ .key = "name", .type = MT_FIELD_CUSTOM, .write = co_level_name_write,
+	  .read = co_level_name_read },
+	{ .key = "kind", .type = MT_FIELD_ENUM, .off = offsetof(struct mt_probe_co_level, v.kind),
+	  .name = co_kind_name, .parse = co_kind_parse },
+	CL("from_ns", MT_FIELD_REAL, from_ns),
+	CL("to_ns", MT_FIELD_REAL, to_ns),
+	CL_WHEN("scattered_reach", v.scattered_reach, has_scattered_reach),
+	CL_WHEN("contiguous_reach", v.contiguous_reach, has_contiguous_reach),
+	CL("contiguous_beyond", MT_FIELD_BOOL, v.contiguous_beyond),
+	CL("factor", MT_FIELD_REAL, v.factor),
+	CL_WHEN("apart_at", v.apart_at, has_apart_at),
+	CL("apart_ns", MT_FIELD_REAL, v.apart_ns),
+	{ 0 }
+};
+
+static const struct mt_field co_run_fields[] = {
+	CR("pages", MT_FIELD_UINT, pages),
+	CR("scattered_share", MT_FIELD_REAL, scattered),
+	CR("contiguous_share", MT_FIELD_REAL, contiguous),
+	{ 0 }
+};
+
+static const struct mt_field coalesce_fields[] = {
+	{ .key = "absent_why", .type = MT_FIELD_STR_NULL, .flags = MT_FIELD_SHOWN,
+	  .off = offsetof(struct mt_probe_result, co.absent_why),
+	  .size = MT_FIELD_SIZE(struct mt_probe_result, co.absent_why) },
+	CO("min_ns", MT_FIELD_REAL, min_ns),
+	CO("scattered_pte_mapped", MT_FIELD_BOOL, scattered_pte),
+	CO("contiguous_pte_mapped", MT_FIELD_BOOL, contiguous_pte),
+	{ .key = "runs", .type = MT_FIELD_ARRAY, .sub = co_run_fields,
+	  .off = offsetof(struct mt_probe_result, co.runs), .elem = sizeof(struct mt_probe_co_run),
+	  .aux = offsetof(struct mt_probe_result, co.n_runs), .size = sizeof(size_t),
+	  .max = MT_PFN_RUNS },
+	{ .key = "points", .type = MT_FIELD_ARRAY, .sub = co_point_fields,
+	  .off = offsetof(struct mt_probe_result, co.points),
+	  .elem = sizeof(struct mt_probe_co_point),
+	  .aux = offsetof(struct mt_probe_result, co.n_points), .size = sizeof(size_t),
+	  .max = MT_PROBE_CO_MAX_POINTS },
+	{ .key = "levels", .type = MT_FIELD_ARRAY, .sub = co_level_fields, .keep = co_level_keep,
+	  .off = offsetof(struct mt_probe_result, co.levels),
+	  .elem = sizeof(struct mt_probe_co_level),
+	  .aux = offsetof(struct mt_probe_result, co.n_levels), .size = sizeof(size_t),
+	  .max = MT_PROBE_CO_MAX_LEVELS },
+	{ 0 }
+};
+
 static const struct mt_field probe_fields[] = {
 	{ .key = "levels", .type = MT_FIELD_ARRAY, .sub = level_fields, .keep = level_keep,
 	  .off = offsetof(struct mt_probe_result, levels), .elem = sizeof(struct mt_probe_level),
@@ -284,6 +529,9 @@ static const struct mt_field probe_fields[] = {
 	RES("unvalidated", MT_FIELD_UINT, unvalidated),
 	{ .key = "huge_slow_at", .type = MT_FIELD_CUSTOM, .write = slow_write, .read = slow_read },
 	{ .key = "control", .type = MT_FIELD_CUSTOM, .write = control_write, .read = control_read },
+	/* only with --coalesce: loaded, its presence says it was asked */
+	{ .key = "coalesce", .type = MT_FIELD_OBJECT, .sub = coalesce_fields,
+	  .flags = MT_FIELD_PRESENT, .aux = offsetof(struct mt_probe_result, co.asked) },
 	{ 0 }
 };
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -415,26 +416,17 @@ static void split_folios(struct mt_pagescan *ps, uint64_t page_size)
 	ps->absent = ps->len - ps->huge - ps->large - ps->base;
 }
 
-int mt_mapinfo_read_folios(int pid, const void *addr, uint64_t len, struct mt_pagescan *ps)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo = (uintptr_t)addr, pm[1024];
-	struct mt_pagescan t = *ps;
-	struct kpf_cache *c;
-	char path[64];
-	int fd, ret = 0;
+/* Pages of pagemap, in order: n words at a time, for fn. */
+typedef int (*pagemap_fn)(void *arg, const uint64_t *pm, size_t n);
 
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/pagemap");
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	c->fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (c->fd < 0 || fd < 0)
-		ret = -errno;
-	t.n_folios = 0;
+/* [lo, lo+len) of path's pagemap through fn: 0, fn's error, or -errno. */
+static int pagemap_walk(const char *path, uint64_t lo, uint64_t len, pagemap_fn fn, void *arg)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), pm[1024];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
 	for (uint64_t off = 0; !ret && off < len; off += sizeof(pm) / sizeof(pm[0]) * page) {
 		uint64_t want = (len - off + page - 1) / page;
 		ssize_t r;
@@ -446,19 +438,103 @@ int mt_mapinfo_read_folios(int pid, const void *addr, uint64_t len, struct mt_pa
 		else if ((size_t)r != want * sizeof(pm[0]))
 			ret = -EIO;
 		else
-			ret = mt_mapinfo_folios(pm, want, page, kpf_read, c, &t);
+			ret = fn(arg, pm, (size_t)want);
 	}
-	if (fd >= 0)
-		close(fd);
-	if (c->fd >= 0)
-		close(c->fd);
-	free(c);
+	close(fd);
+	return ret;
+}
+
+struct folio_walk {
+	struct kpf_cache *c;
+	uint64_t page;
+	struct mt_pagescan *ps;
+};
+
+static int folio_step(void *arg, const uint64_t *pm, size_t n)
+{
+	struct folio_walk *w = arg;
+
+	return mt_mapinfo_folios(pm, n, w->page, kpf_read, w->c, w->ps);
+}
+
+int mt_mapinfo_read_folios(int pid, const void *addr, uint64_t len, struct mt_pagescan *ps)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	struct mt_pagescan t = *ps;
+	struct folio_walk w = { .page = page, .ps = &t };
+	char path[64];
+	int ret;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/pagemap");
+	w.c = calloc(1, sizeof(*w.c));
+	if (!w.c)
+		return -ENOMEM;
+	w.c->fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	t.n_folios = 0;
+	ret = w.c->fd < 0 ? -errno : pagemap_walk(path, (uintptr_t)addr, len, folio_step, &w);
+	if (w.c->fd >= 0)
+		close(w.c->fd);
+	free(w.c);
 	if (ret)
 		return ret;
 	split_folios(&t, page);
 	t.folio_source = MT_FOLIO_KPAGEFLAGS;
 	*ps = t;
 	return 0;
+}
+
+const unsigned int mt_pfn_run_pages[MT_PFN_RUNS] = { 4, 16 };
+
+/*
+ * Each aligned group of k pages (k of mt_pfn_run_pages) counted, and
+ * counted as a run when its PFNs follow each other from a multiple of k:
+ * what a TLB that coalesces needs. The pagemap starts at an address aligned
+ * to every k (the caller's), so group g is pages g*k ... g*k+k-1. A group
+ * cut by a word batch is carried over in tail: the first PFN it must start
+ * at, none when it broke already.
+ */
+int mt_mapinfo_layout_of(const uint64_t *pm, size_t n, struct mt_pfn_layout *l)
+{
+	for (size_t i = 0; i < n; i++, l->pages++) {
+		uint64_t pfn = pm[i] & MT_PM_PFN_MASK;
+
+		if (!(pm[i] & MT_PM_PRESENT))
+			pfn = 0;
+		else if (!pfn)
+			return -EPERM;
+		for (unsigned int r = 0; r < MT_PFN_RUNS; r++) {
+			uint64_t k = mt_pfn_run_pages[r], at = l->pages % k;
+
+			if (!at)
+				l->next[r] = pfn && !(pfn % k) ? pfn : 0;
+			else if (l->next[r] && pfn != l->next[r] + at)
+				l->next[r] = 0;
+			if (at == k - 1) {
+				l->groups[r]++;
+				l->runs[r] += l->next[r] != 0;
+			}
+		}
+	}
+	return 0;
+}
+
+static int layout_step(void *arg, const uint64_t *pm, size_t n)
+{
+	return mt_mapinfo_layout_of(pm, n, arg);
+}
+
+int mt_mapinfo_layout(const void *addr, uint64_t len, struct mt_pfn_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	return pagemap_walk("/proc/self/pagemap", (uintptr_t)addr, len, layout_step, l);
+}
+
+double mt_mapinfo_run_share(const struct mt_pfn_layout *l, unsigned int r)
+{
+	return r < MT_PFN_RUNS && l->groups[r] ? (double)l->runs[r] / (double)l->groups[r] : NAN;
 }
 
 int mt_mapinfo_mthp_stats(struct mt_mthp_stats *st)

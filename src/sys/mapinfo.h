@@ -121,6 +121,37 @@ uint64_t mt_mapinfo_pmd_size(void);
 int mt_mapinfo_read_folios(int pid, const void *addr, uint64_t len, struct mt_pagescan *ps);
 
 /*
+ * The physical layout of a range, from its PFNs (pagemap, root): of each
+ * run length in mt_pfn_run_pages (4 pages, AMD's PTE coalescing; 16,
+ * arm64's contiguous bit with 4 KiB pages), how many aligned groups of
+ * that many pages are physically contiguous from a PFN aligned alike, as a
+ * TLB that gives such a run one entry needs. An absent page breaks its
+ * group.
+ */
+#define MT_PFN_RUNS 2
+extern const unsigned int mt_pfn_run_pages[MT_PFN_RUNS];
+
+struct mt_pfn_layout {
+	uint64_t pages;			/* pagemap words read */
+	uint64_t groups[MT_PFN_RUNS];	/* aligned groups of k pages */
+	uint64_t runs[MT_PFN_RUNS];	/* of them, physically contiguous and aligned */
+	uint64_t next[MT_PFN_RUNS];	/* the group under way: its first PFN, 0 broken */
+};
+
+/*
+ * n pagemap words added to l (zeroed first, the first word at an address
+ * aligned to the longest run; pure). 0, or -EPERM when a present page
+ * shows PFN 0 (pagemap hides PFNs without CAP_SYS_ADMIN).
+ */
+int mt_mapinfo_layout_of(const uint64_t *pm, size_t n, struct mt_pfn_layout *l);
+
+/* The layout of [addr, addr+len) of this process: 0, or -errno (-EPERM). */
+int mt_mapinfo_layout(const void *addr, uint64_t len, struct mt_pfn_layout *l);
+
+/* The share of run r's groups that are runs, 0 to 1; NAN with no group. */
+double mt_mapinfo_run_share(const struct mt_pfn_layout *l, unsigned int r);
+
+/*
  * Proof of what the kernel mapped: the region's /proc/PID/smaps entry read
  * after the first write pass of the first iteration (task 0's region in
  * tasks mode), and for a cold file cache what posix_fadvise left behind.

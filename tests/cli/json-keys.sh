@@ -23,6 +23,7 @@ doc stat stat --region 1m -i 2 -p 1 -o "$work/stat.json"
 doc runs stat --region 1m -i 2 -p 1 --runs 2 -o "$work/runs.json"
 doc sweep sweep --region 1m..4m -i 2 -p 1 -o "$work/sweep.json"
 doc probe probe --max 256k --format json -o "$work/probe.json"
+doc coalesce probe --max 1m --coalesce --format json -o "$work/coalesce.json"
 doc flush flush --pages 1..4:x2 -i 2 --ops 5 -o "$work/flush.json"
 doc run run -o "$work/run.json" -- true
 doc compare compare "$work/stat.json" "$work/stat.json" -o "$work/compare.json"

@@ -73,6 +73,11 @@ if run probe --max 256k -o "$work/probe.json" >/dev/null 2>&1; then
 else
 	fail "probe did not run"
 fi
+if run probe --max 1m --coalesce -o "$work/coalesce.json" >/dev/null 2>&1; then
+	roundtrip "probe --coalesce" "$work/coalesce.json" as-written
+else
+	fail "probe --coalesce did not run"
+fi
 if run run -r 2 -o "$work/run.json" -- true >/dev/null 2>&1; then
 	roundtrip "run" "$work/run.json" as-written
 else

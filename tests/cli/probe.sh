@@ -97,12 +97,16 @@ probe_json "$work/probe.json" "-o over an existing file" 65536
 # --from: the saved probe printed again, byte for byte, as its run printed
 # it (the table with its cpuid lines from the saved system, the CSV, the
 # JSON itself); nothing measured, and nothing else asked of it
-cp "$out" "$work/probe.txt"
-run probe --from "$work/probe.json"
-expect_status 0 "probe --from"
-cmp -s "$out" "$work/probe.txt" && ok || fail "--from: the table is not the run's"
-run probe --from "$work/probe.json" --format json
-cmp -s "$out" "$work/probe.json" && ok || fail "--from: the JSON is not the file"
+# reprinted JSON WHAT: $out (the run's table) and the JSON again from --from
+reprinted() {
+	cp "$out" "$work/run.txt"
+	run probe --from "$1"
+	expect_status 0 "probe --from: $2"
+	cmp -s "$out" "$work/run.txt" && ok || fail "--from: $2: the table is not the run's"
+	run probe --from "$1" --format json
+	cmp -s "$out" "$1" && ok || fail "--from: $2: the JSON is not the file"
+}
+reprinted "$work/probe.json" "a probe"
 run probe --from "$work/probe.json" --format csv
 expect_grep '^pages,bytes,base_ns' "$out" "--from: csv"
 # a saved file is untrusted: its strings reach no terminal as escapes, and
@@ -139,6 +143,53 @@ then
 		expect_grep 'so the translation is base - packed$' "$out" "the note says so"
 	fi
 fi
+
+# --coalesce: the layouts by pagemap, the rows around each level, a
+# verdict (or why not measured), all in the JSON and reprinted by --from;
+# the structure is judged, never the timings
+run probe --max 1m --coalesce -o "$work/coalesce.json"
+expect_status 0 "probe --coalesce"
+expect_grep '^coalescing: (L1 dTLB|L2 TLB) reach x[0-9.]+|^coalescing: none seen|^coalescing: not measured: ' \
+	"$out" "coalescing: a verdict or why not"
+if grep -q '^coalescing: not measured' "$out"; then
+	echo "coalescing not measured here: $(grep '^coalescing: not' "$out")"
+else
+	expect_grep '^  aligned 4-page runs contiguous: scattered [0-9.]+%, contiguous [0-9.]+%$' \
+		"$out" "coalescing: the 4-page layout"
+	expect_grep '^  aligned 16-page runs contiguous: ' "$out" "coalescing: the 16-page layout"
+	expect_grep '^level +pages +size +scattered +contiguous +s - c ns +\+-95%$' "$out" \
+		"coalescing: the header"
+	expect_grep '^(L1 dTLB|L2 TLB) +[0-9]+ +[0-9.]+ [KMG]iB +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+ +[0-9.]+$' \
+		"$out" "coalescing: a row"
+	expect_grep '^(L1 dTLB|L2 TLB) reach, pages: scattered ' "$out" "coalescing: the reaches"
+fi
+awk 'length > 80 { bad = 1 } END { exit bad }' "$out" && ok || fail "--coalesce: wider than 80"
+if python3 - "$work/coalesce.json" <<'PY' 2>"$work/py.err"; then ok; else
+import json, sys
+c = json.load(open(sys.argv[1]))["probe"]["coalesce"]
+assert set(c) == {"absent_why", "min_ns", "scattered_pte_mapped", "contiguous_pte_mapped",
+                  "runs", "points", "levels"}, c.keys()
+for r in c["runs"]:
+    assert set(r) == {"pages", "scattered_share", "contiguous_share"}, r
+    assert r["pages"] in (4, 16) and 0 <= r["scattered_share"] <= 1, r
+if c["absent_why"] is None:
+    assert c["points"] and c["levels"] and len(c["runs"]) == 2, c
+for p in c["points"]:
+    assert set(p) == {"level", "pages", "bytes", "scattered_ns", "scattered_ci95_ns",
+                      "contiguous_ns", "contiguous_ci95_ns", "diff_ns", "diff_ci95_ns",
+                      "reps"}, p
+    assert p["level"] in ("L1 dTLB", "L2 TLB") and p["bytes"] == p["pages"] * 4096, p
+for lv in c["levels"]:
+    assert lv["kind"] in ("none", "cheaper", "reach"), lv
+    assert ("apart_at" in lv) == ("apart_ns" in lv) == (lv["kind"] != "none"), lv
+PY
+	fail "--coalesce: not the documented keys: $(tail -1 "$work/py.err")"
+fi
+reprinted "$work/coalesce.json" "--coalesce"
+# without --coalesce, no coalesce object: nothing was asked
+python3 -c 'import json,sys; sys.exit("coalesce" in json.load(open(sys.argv[1]))["probe"])' \
+	"$work/probe.json" && ok || fail "coalesce written though not asked"
+usage_case "--from with --coalesce" probe --from "$work/coalesce.json" --coalesce
 
 # --verbose: both variants, their difference and its interval, per size
 run probe --max 64k -v
