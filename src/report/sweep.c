@@ -300,7 +300,8 @@ static void matrix_reach(FILE *f, const struct mt_report *rep, const struct mt_m
 			k += (size_t)snprintf(line + k, sizeof(line) - k, " no level known");
 	}
 	mt_text_wrapf(f, prose, "%s%s", line, folios ? "; mTHP folios are mapped by base-page "
-		      "entries: their reach is base pages' unless the CPU coalesces them" : "");
+		      "entries: their reach is base pages' unless the CPU coalesces them (memtlb "
+		      "probe --coalesce)" : "");
 }
 
 /*

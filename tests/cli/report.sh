@@ -321,8 +321,10 @@ sw=$(awk '$1 == "64k" { print $2 }' "$out")
 grep -q '^memtlb sweep: read_4 per region' "$out" && ok || fail "sweep --from: read_4 by default"
 run report "$work/s10.json"
 rp=$(awk '$2 == "region=64k" && $3 == "block=4k" { print $5; exit }' "$out")
-# the same number; each table prints it its own way (3.000 and 3)
-[ -n "$sw" ] && [ -n "$rp" ] && awk -v a="$sw" -v b="$rp" 'BEGIN { exit !((a - b) ^ 2 < 1e-6) }' && ok ||
+# the same number; each table prints it its own way (3.000 and 3, 295.594
+# and 296 on a loaded machine: the report keeps 3 significant digits)
+[ -n "$sw" ] && [ -n "$rp" ] &&
+	awk -v a="$sw" -v b="$rp" 'BEGIN { exit !((a - b) ^ 2 < (0.002 * a) ^ 2 + 1e-6) }' && ok ||
 	fail "sweep --from and report: the same read cost at 64k ($sw vs $rp)"
 
 finish
