@@ -18,23 +18,6 @@
 /* The phase of the first touch: test_with_mmap's first write pass. */
 #define TOUCH_PHASE "write_0"
 
-/*
- * The folio size a --pages value asks for, bytes, read by the option's own
- * setter; 0: the kernel's policy decides (default), or a value not known.
- */
-static uint64_t folio_of(const struct mt_report *rep, const char *pages)
-{
-	struct mt_config c;
-	struct mt_msg msg;
-
-	mt_config_init(&c);
-	if (mt_config_set(&c, "pages", pages, &msg) || c.pages == MT_PAGES_DEFAULT)
-		return 0;
-	if (c.pages == MT_PAGES_BASE)
-		return rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
-	return c.huge_size;
-}
-
 /* Of the region, the share the scan found in folios of size. */
 static double share_of(const struct mt_result *r, uint64_t size, uint64_t page)
 {
@@ -73,7 +56,7 @@ static void fill(const struct mt_report *rep, const char *phase, const struct mt
 	memset(row, 0, sizeof(*row));
 	row->r = r;
 	snprintf(row->pages, sizeof(row->pages), "%s", mt_result_param(r, "pages"));
-	row->folio = folio_of(rep, row->pages);
+	row->folio = mt_config_folio(row->pages, page);
 	row->share = share_of(r, row->folio, page);
 	row->proven = r->map.page_check > 0;
 	row->tlb_page = mt_reach_page(rep, r);
@@ -91,6 +74,8 @@ static void fill(const struct mt_report *rep, const char *phase, const struct mt
 	}
 	if (steady && r->blocks)
 		per_unit(steady, (double)r->blocks, &row->steady_ns, &row->steady_ci95);
+	mt_roofline_split(&rep->roofline, row->folio, row->fault_ns, r->region,
+			  touch ? touch->time_ns.mean : NAN, &row->split);
 }
 
 /* b - a in steady ns per block, with Welch's 95% half-width. */

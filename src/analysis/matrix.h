@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/roofline.h"
 #include "model/report.h"
 
 /*
@@ -14,7 +15,8 @@
  * is one point: its first touch (the write_0 phase: ns per fault and per
  * 4 KiB, faults per block), its steady access (the report's phase: ns per
  * block with the 95% CI), and the steady difference to base pages at the
- * same point but for --pages (Welch, as the translation series). A row
+ * same point but for --pages (Welch, as the translation series), and
+ * where the first touch's time per fault goes (the roofline). A row
  * whose pages were not proven as asked is kept, marked, and left out of
  * the verdicts.
  */
@@ -30,6 +32,8 @@ struct mt_matrix_row {
 	double faults_per_block;	/* NAN: not counted */
 	double steady_ns, steady_ci95;	/* per block; ci NAN below 2 iterations */
 	double vs_base_ns, vs_base_ci95;	/* steady - base's; NAN: no base row */
+	/* fault_ns split by the report's roofline calibration (analysis/roofline) */
+	struct mt_roofline_split split;
 };
 
 /* One region's rows (and the same other parameters), and what they say. */

@@ -888,7 +888,7 @@ static int never_scheduled(const struct mt_result *r, struct mt_event *ev, size_
  * --cpu N: the workload on that CPU alone, its tasks too (they inherit it),
  * before the region is mapped, so a NUMA machine places its pages there.
  */
-static int pin(const struct mt_config *cfg)
+int mt_measure_pin(const struct mt_config *cfg)
 {
 	cpu_set_t set;
 
@@ -906,7 +906,7 @@ int mt_measure_stat(const struct mt_config *cfg, struct mt_event *ev, size_t n_e
 	struct mt_env_mark mark;
 	int ret;
 
-	ret = pin(cfg);
+	ret = mt_measure_pin(cfg);
 	if (ret)
 		return ret;
 

@@ -109,6 +109,13 @@ int mt_measure_run_finish(struct mt_measure_run *m, enum mt_stop why, struct mt_
 
 int mt_measure_runs_merge(struct mt_result **runs, unsigned int n, struct mt_result **out);
 
+/*
+ * --cpu N: this process on that CPU alone (its tasks inherit it), so that
+ * what runs before the points (the roofline's calibration) runs where they
+ * do; nothing without --cpu. 0 or -errno.
+ */
+int mt_measure_pin(const struct mt_config *cfg);
+
 /* Whether a group of several events was never scheduled in any phase. */
 bool mt_measure_unscheduled(const struct mt_result *r);
 

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "measure/roofline.h"
 #include "measure/sweep.h"
 #include "model/range.h"
 #include "model/reach.h"
@@ -595,6 +596,34 @@ out:
 	return ret;
 }
 
+/*
+ * --vary pages over two values or more (the page-size matrix): the
+ * first-touch roofline's calibration, once, before any point, on the
+ * points' CPU, at the folio sizes the points ask for. Nothing of it runs
+ * inside a point: its buffer is unmapped before the first one starts.
+ */
+static int calibrate(struct mt_sweep *sw, struct mt_report *rep)
+{
+	uint64_t folios[MAX_VALUES], llc = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	const struct axis *ax = NULL;
+	size_t n = 0;
+	int ret;
+
+	for (size_t a = 0; a < sw->n_axes; a++)
+		if (!sw->axes[a].tunable && !strcmp(sw->axes[a].key, "pages"))
+			ax = &sw->axes[a];
+	if (!ax || ax->n < 2)
+		return 0;
+	for (size_t i = 0; i < ax->n; i++)
+		folios[n++] = mt_config_folio(ax->values[i], page);
+	/* the last level: the largest cache sysfs describes */
+	for (unsigned int i = 0; i < rep->system.n_caches; i++)
+		if (rep->system.caches[i].size > llc)
+			llc = rep->system.caches[i].size;
+	ret = mt_measure_pin(sw->base);
+	return ret ? ret : mt_roofline_measure(&rep->roofline, folios, n, llc);
+}
+
 int mt_sweep_run(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
 		 const struct mt_measure_opts *opts, struct mt_report *rep,
 		 mt_sweep_point_fn point_done, void *arg, size_t *failed,
@@ -608,6 +637,9 @@ int mt_sweep_run(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev,
 	int ret = 0;
 
 	*failed = 0;
+	ret = calibrate(sw, rep);
+	if (ret)
+		return ret;
 	if (sw->base->order != MT_ORDER_SEQUENTIAL)
 		return run_interleaved(sw, ev, n_ev, opts, rep, point_done, arg, failed, bad);
 	for (size_t p = 0; p < n; p++) {

@@ -134,6 +134,17 @@ uint64_t mt_config_regions(const struct mt_config *cfg)
 	return cfg->tasks && cfg->task_region == MT_TASK_REGION_PRIVATE ? cfg->tasks : 1;
 }
 
+uint64_t mt_config_folio(const char *pages, uint64_t page)
+{
+	struct mt_config c;
+	struct mt_msg msg;
+
+	mt_config_init(&c);
+	if (!pages || mt_config_set(&c, "pages", pages, &msg) || c.pages == MT_PAGES_DEFAULT)
+		return 0;
+	return c.pages == MT_PAGES_BASE ? page : c.huge_size;
+}
+
 static int size_value(const char *value, uint64_t *out, struct mt_msg *msg)
 {
 	const char *what, *hint;

@@ -277,4 +277,12 @@ bool mt_config_ci_phase(const struct mt_config *cfg, const char *phase);
 /* Regions the run maps at once: one, or one per task with private regions. */
 uint64_t mt_config_regions(const struct mt_config *cfg);
 
+/*
+ * The folio size a --pages value asks for, bytes, read by the option's own
+ * setter (page: the base page's size); 0: the kernel's policy decides
+ * (default), or a value not known. The matrix's rows and the roofline's
+ * chunk sizes both come from it.
+ */
+uint64_t mt_config_folio(const char *pages, uint64_t page);
+
 #endif

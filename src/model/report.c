@@ -16,6 +16,7 @@ int mt_report_create(struct mt_report **out, const char *command)
 		return -ENOMEM;
 	/* the options' defaults: what a report's config says when it says nothing */
 	mt_config_init(&rep->config);
+	mt_roofline_init(&rep->roofline);
 	snprintf(rep->command, sizeof(rep->command), "%s", command);
 	snprintf(rep->version, sizeof(rep->version), "%s", MEMTLB_VERSION);
 	*out = rep;

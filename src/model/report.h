@@ -10,6 +10,7 @@
 #include "model/flush.h"
 #include "model/reach.h"
 #include "model/result.h"
+#include "model/roofline.h"
 #include "sys/sysinfo.h"
 
 #define MT_REPORT_SCHEMA 3
@@ -55,6 +56,12 @@ struct mt_report {
 	 */
 	char curve_phase[MT_PHASE_NAME_MAX];
 	double knee_ratio;
+	/*
+	 * sweep --vary pages: the first-touch roofline's calibration, made
+	 * before the points (measure/roofline); in the file as roofline and
+	 * read back, so sweep --from splits the matrix's first touch again.
+	 */
+	struct mt_roofline roofline;
 };
 
 int mt_report_create(struct mt_report **out, const char *command);

@@ -1469,6 +1469,73 @@ static void translation_json(struct jb *b, json_t *root, const struct mt_report 
 }
 
 /*
+ * sweep --vary pages: the first-touch roofline's calibration (model/
+ * roofline.h), measured data read back with the report, so that sweep
+ * --from and report split each matrix row again. Untrusted when loaded:
+ * a clear figure with an unknown method, no chunk or no positive rate is
+ * dropped, and analysis/roofline uses only what is left.
+ */
+static const char *method_name(int m)
+{
+	return mt_roofline_method_name(m) ?: "";
+}
+
+static bool clear_keep(void *elem)
+{
+	const struct mt_roofline_clear *c = elem;
+
+	return c->method >= 0 && c->chunk && c->gbps > 0 && isfinite(c->gbps);
+}
+
+static bool has_ceiling(const void *base)
+{
+	return mt_roofline_method_name(((const struct mt_roofline *)base)->ceiling) != NULL;
+}
+
+#define RC(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_roofline_clear, m), \
+		      .size = MT_FIELD_SIZE(struct mt_roofline_clear, m) }
+static const struct mt_field clear_fields[] = {
+	{ .key = "method", .type = MT_FIELD_ENUM, .off = offsetof(struct mt_roofline_clear, method),
+	  .name = method_name, .parse = mt_roofline_method_parse },
+	RC("chunk_bytes", MT_FIELD_UINT, chunk),
+	RC("gb_per_s", MT_FIELD_REAL, gbps),
+	{ 0 }
+};
+
+#define RF(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_roofline, m), \
+		      .size = MT_FIELD_SIZE(struct mt_roofline, m) }
+#define RF_CLEARS(k, arr, count, n) { .key = k, .type = MT_FIELD_ARRAY, \
+	.off = offsetof(struct mt_roofline, arr), .size = sizeof(unsigned int), \
+	.aux = offsetof(struct mt_roofline, count), .sub = clear_fields, \
+	.elem = sizeof(struct mt_roofline_clear), .max = n, .keep = clear_keep }
+static const struct mt_field roofline_fields[] = {
+	RF("buffer_bytes", MT_FIELD_UINT, buffer),
+	RF("repetitions", MT_FIELD_UINT, reps),
+	RF_CLEARS("clear", methods, n_methods, MT_CLEAR_METHODS),
+	{ .key = "ceiling", .type = MT_FIELD_ENUM, .off = offsetof(struct mt_roofline, ceiling),
+	  .name = method_name, .parse = mt_roofline_method_parse, .when = has_ceiling },
+	RF_CLEARS("folio_clear", chunks, n_chunks, MT_ROOFLINE_CHUNKS),
+	RF("floor_ns_per_fault", MT_FIELD_REAL, floor_ns),
+	RF("floor_touches", MT_FIELD_UINT, floor_touches),
+	RF("floor_faults", MT_FIELD_UINT, floor_faults),
+	RF("seconds", MT_FIELD_REAL, seconds),
+	{ 0 }
+};
+
+/* A matrix row's first touch per fault, split (analysis/roofline). */
+#define RS(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_roofline_split, m), \
+		      .size = MT_FIELD_SIZE(struct mt_roofline_split, m) }
+static const struct mt_field split_fields[] = {
+	RS("clear_gb_per_s", MT_FIELD_REAL, gbps),
+	RS("zero_ns", MT_FIELD_REAL, zero_ns),
+	RS("floor_ns", MT_FIELD_REAL, floor_ns),
+	RS("rest_ns", MT_FIELD_REAL, rest_ns),
+	RS("zeroing_ceiling_pct", MT_FIELD_REAL, ceiling_pct),
+	RS("inconsistent", MT_FIELD_BOOL, inconsistent),
+	{ 0 }
+};
+
+/*
  * sweep --vary pages: the page-size matrix of the default phase
  * (analysis/matrix), recomputed from the results like the knees: per
  * region its rows and the cheapest first touch and steady access.
@@ -1490,6 +1557,7 @@ static json_t *matrix_row_json(struct jb *b, const struct mt_matrix_row *r)
 	set_real(b, o, "steady_ci95_ns", r->steady_ci95);
 	set_real(b, o, "vs_base_ns", r->vs_base_ns);
 	set_real(b, o, "vs_base_ci95_ns", r->vs_base_ci95);
+	put(b, o, "first_touch_split", fields_json(b, split_fields, &r->split));
 	return o;
 }
 
@@ -1580,6 +1648,8 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 	put(&b, root, "results", results);
 	if (rep->n_levels)
 		put(&b, root, "tlb_levels", levels_json(&b, rep));
+	if (rep->roofline.measured)
+		put(&b, root, "roofline", fields_json(&b, roofline_fields, &rep->roofline));
 	if (rep->n_results >= 3 && !rep->flush)
 		analysis_json(&b, root, rep);
 	if (rep->n_results >= 2 && !rep->flush) {
@@ -2578,6 +2648,10 @@ int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
 	if (!ret)
 		ret = load_levels(&ld, json_object_get(root, "tlb_levels"), "tlb_levels",
 				  rep->levels, &rep->n_levels);
+	if (!ret && json_is_object(json_object_get(root, "roofline"))) {
+		mt_codec_read(json_object_get(root, "roofline"), roofline_fields, &rep->roofline);
+		rep->roofline.measured = true;
+	}
 	for (size_t i = 0; !ret && i < json_array_size(results); i++) {
 		struct mt_result *r = NULL;
 

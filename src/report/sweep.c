@@ -176,6 +176,19 @@ static int print_translation(FILE *f, const struct mt_report *rep, const char *p
 }
 
 #define MATRIX_MAX 64
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The matrix's columns, and the roofline's under it (the same pages and ns/fault). */
+static const char *const matrix_heads[] = { "pages", "proven", "ns/fault", "ns/4KiB", "flt/blk",
+					    "steady", "+-95%", "vs base", "+-95%" };
+static const char *const roofline_heads[] = { "pages", "ns/fault", "zero", "floor", "rest",
+					      "GB/s", "% ceiling" };
+
+static void heads(struct mt_table *t, const char *const *h, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		mt_table_add(t, "%s", h[i]);
+}
 
 /* A number of the matrix, "-" where it is not known. */
 static void matrix_cell(struct mt_table *t, const char *fmt, double v)
@@ -305,6 +318,94 @@ static void matrix_reach(FILE *f, const struct mt_report *rep, const struct mt_m
 }
 
 /*
+ * The methods' clear bandwidths and the floor under the roofline table:
+ * what the split was made of, every figure the calibration measured.
+ */
+static void roofline_inputs(FILE *f, const struct mt_roofline *rf, int prose)
+{
+	char line[512], buf[32], chunk[32];
+	size_t n;
+
+	mt_text_wrapf(f, prose, "zero: one folio cleared at GB/s, %s's in chunks of the "
+		      "folio's size; %% ceiling: the first touch's bytes per second over it",
+		      mt_roofline_method_name(rf->ceiling) ?: "no method");
+	mt_size_format(rf->buffer, buf, sizeof(buf));
+	mt_size_format_short(rf->n_methods ? rf->methods[0].chunk : 0, chunk, sizeof(chunk));
+	n = (size_t)snprintf(line, sizeof(line), "clear bandwidth over %s (past the LLC) in %s "
+			     "chunks, median of %u:", buf, chunk, rf->reps);
+	for (unsigned int i = 0; i < rf->n_methods && n < sizeof(line); i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %.1f", i ? "," : "",
+				      mt_roofline_method_name(rf->methods[i].method) ?: "?",
+				      rf->methods[i].gbps);
+	mt_text_wrapf(f, prose, "%s%s", rf->n_methods ? line : "clear bandwidth: not measured (no "
+		      "clear method on this CPU)", rf->n_methods ? " GB/s" : "");
+	if (isfinite(mt_roofline_floor(rf)))
+		mt_text_wrapf(f, prose, "entry floor: %.1f ns per read fault that maps the zero "
+			      "page (%llu faults for %llu touches)", rf->floor_ns,
+			      (unsigned long long)rf->floor_faults,
+			      (unsigned long long)rf->floor_touches);
+	else
+		mt_text_wrapf(f, prose, "entry floor: absent (%llu faults for %llu touches: not "
+			      "one each)", (unsigned long long)rf->floor_faults,
+			      (unsigned long long)rf->floor_touches);
+}
+
+/*
+ * Under one region's matrix: each row's first touch per fault split into
+ * the folio's clear, the entry/exit floor and the rest (analysis/roofline),
+ * with the first touch's share of the zeroing ceiling.
+ */
+static int print_roofline(FILE *f, const struct mt_report *rep, const struct mt_matrix_row *rows,
+			  const struct mt_matrix *m, int width, int prose)
+{
+	const struct mt_roofline *rf = &rep->roofline;
+	const char *how = mt_roofline_method_name(rf->ceiling);
+	struct mt_table *t = NULL;
+	int ret;
+
+	if (!rf->measured)
+		return 0;
+	ret = mt_table_create(&t, ARRAY_SIZE(roofline_heads));
+	if (ret)
+		return ret;
+	fputc('\n', f);
+	if (how)
+		mt_text_wrapf(f, prose, "first touch per fault: zeroing (%s, %.1f GB/s at best), "
+			      "entry floor, remainder (ns)", how, mt_roofline_ceiling(rf));
+	else
+		mt_text_wrapf(f, prose, "first touch per fault: zeroing (not measured), entry "
+			      "floor, remainder (ns)");
+	heads(t, roofline_heads, ARRAY_SIZE(roofline_heads));
+	for (size_t i = m->first; i < m->first + m->n; i++) {
+		const struct mt_matrix_row *r = &rows[i];
+		const struct mt_roofline_split *sp = &r->split;
+
+		mt_table_add(t, "%s", r->pages);
+		matrix_cell(t, "%.1f", r->fault_ns);
+		matrix_cell(t, "%.1f", sp->zero_ns);
+		matrix_cell(t, "%.1f", sp->floor_ns);
+		if (sp->inconsistent)
+			mt_table_add(t, "%s", "incons.");
+		else
+			matrix_cell(t, "%.1f", sp->rest_ns);
+		matrix_cell(t, "%.1f", sp->gbps);
+		matrix_cell(t, "%.2f%%", sp->ceiling_pct);
+		if (sp->inconsistent)
+			mt_table_note(t, "%s: inconsistent, zero + floor = %.1f ns is over the %.1f "
+				      "measured by more than %.0f%%: no remainder", r->pages,
+				      sp->zero_ns + sp->floor_ns, r->fault_ns,
+				      100.0 * MT_ROOFLINE_SLACK);
+	}
+	ret = t->err ? t->err : mt_table_print_fit(f, t, width, 1);
+	if (!ret)
+		ret = mt_table_print_notes_fit(f, t, prose);
+	mt_table_destroy(t);
+	if (!ret)
+		roofline_inputs(f, rf, prose);
+	return ret;
+}
+
+/*
  * The page-size matrix under the series: per region, one row per --pages
  * value, first touch against steady access, and the verdict.
  */
@@ -324,7 +425,7 @@ static int print_matrix(FILE *f, const struct mt_report *rep, const char *phase,
 		const struct mt_matrix *m = &mats[g];
 		struct mt_table *t = NULL;
 
-		ret = mt_table_create(&t, 9);
+		ret = mt_table_create(&t, ARRAY_SIZE(matrix_heads));
 		if (ret)
 			break;
 		mt_size_format_short(m->region, cell, sizeof(cell));
@@ -332,15 +433,7 @@ static int print_matrix(FILE *f, const struct mt_report *rep, const char *phase,
 		mt_text_wrapf(f, prose, "page sizes: region %s, first touch (write_0) and steady "
 			      "access (%s, ns/block +-95%%)", cell,
 			      mt_cell_safe(ph, sizeof(ph), phase));
-		mt_table_add(t, "%s", "pages");
-		mt_table_add(t, "%s", "proven");
-		mt_table_add(t, "%s", "ns/fault");
-		mt_table_add(t, "%s", "ns/4KiB");
-		mt_table_add(t, "%s", "flt/blk");
-		mt_table_add(t, "%s", "steady");
-		mt_table_add(t, "%s", "+-95%");
-		mt_table_add(t, "%s", "vs base");
-		mt_table_add(t, "%s", "+-95%");
+		heads(t, matrix_heads, ARRAY_SIZE(matrix_heads));
 		for (size_t i = m->first; i < m->first + m->n; i++) {
 			const struct mt_matrix_row *r = &rows[i];
 
@@ -368,6 +461,8 @@ static int print_matrix(FILE *f, const struct mt_report *rep, const char *phase,
 			matrix_verdict(f, rows, m, prose);
 		if (!ret)
 			matrix_reach(f, rep, rows, m, prose);
+		if (!ret)
+			ret = print_roofline(f, rep, rows, m, width, prose);
 	}
 	free(rows);
 	return ret < 0 ? ret : 0;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # memtlb-json(5) names every key memtlb writes. Real documents (stat, a
-# 3-point sweep, probe, flush, run, compare -o, a stat through the replay
-# backend with a PMU) are walked key by key; each key must be named in the
+# 3-point sweep, a sweep over page sizes with its matrix and roofline,
+# probe, flush, run, compare -o, a stat through the replay backend with a
+# PMU) are walked key by key; each key must be named in the
 # page in bold (*key*: the page's rule, in its DESCRIPTION). Keys that are
 # data, not names (event names, hugetlb and mTHP sizes, --vary keys, cpuid
 # bit names), are not looked up.
@@ -22,6 +23,7 @@ doc() {	# NAME ARGS...: run memtlb, keep the JSON it wrote to $work/NAME.json
 doc stat stat --region 1m -i 2 -p 1 -o "$work/stat.json"
 doc runs stat --region 1m -i 2 -p 1 --runs 2 -o "$work/runs.json"
 doc sweep sweep --region 1m..4m -i 2 -p 1 -o "$work/sweep.json"
+doc pages sweep --region 2m --vary pages=base,thp -i 2 -p 1 -o "$work/pages.json"
 doc probe probe --max 256k --format json -o "$work/probe.json"
 doc coalesce probe --max 1m --coalesce --format json -o "$work/coalesce.json"
 doc flush flush --pages 1..4:x2 -i 2 --ops 5 -o "$work/flush.json"

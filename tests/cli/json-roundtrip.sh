@@ -52,7 +52,8 @@ for f in "$DATA"/compare/*.json "$DATA"/*.json; do
 done
 [ "$n" -ge 15 ] && ok || fail "only $n fixture reports found"
 
-# Measured here: a page scan with its folios, a file backing, flush's section.
+# Measured here: a page scan with its folios, a file backing, the roofline's
+# calibration, flush's section.
 if run stat --region 4m -i 2 --pages thp -o "$work/thp.json" >/dev/null 2>&1; then
 	roundtrip "stat --pages thp" "$work/thp.json" as-written
 else
@@ -62,6 +63,13 @@ if run stat --region 4m -i 2 --backing file -o "$work/file.json" >/dev/null 2>&1
 	roundtrip "stat --backing file" "$work/file.json" as-written
 else
 	fail "stat --backing file did not run"
+fi
+# the page-size matrix's roofline calibration, read back by sweep --from
+if run sweep --region 2m --vary pages=base,thp -i 2 -p 1 -o "$work/pages.json" >/dev/null 2>&1
+then
+	roundtrip "sweep --vary pages" "$work/pages.json" as-written
+else
+	fail "sweep --vary pages=base,thp did not run"
 fi
 if run flush --pages 1..8:x2 --ops 10 -i 2 -o "$work/flush.json" >/dev/null 2>&1; then
 	roundtrip "flush" "$work/flush.json" as-written

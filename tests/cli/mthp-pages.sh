@@ -94,6 +94,38 @@ for pages, faults in (("base", 1.0), ("mthp:16k", 0.25), ("mthp:64k", 0.0625)):
 assert "vs_base_ns" not in rows["base"] and "vs_base_ns" in rows["mthp:64k"], rows
 assert m[0]["first_touch_best"] in rows and m[0]["steady_best"] in rows, m[0]
 PY
+# the first-touch roofline: its table and lines, the calibration in the
+# JSON, and each row's parts summing to its ns per fault (arithmetic only:
+# no timing decides a pass)
+expect_grep '^first touch per fault: zeroing [(]' "$work/sweep.txt" "the roofline's title"
+expect_grep '^clear bandwidth over ' "$work/sweep.txt" "the methods' bandwidths"
+expect_grep '^entry floor: ' "$work/sweep.txt" "the entry floor's line"
+python3 - "$work/sweep.json" "$work/sweep.txt" <<'PY' && ok || fail "sweep: the roofline's parts"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+rf = d["roofline"]
+assert rf["floor_touches"] == rf["floor_faults"] > 0, rf
+assert rf["floor_ns_per_fault"] > 0 and rf["repetitions"] >= 3, rf
+methods = [c["method"] for c in rf["clear"]]
+assert "rep stosb" in methods and rf["ceiling"] in methods, rf
+assert max(rf["clear"], key=lambda c: c["gb_per_s"])["method"] == rf["ceiling"], rf
+assert {c["chunk_bytes"] for c in rf["folio_clear"]} == {4096, 16384, 65536}, rf
+text = open(sys.argv[2]).read().split("first touch per fault:")[1]
+for r in d["matrix"][0]["rows"]:
+    s, total = r["first_touch_split"], r["first_touch_ns_per_fault"]
+    assert abs(s["zero_ns"] * s["clear_gb_per_s"] - r["folio_size"]) < 1e-6 * r["folio_size"], r
+    assert abs(s["floor_ns"] - rf["floor_ns_per_fault"]) < 1e-9, r
+    if s["inconsistent"]:
+        assert "rest_ns" not in s and s["zero_ns"] + s["floor_ns"] > 1.1 * total, r
+    else:
+        assert abs(s["zero_ns"] + s["floor_ns"] + s["rest_ns"] - total) < 1e-6 * total, r
+    # the table's row: the same parts, one decimal each
+    m = re.search(r"^%s +([0-9.]+) +([0-9.]+) +([0-9.]+) +(\S+) " % re.escape(r["pages"]),
+                  text, re.M)
+    assert m, r["pages"]
+    if m.group(4) != "incons.":
+        assert abs(sum(float(v) for v in m.groups()) - 2 * float(m.group(1))) < 0.2, m.groups()
+PY
 # read back: the same matrix, recomputed from the results
 run sweep --from "$work/sweep.json"
 cmp -s "$out" "$work/sweep.txt" && ok || fail "sweep --from: not the run's table and matrix"

@@ -111,11 +111,43 @@ static void test_no_matrix(void **state)
 	mt_report_destroy(rep);
 }
 
+/* Each row's first touch split by the report's roofline calibration. */
+static void test_roofline_split(void **state)
+{
+	struct mt_matrix_row rows[4];
+	struct mt_matrix mats[2];
+	struct mt_report *rep = NULL;
+	struct mt_roofline *rf;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(mt_report_create(&rep, "sweep"), 0);
+	rf = &rep->roofline;
+	rf->measured = true;
+	/* 4 KiB at 4.096 bytes/ns: 1000 ns; 64 KiB not measured; floor 500 ns */
+	rf->n_chunks = 1;
+	rf->chunks[0] = (struct mt_roofline_clear){ MT_CLEAR_REP_STOSB, 4096, 4.096 };
+	rf->floor_ns = 500.0;
+	rf->floor_touches = rf->floor_faults = 4096;
+	/* base: 2000 ns a fault over the whole region */
+	point(rep, "base", 4096, 2000.0 * BLOCKS, 1.0, 6.0, 0.01, true);
+	point(rep, "mthp:64k", 65536, 4e6, 1.0 / 16, 5.0, 0.01, true);
+	assert_int_equal(mt_matrix_build(rep, "read_4", rows, 4, &n, mats, 2), 1);
+	assert_true(fabs(rows[0].split.zero_ns - 1000.0) < 1e-9);
+	assert_true(fabs(rows[0].split.rest_ns - 500.0) < 1e-6);
+	assert_true(fabs(rows[0].split.ceiling_pct - 50.0) < 1e-6);
+	/* no clear figure at 64 KiB: no zeroing, no rest, the floor stands */
+	assert_true(isnan(rows[1].split.zero_ns) && isnan(rows[1].split.rest_ns));
+	assert_true(fabs(rows[1].split.floor_ns - 500.0) < 1e-12);
+	mt_report_destroy(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_verdicts),
 		cmocka_unit_test(test_no_matrix),
+		cmocka_unit_test(test_roofline_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
