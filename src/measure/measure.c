@@ -442,7 +442,10 @@ int mt_measure_run_create(struct mt_measure_run **out, const struct mt_config *c
 	m->n_ev = n_ev;
 	m->n_room = (unsigned int)(cfg->warmup + mt_repeat_limit(cfg));
 	m->folios_counted = true;	/* until one iteration cannot read them */
-	ret = mt_workload_create(&m->w, cfg);
+	/* an interleaved sweep creates its runs here, not through mt_measure_stat */
+	ret = mt_measure_pin(cfg);
+	if (!ret)
+		ret = mt_workload_create(&m->w, cfg);
 	if (ret)
 		goto fail;
 	np = mt_workload_phases(m->w);

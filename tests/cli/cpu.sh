@@ -35,6 +35,11 @@ if command -v strace >/dev/null 2>&1; then
 		-p 1 --cpu "$cpu_in" >/dev/null 2>&1
 	grep -q "sched_setaffinity(0, [0-9]*, \\[$cpu_in\\]) *= 0" "$work/trace" && ok ||
 		fail "--cpu: no sched_setaffinity to CPU $cpu_in"
+	# an interleaved sweep's points too (its runs are made one by one)
+	strace -f -e trace=sched_setaffinity -o "$work/trace" "$MEMTLB" sweep --region 1m..2m:1m \
+		--order interleaved -i 2 -p 1 --cpu "$cpu_in" >/dev/null 2>&1
+	grep -q "sched_setaffinity(0, [0-9]*, \\[$cpu_in\\]) *= 0" "$work/trace" && ok ||
+		fail "--cpu: an interleaved sweep not pinned to CPU $cpu_in"
 else
 	echo "affinity trace: skipped: no strace"
 fi
