@@ -2,11 +2,12 @@
 # bash completion for memtlb. tests/cli/doc-sync.sh keeps these lists in step
 # with `memtlb --list-cmds` and each command's --help.
 
-_memtlb_commands="stat sweep probe compare report run list sysinfo flush"
+_memtlb_commands="stat sweep probe compare report run list sysinfo flush bisect-run"
 
 _memtlb_opts_stat="--warmup --ci-target --min-iterations --max-iterations --max-time --phase --runs --from --region --block --iterations --repeat --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --cpu --force --event --events --events-dir --format --field-separator --json --output --verbose --wide --tlb --help"
 _memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --order --warmup --ci-target --min-iterations --max-iterations --max-time --block --iterations --repeat --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --cpu --force --event --events --events-dir --format --field-separator --json --output --verbose --wide --tlb --help"
 _memtlb_opts_probe="--max --pages --knee-ratio --coalesce --format --output --verbose --from --help"
+_memtlb_opts_bisect_run="--baseline --threshold --metric --max-runs --from --help"
 _memtlb_opts_compare="--fail-above --format --noise --output --test --wide --help"
 _memtlb_opts_report="--format --output --origin --checkout --build --run --help"
 _memtlb_opts_run="--repeat --interval-print --pid --duration --event --events --events-dir --format --field-separator --json --output --verbose --wide --from --help"
@@ -252,7 +253,7 @@ _memtlb()
 		return
 	fi
 	case $cmd in
-	compare | report)
+	compare | report | bisect-run)
 		COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
 		;;
 	run)

@@ -156,6 +156,17 @@ int mt_cli_getopt_error(const char *cmd, int c, char *argv[]);
 int mt_cli_size_opt(const char *opt, const char *arg, uint64_t *out);
 int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out);
 
+/* "5", "5%", "2.5": a percentage, finite and not negative; 0 or -EINVAL. */
+int mt_cli_pct_parse(const char *s, double *out);
+
+/*
+ * A report file read for a command that only reads reports (compare,
+ * bisect-run): 0, or MT_EXIT_USAGE with why (and for another schema, a
+ * hint) printed.
+ */
+struct mt_report;
+int mt_cli_report_load(const char *path, struct mt_report **out);
+
 /* --format ARG, one of the set allowed (MT_FORMATS_*): 0, or MT_EXIT_USAGE (printed). */
 int mt_cli_format_opt(const char *arg, unsigned int allowed, enum mt_format *out);
 

@@ -39,38 +39,13 @@ static void help(void)
 	       "  --wide                   also the rows no input counted\n");
 }
 
-/* "5", "5%", "2.5": a percentage, finite and not negative. */
-static int parse_pct(const char *s, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (end == s || errno || !isfinite(*out) || *out < 0)
-		return -EINVAL;
-	if (*end == '%')
-		end++;
-	return *end ? -EINVAL : 0;
-}
-
 static int load_all(int n, char *files[], struct mt_report **reps)
 {
-	struct mt_msg msg;
-
 	for (int i = 0; i < n; i++) {
-		int ret = mt_report_load(files[i], &reps[i], &msg);
+		int ret = mt_cli_report_load(files[i], &reps[i]);
 
-		if (ret == -EPROTO) {
-			mt_err("%s: %s", files[i], msg.text);
-			mt_hint("compare reports written by the same memtlb schema, or rerun "
-				"the older measurement");
-		} else if (ret == -EINVAL) {
-			mt_err("%s: %s", files[i], msg.text);
-		} else if (ret) {
-			mt_err("%s: %s", files[i], strerror(-ret));
-		}
 		if (ret)
-			return MT_EXIT_USAGE;
+			return ret;
 	}
 	return 0;
 }
@@ -152,7 +127,7 @@ static int cmd_compare(int argc, char *argv[])
 			help();
 			return MT_EXIT_OK;
 		case 'F':
-			if (parse_pct(optarg, &fail_above)) {
+			if (mt_cli_pct_parse(optarg, &fail_above)) {
 				mt_err("--fail-above: %s: not a percentage", optarg);
 				mt_hint("give it as 5 or 5%%");
 				return MT_EXIT_USAGE;
@@ -164,7 +139,7 @@ static int cmd_compare(int argc, char *argv[])
 				return ret;
 			break;
 		case 'N':
-			if (parse_pct(optarg, &opts.noise_pct)) {
+			if (mt_cli_pct_parse(optarg, &opts.noise_pct)) {
 				mt_err("--noise: %s: not a percentage", optarg);
 				mt_hint("give it as 1 or 1%%; 0 calls every significant change");
 				return MT_EXIT_USAGE;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,36 @@ int mt_cli_count_opt(const char *opt, const char *arg, unsigned long *out)
 		return MT_EXIT_USAGE;
 	}
 	return 0;
+}
+
+int mt_cli_pct_parse(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (end == s || errno || !isfinite(*out) || *out < 0)
+		return -EINVAL;
+	if (*end == '%')
+		end++;
+	return *end ? -EINVAL : 0;
+}
+
+int mt_cli_report_load(const char *path, struct mt_report **out)
+{
+	struct mt_msg msg;
+	int ret = mt_report_load(path, out, &msg);
+
+	if (ret == -EPROTO) {
+		mt_err("%s: %s", path, msg.text);
+		mt_hint("compare reports written by the same memtlb schema, or rerun "
+			"the older measurement");
+	} else if (ret == -EINVAL) {
+		mt_err("%s: %s", path, msg.text);
+	} else if (ret) {
+		mt_err("%s: %s", path, strerror(-ret));
+	}
+	return ret ? MT_EXIT_USAGE : 0;
 }
 
 int mt_cli_choose(const char *opt, const char *arg, const char *const *names, int n, int *out)

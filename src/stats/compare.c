@@ -715,7 +715,7 @@ static int compare_point(struct mt_comparison *cmp, const struct mt_result *cons
 	for (unsigned int p = 0; !ret && p < base->n_phases; p++) {
 		const char *phase = base->phases[p].name;
 
-		ret = add_row(cmp, res, phase, 0, "time_us", 0, MT_FAMILY_TIME);
+		ret = add_row(cmp, res, phase, 0, MT_COMPARE_TIME_METRIC, 0, MT_FAMILY_TIME);
 		for (int d = 0; !ret && d < MT_DERIVED_MAX; d++)
 			ret = add_row(cmp, res, phase, 1, mt_derived_name(d), d,
 				      MT_FAMILY_PER_BLOCK);

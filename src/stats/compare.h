@@ -10,6 +10,8 @@
 #define MT_COMPARE_ALPHA 0.05
 /* criterion's noise threshold: a significant change smaller than this is noise. */
 #define MT_COMPARE_NOISE_PCT 1.0
+/* The row of a phase's time, in microseconds: its metric's name. */
+#define MT_COMPARE_TIME_METRIC "time_us"
 
 enum mt_compare_test {
 	MT_COMPARE_WELCH,	/* Welch's t-test on the summaries */
