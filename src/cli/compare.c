@@ -191,7 +191,7 @@ static int cmd_compare(int argc, char *argv[])
 		mt_warn("%s", cmp->warnings[k]);
 	fflush(stderr);
 	ret = mt_sink_emit(&(struct mt_sink){
-		.output = output, .mode = 0644, .doc = { print_json, cmp },
+		.output = output, .mode = MT_FILE_MODE_AS_SHELL, .doc = { print_json, cmp },
 		.stream = stdout, .view = { print_view, &(struct view){ cmp, fmt, wide } },
 	});
 	if (ret)

@@ -829,7 +829,7 @@ int mt_cli_report_emit(const struct mt_report *rep, const struct mt_config *cfg,
 {
 	struct view v = { rep, cfg };
 	struct mt_sink sink = {
-		.output = cfg->output, .mode = 0600, .doc = { mt_cli_report_json, rep },
+		.output = cfg->output, .mode = MT_FILE_MODE_AS_SHELL, .doc = { mt_cli_report_json, rep },
 		.stream = out, .view = { print_view, &v },
 	};
 

@@ -154,7 +154,7 @@ static int emit(const struct mt_probe_result *res, const struct mt_sysinfo *si,
 	else
 		mt_measure_sysinfo(&p.si);
 	return mt_sink_emit(&(struct mt_sink){
-		.output = output, .mode = 0600, .doc = { print_json, &p },
+		.output = output, .mode = MT_FILE_MODE_AS_SHELL, .doc = { print_json, &p },
 		.stream = stdout, .view = { print_view, &p },
 	});
 }

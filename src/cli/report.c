@@ -286,7 +286,7 @@ write:
 	/* the page is the document: on stdout unless -o names a file */
 	d = (struct doc){ buf, len };
 	ret = mt_sink_emit(&(struct mt_sink){
-		.output = output, .mode = 0644, .doc = { print_doc, &d },
+		.output = output, .mode = MT_FILE_MODE_AS_SHELL, .doc = { print_doc, &d },
 		.stream = stdout, .view = { output ? NULL : print_doc, &d },
 	});
 out:

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "sys/file.h"
+
 /*
  * The one way a command's output leaves memtlb: a document for -o (the
  * JSON report, a comparison, a page) and a view (the table, CSV) on a

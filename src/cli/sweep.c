@@ -142,7 +142,7 @@ static int print_view(FILE *f, const void *arg)
 static struct mt_sink sweep_sink(const char *output, const struct sweep_view *v)
 {
 	return (struct mt_sink){
-		.output = output, .mode = 0600, .doc = { mt_cli_report_json, v->rep },
+		.output = output, .mode = MT_FILE_MODE_AS_SHELL, .doc = { mt_cli_report_json, v->rep },
 		.stream = stdout, .view = { print_view, v },
 	};
 }

@@ -1737,7 +1737,7 @@ int mt_report_write(const struct mt_report *rep, const char *path)
 	int ret = report_text(rep, &t);
 
 	if (!ret)
-		ret = mt_file_write_atomic(path, 0600, fill_text, &t);
+		ret = mt_file_write_atomic(path, MT_FILE_MODE_AS_SHELL, fill_text, &t);
 	free(t.buf);
 	return ret;
 }

@@ -295,6 +295,15 @@ static void temp_name(char *buf, size_t len)
 		 abc[r[2] % 62], abc[r[3] % 62], abc[r[4] % 62], abc[r[5] % 62]);
 }
 
+/* A new file's mode: 0666 less the umask, which only umask(2) tells (and sets). */
+static mode_t new_mode(void)
+{
+	mode_t mask = umask(022);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
 /*
  * The atomic replace of base in dirfd: a temp file beside it (O_EXCL, never
  * through a link), filled, given mode, fsync'ed, renamed over base (a
@@ -391,7 +400,8 @@ int mt_file_write_atomic(const char *path, mode_t mode, int (*fill)(FILE *f, voi
 		dirfd = open(slash ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (dirfd < 0)
 			return -errno;
-		ret = replace_in(dirfd, base, mode, fill, arg);
+		ret = replace_in(dirfd, base, mode == MT_FILE_MODE_AS_SHELL ? new_mode() : mode,
+				 fill, arg);
 		close(dirfd);
 		return ret;
 	}
@@ -406,6 +416,8 @@ int mt_file_write_atomic(const char *path, mode_t mode, int (*fill)(FILE *f, voi
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	} else if (!ret) {
 		ret = real_place(fd, &dirfd, base, sizeof(base));
+		if (mode == MT_FILE_MODE_AS_SHELL)
+			mode = created ? new_mode() : st.st_mode & 07777;
 		if (!ret)
 			ret = replace_in(dirfd, base, mode, fill, arg);
 		if (ret && created && dirfd >= 0)

@@ -33,6 +33,13 @@ int mt_file_write_atomic(const char *path, mode_t mode, int (*fill)(FILE *f, voi
 			 void *arg);
 
 /*
+ * The mode of a report or output file, as perf and every shell tool leave
+ * one: a file that was there keeps its own (a redirection truncates, it
+ * does not recreate), a new one is 0666 less the umask. As mode above.
+ */
+#define MT_FILE_MODE_AS_SHELL ((mode_t)-1)
+
+/*
  * Whether mt_file_write_atomic(path) can succeed, as far as can be known
  * before it runs: a non-empty name, not a directory (nor ending in '/'),
  * a file name of at most NAME_MAX bytes, a regular file (or none) in an

@@ -311,4 +311,21 @@ gone sweep sweep --region 64k..128k -i 1 -p 1 -e minor-faults
 gone probe probe --max 1m
 gone flush flush --pages 1..2:x2 --ops 10 -i 1 --format json
 
+# --- the file's mode, as perf and a shell redirection leave it ---
+# new: 0666 less the umask; there already: its own mode kept, a redirection
+# truncates rather than recreates
+(umask 027 && "$MEMTLB" $stat1 -o "$d/mode-new.json" >/dev/null 2>&1)
+[ "$(stat -c %a "$d/mode-new.json")" = 640 ] && ok ||
+	fail "-o: a new file's mode $(stat -c %a "$d/mode-new.json"), not 0666 & ~027"
+: >"$d/mode-old.json"
+chmod 600 "$d/mode-old.json"
+run $stat1 -o "$d/mode-old.json"
+[ "$(stat -c %a "$d/mode-old.json")" = 600 ] && ok ||
+	fail "-o: a file's mode 0600 not kept: $(stat -c %a "$d/mode-old.json")"
+is_report "$d/mode-old.json" "-o over a 0600 file"
+(umask 077 && "$MEMTLB" report "$MEMTLB_TEST_DATA/compare/base.json" \
+	-o "$d/mode-report.html" >/dev/null 2>&1)
+[ "$(stat -c %a "$d/mode-report.html")" = 600 ] && ok ||
+	fail "report -o: umask 077 not honoured: $(stat -c %a "$d/mode-report.html")"
+
 finish

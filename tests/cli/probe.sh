@@ -81,13 +81,15 @@ run probe --max 1m -o -
 expect_status 0 "probe -o -"
 probe_json "$out" "probe -o -: one JSON document on stdout" 1048576
 
-# -o: the JSON as well, written atomically (mode 0600, no temp file left),
+# -o: the JSON as well, written atomically (mode 0666 less the umask, as
+# perf writes it; no temp file left),
 # whatever --format prints
 run probe --max 1m --format csv -o "$work/probe.json"
 expect_status 0 "probe -o"
 expect_grep '^pages,bytes,base_ns' "$out" "-o: csv on stdout"
 probe_json "$work/probe.json" "probe -o" 1048576
-[ "$(stat -c %a "$work/probe.json" 2>/dev/null)" = 600 ] && ok || fail "-o: mode is not 0600"
+want=$(printf '%o' $((0666 & ~0$(umask))))
+[ "$(stat -c %a "$work/probe.json" 2>/dev/null)" = "$want" ] && ok || fail "-o: mode is not $want"
 ls -A "$work" | grep -q '^\.memtlb-' && fail "-o: a temp file left behind" || ok
 run probe --max 64k -o "$work/probe.json"
 expect_status 0 "probe -o again"
