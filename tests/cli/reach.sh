@@ -67,6 +67,25 @@ if python3 -c 'import json, sys
 m = json.load(open(sys.argv[1]))["results"][0]["mapping"]
 sys.exit(not (m["as_requested"] is True and m["pages"]["base"] == 16 << 20))' "$work/base.json"
 then ok; else fail "JSON: as requested"; fi
+# A mixed mapping (THP that covered part of the region): each part's own
+# page tables and reach, the base pages' not left out.
+python3 - "$work/base.json" "$work/mixed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["results"][0]["mapping"]["pages"]
+p.update(huge=6 << 20, large=0, base=10 << 20, absent=0)
+p.pop("folios", None)
+p.pop("folio_source", None)
+d["results"][0]["mapping"]["as_requested"] = None
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run stat --from "$work/mixed.json"
+expect_status 0 "stat --from, a mixed mapping"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'pressure: a mixed mapping, 10\.0 MiB in base pages and 6\.0 MiB in huge pages; 10\.0 MiB in 4\.0 KiB pages: page tables 20\.[0-9] KiB for 4\.0 KiB pages' \
+	"$work/joined" "mixed: the base pages' part"
+expect_grep '; 6\.0 MiB in 2\.0 MiB pages: page tables [0-9.]+ [KMG]?i?B for 2\.0 MiB pages' \
+	"$work/joined" "mixed: the huge pages' part"
 # Fault-around as measured: a file read first maps several pages per fault.
 run stat --region 16m -i 1 -p 1 --backing file --read-first
 expect_status 0 "stat of a file read first"
