@@ -742,15 +742,22 @@ static void note_ratios(struct mt_table *t, const struct mt_result *r)
 }
 
 /* What each event measures on this CPU, when an event set said so. */
+/*
+ * What each event measures on this machine, with -v: a perf user knows the
+ * generic events and wants the table and its verdict first. The ratios'
+ * formulas stay, as a ratio shown is read by them.
+ */
 static void note_meanings(struct mt_table *t, const struct mt_report *rep,
-			  const struct mt_result *r)
+			  const struct mt_result *r, bool verbose)
 {
 	bool any = false;
 
 	for (unsigned int e = 0; e < r->n_events; e++)
 		any |= r->events[e].meaning[0] != '\0';
-	if (!any)
+	if (!any || !verbose) {
+		note_ratios(t, r);
 		return;
+	}
 	mt_table_note(t, "what the events%s%s measure on %s:", rep->event_set[0] ? " of set " : "",
 		      rep->event_set, rep->system.pmu[0] ? rep->system.pmu : "this machine");
 	for (unsigned int e = 0; e < r->n_events; e++)
@@ -806,7 +813,7 @@ int mt_table_notes(struct mt_table *t, const struct mt_report *rep, const struct
 	note_unsupported(t, r, verbose);
 	note_partial(t, r);
 	note_groups(t, r);
-	note_meanings(t, rep, r);
+	note_meanings(t, rep, r, verbose);
 	return t->err;
 }
 

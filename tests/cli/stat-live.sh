@@ -10,7 +10,9 @@ python3 - "$out" "$report" <<'PY' || fail "fault counts on 256m anon"
 import json, os, stat, sys
 rep = json.load(open(sys.argv[1]))
 assert json.load(open(sys.argv[2])) == rep, "-o report differs from --format json"
-assert stat.S_IMODE(os.stat(sys.argv[2]).st_mode) == 0o600
+mask = os.umask(0o022)
+os.umask(mask)
+assert stat.S_IMODE(os.stat(sys.argv[2]).st_mode) == 0o666 & ~mask
 res = rep["results"][0]
 page = rep["system"]["page_size"]
 assert res["params"]["blocks"] == (256 << 20) // page
