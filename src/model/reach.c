@@ -41,6 +41,7 @@ size_t mt_reach_from_sysinfo(const struct mt_sysinfo *si, struct mt_reach *out, 
 
 			if (!p)
 				continue;
+			memset(r, 0, sizeof(*r));	/* cpuid says no cost: cost_known false */
 			snprintf(r->name, sizeof(r->name), "L%u %s", t->level,
 				 data ? "dTLB" : "TLB");
 			r->page_size = p;

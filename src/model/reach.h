@@ -24,6 +24,13 @@ struct mt_reach {
 	uint64_t entries_min;
 	uint64_t entries_max;
 	char source[24];	/* "cpuid", "probe" */
+	/*
+	 * A probe's level also says what translating one access costs on
+	 * the plateau below its step and on the one above (ns, base pages
+	 * against huge ones); cpuid's does not: cost_known false.
+	 */
+	bool cost_known;
+	double from_ns, to_ns;
 };
 
 static inline uint64_t mt_reach_min(const struct mt_reach *r)

@@ -1618,6 +1618,10 @@ static json_t *levels_json(struct jb *b, const struct mt_report *rep)
 		put_int(b, o, "page_size", (json_int_t)r->page_size);
 		put_int(b, o, "reach_bytes", (json_int_t)mt_reach_min(r));
 		put_str(b, o, "source", r->source);
+		if (r->cost_known) {
+			set_real(b, o, "from_ns", r->from_ns);
+			set_real(b, o, "to_ns", r->to_ns);
+		}
 		push(b, a, o);
 	}
 	return a;
@@ -2539,6 +2543,14 @@ static int load_level(struct loader *ld, json_t *o, const char *where, size_t i,
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->page_size = p;
 	snprintf(r->source, sizeof(r->source), "probe");
+	/* the plateaus' costs, where the probe (or a report from one) gave both */
+	r->cost_known = json_is_number(json_object_get(o, "from_ns")) &&
+			json_is_number(json_object_get(o, "to_ns"));
+	if (r->cost_known) {
+		r->from_ns = json_number_value(json_object_get(o, "from_ns"));
+		r->to_ns = json_number_value(json_object_get(o, "to_ns"));
+		r->cost_known = isfinite(r->from_ns) && isfinite(r->to_ns);
+	}
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "report/cells.h"
 #include "report/flush.h"
 #include "report/table.h"
+#include "stats/ci.h"
 
 /*
  * The phase table, from the cells every report shares, and under it what
@@ -548,6 +549,108 @@ static void print_between(FILE *f, const struct mt_result *r, int width)
 	mt_text_wrap(f, line, width, 2);
 }
 
+/*
+ * Where the region stands against the TLB levels of the page it was
+ * translated with, into buf: "within L1 dTLB reach", "beyond L1 dTLB,
+ * within L2 dTLB reach", "beyond every level's reach (x128 L2 dTLB)";
+ * *past gets the largest level the region is beyond (-1: none), for its
+ * measured cost.
+ */
+static void reach_verdict(const struct mt_reach *lv, size_t n, uint64_t page, uint64_t region,
+			  char *buf, size_t len, int *past)
+{
+	int within = -1;
+
+	*past = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (lv[i].page_size != page)
+			continue;
+		if (region <= mt_reach_min(&lv[i])) {
+			if (within < 0 || mt_reach_min(&lv[i]) < mt_reach_min(&lv[within]))
+				within = (int)i;
+		} else if (*past < 0 || mt_reach_max(&lv[i]) > mt_reach_max(&lv[*past])) {
+			*past = (int)i;
+		}
+	}
+	if (within >= 0 && *past >= 0)
+		snprintf(buf, len, "beyond %s, within %s reach", lv[*past].name, lv[within].name);
+	else if (within >= 0)
+		snprintf(buf, len, "within %s reach", lv[within].name);
+	else if (*past >= 0)
+		snprintf(buf, len, "beyond every level's reach (x%.3g %s)",
+			 (double)region / (double)mt_reach_max(&lv[*past]), lv[*past].name);
+	else
+		snprintf(buf, len, "TLB reach unknown (memtlb probe measures it)");
+}
+
+/*
+ * stat's last line, one a perf user can quote: the steady cost per block
+ * with its 95% interval, the first touch's faults per block and cost per
+ * fault, the dTLB miss ratio where counted, where the region stands
+ * against TLB reach, and the translation cost per block where a probe
+ * measured it (--tlb: the plateau past the largest level the region is
+ * beyond, base pages only). What was not measured is said, never filled.
+ */
+static void print_verdict(FILE *f, const struct mt_report *rep, const struct mt_result *r,
+			  int width)
+{
+	const char *name = mt_report_default_phase(rep);
+	const struct mt_phase_stat *st = name ? mt_result_phase(r, name) : NULL;
+	const struct mt_phase_stat *w0 = mt_result_phase(r, "write_0");
+	uint64_t base = rep->system.page_size > 0 ? (uint64_t)rep->system.page_size : 4096;
+	uint64_t page = mt_reach_page(rep, r);
+	struct mt_reach lv[2 * MT_REACH_MAX];
+	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX), k = 0;
+	char line[1024], where[160], ph[MT_SAFE_MAX];
+	int past, costed;
+
+	if (!st || !r->blocks)
+		return;
+	k = (size_t)snprintf(line, sizeof(line), "verdict: %s %.3f ns/block",
+			     mt_cell_safe(ph, sizeof(ph), name),
+			     st->time_ns.mean / (double)r->blocks);
+	if (st->time_ns.n > 1)
+		k += (size_t)snprintf(line + k, sizeof(line) - k, " +-%.3f",
+				      mt_ci_t95((double)(st->time_ns.n - 1)) * st->time_ns.stddev /
+				      sqrt((double)st->time_ns.n) / (double)r->blocks);
+	if (w0 && mt_phase_has(w0, MT_DERIVED_FAULTS_PER_BLOCK) && k < sizeof(line)) {
+		double fpb = w0->derived[MT_DERIVED_FAULTS_PER_BLOCK];
+
+		k += (size_t)snprintf(line + k, sizeof(line) - k, "; first touch %.3f faults/block",
+				      fpb);
+		if (fpb > 0 && k < sizeof(line))
+			k += (size_t)snprintf(line + k, sizeof(line) - k, ", %.0f ns/fault",
+					      w0->time_ns.mean / (fpb * (double)r->blocks));
+	}
+	if (k < sizeof(line))
+		k += mt_phase_has(st, MT_DERIVED_DTLB_MISS_RATIO) ?
+		     (size_t)snprintf(line + k, sizeof(line) - k, "; dTLB miss ratio %.4f",
+				      st->derived[MT_DERIVED_DTLB_MISS_RATIO]) :
+		     (size_t)snprintf(line + k, sizeof(line) - k, "; dTLB miss ratio not counted");
+	reach_verdict(lv, n, page, r->region, where, sizeof(where), &past);
+	if (k < sizeof(line))
+		k += (size_t)snprintf(line + k, sizeof(line) - k, "; region %s", where);
+	if (k >= sizeof(line))
+		k = sizeof(line) - 1;
+	costed = -1;
+	for (size_t i = 0; i < n; i++)
+		if (lv[i].cost_known && lv[i].page_size == page && r->region > mt_reach_min(&lv[i]) &&
+		    (costed < 0 || mt_reach_max(&lv[i]) > mt_reach_max(&lv[costed])))
+			costed = (int)i;
+	/* a larger level the region is beyond too, whose plateau no probe measured */
+	if (page == base && costed >= 0 && mt_reach_max(&lv[past]) > mt_reach_max(&lv[costed]))
+		snprintf(line + k, sizeof(line) - k, "; translation at least %.3f ns/block (probe: "
+			 "past %s; past %s not measured)", lv[costed].to_ns, lv[costed].name,
+			 lv[past].name);
+	else if (page == base && costed >= 0)
+		snprintf(line + k, sizeof(line) - k, "; translation %.3f ns/block (probe: past %s)",
+			 lv[costed].to_ns, lv[costed].name);
+	else if (page == base)
+		snprintf(line + k, sizeof(line) - k, "; translation cost not measured (memtlb "
+			 "probe, then --tlb)");
+	mt_text_wrapf(f, width, "%s", line);
+}
+
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_config *c = &rep->config;
@@ -619,6 +722,8 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	}
 	if (ret)
 		return ret;
+	if (rep->n_results == 1)
+		print_verdict(f, rep, rep->results[0], prose);
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -146,6 +146,31 @@ assert abs(lv["L2 TLB"]["region_over_reach"] - 1.6) < 1e-9, lv
 assert abs(lv["L1 dTLB"]["region_over_reach"] - 4096 / 72) < 1e-6, lv' "$work/stat.json"
 then ok; else fail "stat JSON: results[].pressure"; fi
 
+# stat's verdict: the translation cost per block, from the probe's plateau
+# past the largest level the region is beyond, and said when none has one.
+expect_grep 'translation cost not measured \(memtlb probe, then --tlb\)' "$work/joined" \
+	"verdict: a probe level without its costs"
+probe "$work/pc.json" '[{"name": "L1 dTLB", "entries_min": 56, "entries_max": 72,
+	"page_size": 4096, "from_ns": 0.1, "to_ns": 2.5},
+	{"name": "L2 TLB", "entries_min": 1536, "entries_max": 2560, "page_size": 4096,
+	"from_ns": 2.5, "to_ns": 9.0}]'
+run stat --region 16m -i 2 -p 1 --backing anon --pages base --tlb "$work/pc.json" \
+	-o "$work/pc-stat.json"
+expect_status 0 "stat --tlb, levels with their costs"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'verdict: read_0 [0-9.]+ ns/block \+-[0-9.]+; first touch 1\.000 faults/block, [0-9]+ ns/fault; dTLB miss ratio ' \
+	"$work/joined" "verdict: steady and first touch"
+expect_grep '; region beyond every level.s reach \(x1\.6 L2 TLB\); translation 9\.000 ns/block \(probe: past L2 TLB\)' \
+	"$work/joined" "verdict: the probe's L2 plateau"
+run stat --from "$work/pc-stat.json"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'translation 9\.000 ns/block \(probe: past L2 TLB\)' "$work/joined" \
+	"verdict: the costs read back"
+run stat --region 1m -i 2 -p 1 --backing anon --pages base --tlb "$work/pc.json"
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
+expect_grep 'translation 2\.500 ns/block \(probe: past L1 dTLB\)|translation at least 2\.500 ns/block \(probe: past L1 dTLB; past L[0-9] dTLB not measured\)' \
+	"$work/joined" "verdict: within the L2 TLB, past the L1"
+
 # What memtlb probe really writes is what --tlb reads (a short probe: the
 # levels it finds, if any, are not checked, only that they are carried).
 run probe --max 1m -o "$work/real.json"
