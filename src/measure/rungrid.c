@@ -165,16 +165,9 @@ static int column_result(const struct mt_rungrid *rg, size_t c, const struct col
 	size_t vi[MT_GRID_AXES_MAX];
 	int ret;
 
-	ret = mt_samples_create(&s, 1, col->ok, (unsigned int)n_ev);
+	ret = mt_samples_head(&s, col->s, col->ok);
 	if (ret)
 		return ret;
-	snprintf(s->phase_names[0], sizeof(s->phase_names[0]), "command");
-	for (unsigned int r = 0; r < col->ok; r++) {
-		*mt_samples_time(s, 0, r) = *mt_samples_time(col->s, 0, r);
-		for (size_t e = 0; e < n_ev; e++)
-			*mt_samples_counts(s, 0, (unsigned int)e, r) =
-				*mt_samples_counts(col->s, 0, (unsigned int)e, r);
-	}
 	ret = mt_result_from_samples(&res, s, used, 0, 0, 0);
 	mt_samples_destroy(s);
 	if (ret)
@@ -262,8 +255,12 @@ int mt_rungrid_run(struct mt_rungrid *rg, char *const argv[], const struct mt_ev
 	ret = sched && cols && last && used ? grid_info(rg, o, rep) : -ENOMEM;
 	if (!ret)
 		ret = mt_grid_schedule(n_cols, o->repeat, o->order, o->seed, sched);
-	for (size_t c = 0; !ret && c < n_cols; c++)
+	for (size_t c = 0; !ret && c < n_cols; c++) {
 		ret = mt_samples_create(&cols[c].s, 1, o->repeat, (unsigned int)n_ev);
+		if (!ret)
+			snprintf(cols[c].s->phase_names[0], sizeof(cols[c].s->phase_names[0]),
+				 "command");
+	}
 	if (!ret)
 		ret = register_restores(rg, msg);
 	if (ret)
