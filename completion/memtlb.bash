@@ -10,7 +10,7 @@ _memtlb_opts_probe="--max --pages --knee-ratio --coalesce --format --output --ve
 _memtlb_opts_bisect_run="--baseline --threshold --metric --max-runs --from --help"
 _memtlb_opts_compare="--fail-above --format --noise --output --test --wide --help"
 _memtlb_opts_report="--format --output --origin --checkout --build --run --help"
-_memtlb_opts_run="--repeat --interval-print --pid --duration --event --events --events-dir --format --field-separator --json --output --verbose --wide --from --help"
+_memtlb_opts_run="--repeat --interval-print --pid --duration --vary --order --seed --event --events --events-dir --format --field-separator --json --output --verbose --wide --from --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --names --help"
 _memtlb_opts_sysinfo="--json --check --help"
 _memtlb_opts_flush="--op --tasks --pages --ops --knee-ratio --region --iterations --event --events --events-dir --format --output --verbose --from --help"
@@ -139,7 +139,7 @@ _memtlb()
 			case ${COMP_WORDS[j]} in
 			-e | --event | --events | --events-dir | -o | --output | --format | \
 				-x | --field-separator | -I | --interval-print | -p | --pid | \
-				--duration | --repeat | -r)
+				--duration | --repeat | -r | --vary | --order | --seed)
 				argopt=1
 				continue
 				;;
@@ -216,6 +216,12 @@ _memtlb()
 		return
 		;;
 	--vary)
+		if [[ $cmd == run ]]; then
+			# run varies kernel tunables only: the shorthands of sys/tunable.c
+			COMPREPLY=($(compgen -W "thp= mthp:16k= mthp:64k= mthp:2m= fault_around_bytes= pcp_high_fraction= sysfs:/sys/ sysctl: debugfs:" -- "$cur"))
+			compopt -o nospace 2>/dev/null
+			return
+		fi
 		COMPREPLY=($(compgen -W "block= backing= iterations= passes= pages= access= tasks= task-mode= task-region= file-cache= seed= sysfs:/sys/ sysctl:" -- "$cur"))
 		compopt -o nospace 2>/dev/null
 		return

@@ -13,8 +13,11 @@
 #include "cli/cmd.h"
 #include "cli/log.h"
 #include "measure/command.h"
+#include "measure/rungrid.h"
+#include "model/grid.h"
 #include "model/size.h"
 #include "model/report.h"
+#include "sys/tunable.h"
 
 enum {
 	OPT_REPEAT = 'r',
@@ -22,6 +25,8 @@ enum {
 	OPT_PID = 'p',
 	OPT_DURATION = MT_OPT_FIRST_FREE,
 	OPT_FROM,
+	OPT_VARY,
+	OPT_ORDER,
 };
 
 static const struct option own_opts[] = {
@@ -30,6 +35,8 @@ static const struct option own_opts[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "from", required_argument, NULL, OPT_FROM },
+	{ "vary", required_argument, NULL, OPT_VARY },
+	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -39,6 +46,7 @@ static const struct mt_cli_key keys[] = {
 	{ .id = MT_CFG_EVENT }, { .id = MT_CFG_EVENTS }, { .id = MT_CFG_EVENTS_DIR },
 	{ .id = MT_CFG_FORMAT }, { .id = MT_CLI_FIELD_SEP }, { .id = MT_CLI_JSON },
 	{ .id = MT_CFG_OUTPUT }, { .id = MT_CFG_VERBOSE },
+	{ .id = MT_CFG_SEED, .help = "--order random's shuffle (default 1)" },
 	/* run's table has a row per event, not per phase */
 	{ .id = MT_CFG_WIDE, .help = "every row, the events not counted too" },
 	{ .id = MT_CLI_END },
@@ -57,13 +65,42 @@ static void help(void)
 	       "  -p, --pid PID            count the running process PID (its threads and\n"
 	       "                           what they start from now on) until it ends or\n"
 	       "                           Ctrl-C\n"
-	       "      --duration S         with -p: stop counting after S seconds\n");
+	       "      --duration S         with -p: stop counting after S seconds\n"
+	       "      --vary KEY=V1,V2,... run the command under each value of a kernel\n"
+	       "                           tunable, -r times each: KEY is sysfs:/sys/PATH,\n"
+	       "                           sysctl:NAME, debugfs:PATH or a shorthand (below);\n"
+	       "                           repeat for a grid, a column per combination, the\n"
+	       "                           first the baseline; restored however memtlb ends\n"
+	       "      --order HOW          with --vary: interleaved (default: run 1 of every\n"
+	       "                           column, then run 2, ...), random (each round\n"
+	       "                           shuffled by --seed) or sequential\n");
 	mt_cli_help_of(keys, MT_GROUP_NONE);
 	printf("      --from FILE          print a saved run report again, as its run\n"
 	       "                           printed it (--format, -x, -v, --wide apply)\n"
 	       "  -h, --help               this text\n"
 	       "memtlb's own output goes to stderr, as perf stat's: stdout is the command's.\n"
-	       "The exit status is the command's; 2 when it cannot be run.\n");
+	       "The exit status is the command's; 2 when it cannot be run.\n"
+	       "--vary's shorthands:\n");
+	for (size_t i = 0; mt_tunable_shorthand(i, NULL); i++) {
+		const char *spec, *name = mt_tunable_shorthand(i, &spec);
+
+		printf("  %-24s %s\n", name, spec);
+	}
+}
+
+/* The command could not be exec'd: why, said once for run and run --vary. */
+static int exec_error(const char *what, int err)
+{
+	if (err == ENOENT) {
+		mt_err("run: %s: command not found", what);
+	} else if (err == ENOEXEC) {
+		/* execvp would have run it under /bin/sh: no shell is used. */
+		mt_err("run: %s: exec format error", what);
+		mt_hint("not a binary for this machine, or a script without a #! line");
+	} else {
+		mt_err("run: %s: %s", what, strerror(err));
+	}
+	return MT_EXIT_USAGE;
 }
 
 static void join(char *buf, size_t len, char *const argv[], int argc)
@@ -201,7 +238,103 @@ static void attach_line(char *buf, size_t len, pid_t pid)
 	snprintf(buf, len, "pid %ld (%s)", (long)pid, comm);
 }
 
-static int cmd_run(int argc, char *argv[])
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+/*
+ * run --vary: the tunables checked (exit 2, nothing changed), then the
+ * grid's runs under the machine lock, the tunables restored, the study
+ * printed. A signal between runs stops it after the run; the runs done
+ * are reported.
+ */
+static int run_grid(const struct mt_grid *g, struct mt_config *cfg, unsigned long repeats,
+		    char *argv[])
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop }, old[3];
+	struct mt_rungrid_opts go = { .repeat = (unsigned int)repeats, .order = cfg->order,
+				      .seed = cfg->seed, .stop = &stop_sig };
+	struct mt_rungrid_outcome oc = { 0 };
+	struct mt_rungrid *rg = NULL;
+	struct mt_report *rep = NULL;
+	struct mt_event *ev = NULL;
+	struct mt_msg msg = { 0 };
+	size_t n_ev = 0;
+	int ret, rret, n;
+
+	ret = mt_rungrid_create(&rg, g, &msg);
+	if (ret)
+		return ret == -ENOMEM ? mt_cli_fail("run", ret) : mt_cli_usage(&msg);
+	if ((cfg->output && mt_cli_output_check(cfg->output)) ||
+	    mt_cli_report_size_check(cfg, mt_grid_columns(g))) {
+		ret = MT_EXIT_USAGE;
+		goto out;
+	}
+	ret = mt_cli_machine_lock();
+	if (ret)
+		goto out;
+	ret = mt_rungrid_check(rg, &msg);
+	if (ret) {
+		ret = ret == -ENOMEM ? mt_cli_fail("run", ret) : mt_cli_usage(&msg);
+		goto out;
+	}
+	ret = mt_cli_resolve_events(cfg, &ev, &n_ev);
+	if (ret)
+		goto out;
+	ret = mt_measure_report_create(&rep, "run", cfg);
+	if (ret) {
+		ret = mt_cli_fail("run", ret);
+		goto out;
+	}
+	for (n = 0; argv[n]; n++)
+		;
+	join(rep->command_line, sizeof(rep->command_line), argv, n);
+	go.hw_counters = rep->system.hw_counters;
+	/* handled before the registry's: it keeps them, and restores at exit */
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	ret = mt_rungrid_run(rg, argv, ev, n_ev, &go, rep, &oc, &msg);
+	rret = mt_rungrid_restore(rg, &msg);
+	for (size_t i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (rret)
+		mt_err("run: %s", msg.text);
+	if (!ret && oc.exec_errno) {
+		ret = exec_error(argv[0], oc.exec_errno);
+		goto out;
+	}
+	if (ret) {
+		if (msg.text[0] && ret != -ENOMEM)
+			mt_err("run: %s", msg.text);
+		ret = msg.text[0] && ret != -ENOMEM ? MT_EXIT_FAILURE : mt_cli_fail("run", ret);
+		goto out;
+	}
+	ret = mt_cli_report_emit(rep, cfg, stderr);
+	if (!ret && rret)
+		ret = MT_EXIT_FAILURE;
+	if (!ret && oc.signal) {
+		mt_err("run: interrupted by %s after %u of %u runs; the tunables are restored",
+		       strsignal(oc.signal), oc.runs, rep->repeats);
+		ret = 128 + oc.signal;
+	} else if (!ret && rep->exit_status) {
+		mt_err("run: %s: some runs exited non-zero (the last: %d): their columns say so",
+		       argv[0], rep->exit_status);
+		ret = rep->exit_status;
+	}
+out:
+	mt_report_destroy(rep);
+	mt_rungrid_destroy(rg);
+	free(ev);
+	return ret;
+}
+
+static int run_main(int argc, char *argv[], struct mt_grid **gridp)
 {
 	struct mt_run_opts ro = { 0 };
 	struct interval_out io = { 0 };
@@ -214,6 +347,9 @@ static int cmd_run(int argc, char *argv[])
 	struct mt_config cfg, base;
 	size_t n_ev = 0;
 	const struct option *cmdopts;
+	struct mt_grid *grid = NULL;
+	bool order_given = false;
+	struct mt_msg msg;
 	int c, ret;
 
 	mt_config_init(&cfg);
@@ -254,6 +390,23 @@ static int cmd_run(int argc, char *argv[])
 		case OPT_FROM:
 			from = optarg;
 			continue;
+		case OPT_VARY:
+			ret = grid ? 0 : mt_grid_create(&grid);
+			*gridp = grid;
+			if (!ret)
+				ret = mt_grid_add(grid, optarg, &msg);
+			if (ret)
+				return ret == -ENOMEM ? mt_cli_fail("run", ret) : mt_cli_usage(&msg);
+			continue;
+		case OPT_ORDER:
+			if (mt_config_set(&base, "order", optarg, &msg) ||
+			    mt_config_set(&cfg, "order", optarg, &msg)) {
+				mt_err("--order: %s", msg.text);
+				mt_hint("%s", msg.hint);
+				return MT_EXIT_USAGE;
+			}
+			order_given = true;
+			continue;
 		}
 		if (!mt_cli_is_workload_opt(c))
 			return mt_cli_getopt_fail("run", c, argc, argv, cmdopts);
@@ -263,8 +416,28 @@ static int cmd_run(int argc, char *argv[])
 	}
 	if (from)
 		return mt_cli_report_from("run", from, &base, &cfg, repeats != 1 || interval ||
-					  ro.attach || ro.duration_s > 0 || optind < argc, stderr,
-					  NULL);
+					  ro.attach || ro.duration_s > 0 || optind < argc || grid,
+					  stderr, NULL);
+	if (!grid && (order_given || cfg.seed != base.seed)) {
+		mt_err("run: --order and --seed order the runs of --vary's columns");
+		mt_hint("memtlb run --vary thp=always,never -r 5 --order random -- COMMAND");
+		return MT_EXIT_USAGE;
+	}
+	if (grid && (ro.attach || interval)) {
+		mt_err("--vary: runs a command under each value: not with %s",
+		       ro.attach ? "-p" : "-I");
+		return MT_EXIT_USAGE;
+	}
+	if (grid && optind >= argc) {
+		mt_err("run: no command to run");
+		mt_hint("memtlb run --vary KEY=V1,V2 -r N -- COMMAND [ARGS...]");
+		return MT_EXIT_USAGE;
+	}
+	if (grid) {
+		if (!order_given)
+			cfg.order = MT_ORDER_INTERLEAVED;
+		return run_grid(grid, &cfg, repeats, argv + optind);
+	}
 	if (ro.attach && optind < argc) {
 		mt_err("run: -p %ld and a command: count one or the other", (long)ro.attach);
 		mt_hint("memtlb run -p PID, or memtlb run -- COMMAND");
@@ -316,16 +489,7 @@ static int cmd_run(int argc, char *argv[])
 		goto out;
 	}
 	if (!ret && oc.exec_errno) {
-		if (oc.exec_errno == ENOENT) {
-			mt_err("run: %s: command not found", what);
-		} else if (oc.exec_errno == ENOEXEC) {
-			/* execvp would have run it under /bin/sh: no shell is used. */
-			mt_err("run: %s: exec format error", what);
-			mt_hint("not a binary for this machine, or a script without a #! line");
-		} else {
-			mt_err("run: %s: %s", what, strerror(oc.exec_errno));
-		}
-		ret = MT_EXIT_USAGE;
+		ret = exec_error(what, oc.exec_errno);
 		goto out;
 	}
 	if (ret == -ECHILD && oc.signal) {
@@ -371,6 +535,15 @@ out:
 	mt_report_destroy(rep);
 	free(ev);
 	free(used);
+	return ret;
+}
+
+static int cmd_run(int argc, char *argv[])
+{
+	struct mt_grid *grid = NULL;
+	int ret = run_main(argc, argv, &grid);
+
+	mt_grid_destroy(grid);
 	return ret;
 }
 

@@ -619,6 +619,11 @@ int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_eve
 		oc->status = 128 + got_sig;
 		goto out;
 	}
+	if (opts && opts->last_counts)
+		memcpy(opts->last_counts, &counts[(size_t)(oc->runs - 1) * (n_ev + 1)],
+		       n_ev * sizeof(*counts));
+	if (opts && opts->last_time_ns)
+		*opts->last_time_ns = times[oc->runs - 1];
 	ret = mt_samples_create(&s, 1, oc->runs, (unsigned int)n_ev);
 	if (ret)
 		goto out;

@@ -46,6 +46,8 @@ typedef void (*mt_interval_fn)(void *arg, double t_s, const struct mt_event *ev,
  * then on (inherit), until it exits, SIGINT (Ctrl-C: the normal end, as perf
  * stat -p's), SIGTERM or SIGHUP (oc->signal) or after duration_s; the
  * outcome's status is then 0: the process is not memtlb's child.
+ * last_counts, last_time_ns: where set, the last run's raw counts (n_ev of
+ * them, unscaled) and wall time, for a caller that pools runs (run --vary).
  */
 struct mt_run_opts {
 	unsigned int interval_ms;
@@ -53,6 +55,8 @@ struct mt_run_opts {
 	void *interval_arg;
 	pid_t attach;
 	double duration_s;
+	struct mt_counts *last_counts;
+	uint64_t *last_time_ns;
 };
 
 int mt_measure_run(char *const argv[], unsigned int repeats, const struct mt_event *ev,

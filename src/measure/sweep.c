@@ -13,6 +13,7 @@
 
 #include "measure/roofline.h"
 #include "measure/sweep.h"
+#include "model/grid.h"
 #include "model/range.h"
 #include "model/reach.h"
 #include "model/size.h"
@@ -427,35 +428,6 @@ static double work(const struct mt_config *cfg)
 	       (double)(cfg->passes + 1);
 }
 
-/* splitmix64: a seeded shuffle that is the same on every machine */
-static uint64_t next_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/*
- * The order of one round: every point once, as numbered (interleaved) or
- * shuffled (random, Fisher-Yates on the seed's stream).
- */
-static void round_order(size_t *order, size_t n, enum mt_order how, uint64_t *state)
-{
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	if (how != MT_ORDER_RANDOM)
-		return;
-	for (size_t i = n - 1; i > 0 && n > 1; i--) {
-		size_t j = (size_t)(next_rand(state) % (i + 1));
-		size_t t = order[i];
-
-		order[i] = order[j];
-		order[j] = t;
-	}
-}
-
 /* A finished point into the report, its swept parameters set. */
 static int add_point(struct mt_sweep *sw, size_t p, struct mt_result *res, struct mt_report *rep)
 {
@@ -519,7 +491,7 @@ static int run_interleaved(struct mt_sweep *sw, struct mt_event *ev, size_t n_ev
 		}
 	}
 	for (size_t k = 0; k < rounds && !stopped; k++) {
-		round_order(order, n, sw->base->order, &state);
+		mt_grid_round_order(order, n, sw->base->order, &state);
 		for (size_t i = 0; i < n; i++) {
 			size_t p = order[i], ri, vi[MAX_AXES];
 

@@ -31,6 +31,7 @@ void mt_report_destroy(struct mt_report *rep)
 		mt_result_destroy(rep->results[i]);
 	free(rep->results);
 	mt_flush_info_destroy(rep->flush);
+	free(rep->grid);
 	free(rep);
 }
 

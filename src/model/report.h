@@ -8,6 +8,7 @@
 
 #include "model/config.h"
 #include "model/flush.h"
+#include "model/grid.h"
 #include "model/reach.h"
 #include "model/result.h"
 #include "model/roofline.h"
@@ -17,6 +18,34 @@
 /* Schema 1 is a subset of 2 (2 named every key that 1 wrote): still read. */
 #define MT_REPORT_SCHEMA_MIN 1
 #define MT_REPORT_MAX_SIZE (64 << 20)
+
+/* A tunable memtlb run --vary set: its key as given, its file, what it was. */
+struct mt_run_tunable {
+	char key[MT_GRID_KEY_MAX];
+	char path[256];
+	char original[128];
+};
+
+/* A column's runs that exited non-zero, left out of its samples. */
+struct mt_run_column {
+	unsigned int failed;
+	int exit_status;	/* the last failed run's, 0 when none failed */
+};
+
+/*
+ * memtlb run --vary: a result per column, in column order, its tunables'
+ * values its parameters (mt_result.vary, the first column the baseline);
+ * how the runs were ordered, and per column the runs that failed.
+ */
+struct mt_run_grid {
+	enum mt_order order;
+	uint64_t seed;
+	unsigned int repeat;		/* runs asked for per column */
+	unsigned int n_tunables;
+	struct mt_run_tunable tunables[MT_GRID_AXES_MAX];
+	unsigned int n_columns;		/* = the report's results */
+	struct mt_run_column columns[MT_GRID_COLUMNS_MAX];
+};
 
 /* Everything a report file holds; output code reads only this. */
 struct mt_report {
@@ -39,6 +68,7 @@ struct mt_report {
 	unsigned int runs;	/* runs done (the failing one included) */
 	unsigned int repeats;	/* runs asked for */
 	int exit_status;	/* the command's: exit code or 128 + signal */
+	struct mt_run_grid *grid;	/* run --vary only, else NULL */
 	char event_set[32];	/* --events SET, "" when -e or the default */
 	size_t n_results;
 	struct mt_result **results;

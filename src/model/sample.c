@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/sample.h"
 
@@ -35,4 +36,28 @@ void mt_samples_destroy(struct mt_samples *s)
 	free(s->time_ns);
 	free(s->counts);
 	free(s);
+}
+
+int mt_samples_head(struct mt_samples **out, const struct mt_samples *s, unsigned int n_iter)
+{
+	struct mt_samples *h;
+	int ret;
+
+	if (n_iter > s->n_iter)
+		return -EINVAL;
+	ret = mt_samples_create(&h, s->n_phases, n_iter, s->n_events);
+	if (ret)
+		return ret;
+	memcpy(h->phase_names, s->phase_names, s->n_phases * sizeof(*s->phase_names));
+	/* row by row: the iterations are the innermost index of both */
+	for (unsigned int p = 0; p < s->n_phases; p++) {
+		memcpy(&h->time_ns[(size_t)p * n_iter], &s->time_ns[(size_t)p * s->n_iter],
+		       n_iter * sizeof(*h->time_ns));
+		for (unsigned int e = 0; e < s->n_events; e++)
+			memcpy(mt_samples_counts(h, p, e, 0),
+			       mt_samples_counts((struct mt_samples *)s, p, e, 0),
+			       n_iter * sizeof(*h->counts));
+	}
+	*out = h;
+	return 0;
 }

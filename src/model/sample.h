@@ -29,6 +29,13 @@ int mt_samples_create(struct mt_samples **out, unsigned int n_phases,
 		      unsigned int n_iter, unsigned int n_events);
 void mt_samples_destroy(struct mt_samples *s);
 
+/*
+ * The first n_iter iterations of s, every phase and event, in a new set
+ * (run --vary: a column's runs that exited 0). 0, -EINVAL (more than s
+ * has) or -ENOMEM.
+ */
+int mt_samples_head(struct mt_samples **out, const struct mt_samples *s, unsigned int n_iter);
+
 static inline uint64_t *mt_samples_time(struct mt_samples *s, unsigned int phase,
 					unsigned int iter)
 {

@@ -618,7 +618,8 @@ static void counter_samples(struct jb *b, json_t *o, const struct mt_counter_sta
 {
 	json_t *samples;
 
-	if (!cs->samples)
+	/* none kept, or no run counted (run --vary: a column whose runs all failed) */
+	if (!cs->samples || !n)
 		return;
 	samples = array(b);
 	for (size_t i = 0; i < n && !b->err; i++)
@@ -1026,6 +1027,53 @@ static const struct mt_field event_fields[] = {
 	  .write = source_rusage_write, .read = source_rusage_read },
 	{ .key = "role", .type = MT_FIELD_ENUM, .when = has_role,
 	  .off = offsetof(struct mt_result_event, role), .name = role_name, .parse = role_parse },
+	{ 0 }
+};
+
+/* memtlb run --vary's grid (model/report.h), the "vary" object of "run". */
+#define RT(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_run_tunable, m), \
+		      .size = MT_FIELD_SIZE(struct mt_run_tunable, m), .flags = MT_FIELD_SHOWN }
+static const struct mt_field grid_tunable_fields[] = {
+	RT("key", MT_FIELD_STR, key),
+	RT("path", MT_FIELD_STR, path),
+	RT("original", MT_FIELD_STR, original),
+	{ 0 }
+};
+
+#define RC(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_run_column, m), \
+		      .size = MT_FIELD_SIZE(struct mt_run_column, m) }
+static const struct mt_field grid_column_fields[] = {
+	RC("failed", MT_FIELD_UINT, failed),
+	RC("exit_status", MT_FIELD_INT, exit_status),
+	{ 0 }
+};
+
+static const char *order_name(int v)
+{
+	return mt_order_name((enum mt_order)v);
+}
+
+/* absent or unknown: interleaved, run --vary's default */
+static int order_parse(const char *s)
+{
+	int v = mt_order_parse(s);
+
+	return v < 0 ? MT_ORDER_INTERLEAVED : v;
+}
+
+#define RG(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_run_grid, m), \
+		      .size = MT_FIELD_SIZE(struct mt_run_grid, m) }
+static const struct mt_field grid_fields[] = {
+	{ .key = "order", .type = MT_FIELD_ENUM, .off = offsetof(struct mt_run_grid, order),
+	  .name = order_name, .parse = order_parse },
+	RG("seed", MT_FIELD_UINT, seed),
+	RG("repeat", MT_FIELD_UINT, repeat),
+	{ .key = "tunables", .type = MT_FIELD_ARRAY, .sub = grid_tunable_fields,
+	  .off = offsetof(struct mt_run_grid, tunables), .elem = sizeof(struct mt_run_tunable),
+	  .aux = offsetof(struct mt_run_grid, n_tunables), .max = MT_GRID_AXES_MAX },
+	{ .key = "columns", .type = MT_FIELD_ARRAY, .sub = grid_column_fields,
+	  .off = offsetof(struct mt_run_grid, columns), .elem = sizeof(struct mt_run_column),
+	  .aux = offsetof(struct mt_run_grid, n_columns), .max = MT_GRID_COLUMNS_MAX },
 	{ 0 }
 };
 
@@ -1654,9 +1702,9 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 		put(&b, root, "tlb_levels", levels_json(&b, rep));
 	if (rep->roofline.measured)
 		put(&b, root, "roofline", fields_json(&b, roofline_fields, &rep->roofline));
-	if (rep->n_results >= 3 && !rep->flush)
+	if (rep->n_results >= 3 && !rep->flush && !rep->grid)
 		analysis_json(&b, root, rep);
-	if (rep->n_results >= 2 && !rep->flush) {
+	if (rep->n_results >= 2 && !rep->flush && !rep->grid) {
 		translation_json(&b, root, rep);
 		matrix_json(&b, root, rep);
 	}
@@ -1672,6 +1720,8 @@ static json_t *report_json(const struct mt_report *rep, int *err)
 		put_int(&b, run, "repeats", (json_int_t)rep->repeats);
 		put_int(&b, run, "exit_status", rep->exit_status);
 		put_bool(&b, run, "failed", rep->exit_status != 0);
+		if (rep->grid)
+			put(&b, run, "vary", fields_json(&b, grid_fields, rep->grid));
 		put(&b, root, "run", run);
 	}
 	if (b.err) {
@@ -2369,7 +2419,7 @@ static int load_curve(struct loader *ld, json_t *root, struct mt_report *rep)
 static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
 {
 	uint64_t runs = 0, repeats = 0;
-	json_t *st;
+	json_t *st, *vary;
 
 	if (strcmp(rep->command, "run"))
 		return 0;
@@ -2385,6 +2435,30 @@ static int load_run(struct loader *ld, json_t *jr, struct mt_report *rep)
 	rep->runs = (unsigned int)runs;
 	rep->repeats = (unsigned int)repeats;
 	rep->exit_status = (int)json_integer_value(st);
+	vary = json_object_get(jr, "vary");
+	if (!vary)
+		return 0;
+	if (!json_is_object(vary))
+		return bad(ld, "run: vary: an object expected");
+	rep->grid = calloc(1, sizeof(*rep->grid));
+	if (!rep->grid)
+		return -ENOMEM;
+	mt_codec_read(vary, grid_fields, rep->grid);
+	return 0;
+}
+
+/* run --vary's columns against the results, once both are loaded. */
+static int check_grid(struct loader *ld, const struct mt_report *rep)
+{
+	if (!rep->grid)
+		return 0;
+	/* a column each result: the tables index one by the other */
+	if (rep->grid->n_columns != rep->n_results || !rep->n_results)
+		return bad(ld, "run: vary: %u columns for %zu results", rep->grid->n_columns,
+			   rep->n_results);
+	for (size_t i = 0; i < rep->n_results; i++)
+		if (!rep->results[i]->n_phases)
+			return bad(ld, "run: vary: result %zu has no phase", i);
 	return 0;
 }
 
@@ -2675,6 +2749,8 @@ int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
 				mt_result_destroy(r);
 		}
 	}
+	if (!ret)
+		ret = check_grid(&ld, rep);
 	if (!ret)
 		ret = load_curve(&ld, root, rep);
 out:

@@ -12,6 +12,7 @@
 #include "model/size.h"
 #include "report/cells.h"
 #include "report/flush.h"
+#include "report/rungrid.h"
 #include "report/table.h"
 #include "stats/ci.h"
 
@@ -660,6 +661,8 @@ int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose)
 	unsigned long iters;
 	size_t n;
 
+	if (!strcmp(rep->command, "run") && rep->grid)
+		return mt_rungrid_print_table(f, rep, verbose);
 	if (!strcmp(rep->command, "run"))
 		return print_run(f, rep, verbose, width);
 	if (rep->flush)
@@ -748,6 +751,8 @@ static void csv_summary(FILE *f, const char *phase, const char *metric, const ch
 
 int mt_report_print_csv(FILE *f, const struct mt_report *rep)
 {
+	if (rep->grid)
+		return mt_rungrid_print_csv(f, rep);
 	fprintf(f, "point,phase,metric,unit,mean,stddev,cv,running,status\n");
 	for (size_t i = 0; i < rep->n_results; i++) {
 		const struct mt_result *r = rep->results[i];

@@ -624,12 +624,34 @@ static bool row_is_time(const struct mt_cmp_row *row)
 		mt_event_time_unit(row->metric));
 }
 
+void mt_compare_judge(const struct mt_summary *a, const struct mt_summary *b, bool counter,
+		      double noise_pct, struct mt_cmp_side *n)
+{
+	double base = a->mean, val = b->mean;
+	struct mt_welch w;
+
+	n->have_change = true;
+	n->absolute = base == 0.0 || fabs(base) < NEAR_ZERO_FRACTION * fabs(val) ||
+		      (counter && fabs(base) < 1.0);
+	n->change = n->absolute ? val - base : 100.0 * (val - base) / fabs(base);
+	if (mt_stats_welch(a, b, &w) || isnan(w.p))
+		return;
+	n->tested = true;
+	n->test = MT_COMPARE_WELCH;
+	n->p = w.p;
+	n->significant = n->p < MT_COMPARE_ALPHA;
+	if (n->absolute)
+		n->have_ci = !ci_abs(a, b, &n->ci_low, &n->ci_high);
+	else
+		n->have_ci = !mt_compare_ci_pct(a, b, &n->ci_low, &n->ci_high);
+	/* A percentage of a near-zero base has no scale to hold a threshold to. */
+	n->changed = n->significant && (n->absolute || fabs(n->change) > noise_pct);
+}
+
 static int judge(struct mt_comparison *cmp, struct mt_cmp_row *row, unsigned int i)
 {
 	const struct mt_cmp_side *b = &row->side[0];
 	struct mt_cmp_side *n = &row->side[i];
-	double base = b->s.mean, val = n->s.mean;
-	struct mt_welch w;
 	int ret;
 
 	if (b->state != MT_SIDE_OK || n->state != MT_SIDE_OK)
@@ -640,15 +662,9 @@ static int judge(struct mt_comparison *cmp, struct mt_cmp_row *row, unsigned int
 		n->emulated = true;
 		return 0;
 	}
-	n->have_change = true;
-	n->absolute = base == 0.0 || fabs(base) < NEAR_ZERO_FRACTION * fabs(val) ||
-		      (row->family == MT_FAMILY_COUNTER && fabs(base) < 1.0);
-	n->change = n->absolute ? val - base : 100.0 * (val - base) / fabs(base);
-	if (mt_stats_welch(&b->s, &n->s, &w) || isnan(w.p))
+	mt_compare_judge(&b->s, &n->s, row->family == MT_FAMILY_COUNTER, cmp->opts.noise_pct, n);
+	if (!n->tested)
 		return 0;
-	n->tested = true;
-	n->test = MT_COMPARE_WELCH;
-	n->p = w.p;
 	if (cmp->opts.test == MT_COMPARE_MWU) {
 		/* Counters keep no samples in a report: Welch's there, and said so. */
 		ret = mwu_p(b, n, &n->p);
@@ -656,17 +672,11 @@ static int judge(struct mt_comparison *cmp, struct mt_cmp_row *row, unsigned int
 			return ret;
 		if (!ret)
 			n->test = MT_COMPARE_MWU;
-		else
-			n->p = w.p;
+		n->significant = n->p < MT_COMPARE_ALPHA;
+		n->changed = n->significant && (n->absolute ||
+						fabs(n->change) > cmp->opts.noise_pct);
 	}
-	n->significant = n->p < MT_COMPARE_ALPHA;
-	if (n->absolute)
-		n->have_ci = !ci_abs(&b->s, &n->s, &n->ci_low, &n->ci_high);
-	else
-		n->have_ci = !mt_compare_ci_pct(&b->s, &n->s, &n->ci_low, &n->ci_high);
-	/* A percentage of a near-zero base has no scale to hold a threshold to. */
-	n->changed = n->significant && (n->absolute || fabs(n->change) > cmp->opts.noise_pct);
-	n->regression = n->changed && row->worse * (val - base) > 0;
+	n->regression = n->changed && row->worse * (n->s.mean - b->s.mean) > 0;
 	return 0;
 }
 

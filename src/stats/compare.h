@@ -119,6 +119,16 @@ int mt_compare_ci_pct(const struct mt_summary *a, const struct mt_summary *b,
 void mt_compare_destroy(struct mt_comparison *cmp);
 
 /*
+ * One change judged as a comparison judges a row's: b against the base a
+ * (summaries in one unit; counter: counts, where a base below 1 is near
+ * zero), beyond noise_pct percent. Fills out's have_change, absolute,
+ * change, tested, test (Welch's), p, significant, have_ci, ci_low, ci_high
+ * and changed; the rest (state, regression, emulated) is the caller's.
+ */
+void mt_compare_judge(const struct mt_summary *a, const struct mt_summary *b, bool counter,
+		      double noise_pct, struct mt_cmp_side *out);
+
+/*
  * What --fail-above gates in row r for input i: a regression beyond the
  * noise, in percent; 0 when there is none (or the base is near zero).
  */

@@ -54,7 +54,7 @@ static int counter_stat(const struct mt_samples *s, unsigned int phase, unsigned
 	uint64_t ena = 0, run = 0;
 	size_t n = 0;
 
-	cs->samples = malloc(s->n_iter * sizeof(*cs->samples));
+	cs->samples = malloc((s->n_iter ? s->n_iter : 1) * sizeof(*cs->samples));
 	if (!cs->samples)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < s->n_iter; i++) {
@@ -102,7 +102,7 @@ int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
 		r->events[e].group = ev[e].err ? -1 : (int)ev[e].group;
 		snprintf(r->events[e].meaning, sizeof(r->events[e].meaning), "%s", ev[e].meaning);
 	}
-	buf = malloc(s->n_iter * sizeof(*buf));
+	buf = malloc((s->n_iter ? s->n_iter : 1) * sizeof(*buf));
 	if (!buf) {
 		mt_result_destroy(r);
 		return -ENOMEM;
@@ -111,14 +111,16 @@ int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
 		struct mt_phase_stat *ps = &r->phases[p];
 
 		snprintf(ps->name, sizeof(ps->name), "%s", s->phase_names[p]);
-		ps->time_samples = malloc(s->n_iter * sizeof(double));
+		ps->time_samples = malloc((s->n_iter ? s->n_iter : 1) * sizeof(double));
 		if (!ps->time_samples) {
 			ret = -ENOMEM;
 			break;
 		}
 		for (unsigned int i = 0; i < s->n_iter; i++)
 			ps->time_samples[i] = (double)*mt_samples_time((struct mt_samples *)s, p, i);
-		ret = mt_stats_summarize(ps->time_samples, s->n_iter, &ps->time_ns);
+		/* no iteration (run --vary: a column whose runs all failed): n 0 */
+		if (s->n_iter)
+			ret = mt_stats_summarize(ps->time_samples, s->n_iter, &ps->time_ns);
 		for (unsigned int e = 0; !ret && e < s->n_events; e++) {
 			if (ev[e].err)
 				ps->counters[e].state = MT_COUNTER_UNSUPPORTED;

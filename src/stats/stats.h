@@ -15,7 +15,8 @@ int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s);
 /*
  * Scale and summarise the raw samples of a run into a result: each
  * iteration's delta scaled by enabled/running time; iterations that never
- * ran are left out of the summary and of the running share.
+ * ran are left out of the summary and of the running share. With no
+ * iteration at all, the times' summary has n 0 and no event is counted.
  */
 int mt_result_from_samples(struct mt_result **out, const struct mt_samples *s,
 			   const struct mt_event *ev, uint64_t region, uint64_t block,

@@ -8,8 +8,11 @@
 #include "sys/msg.h"
 
 /*
- * A kernel tunable a sweep changes: "sysfs:/sys/PATH" or "sysctl:NAME"
- * (vm.swappiness -> /proc/sys/vm/swappiness), under MEMTLB_SYSROOT like
+ * A kernel tunable a sweep or a run changes: "sysfs:/sys/PATH",
+ * "sysctl:NAME" (vm.swappiness -> /proc/sys/vm/swappiness),
+ * "debugfs:PATH" (under /sys/kernel/debug, never mounted by memtlb), or a
+ * shorthand of the table in tunable.c ("thp", "mthp:64k",
+ * "fault_around_bytes", "pcp_high_fraction"); under MEMTLB_SYSROOT like
  * every /proc and /sys read. The value found first is saved; the caller
  * registers its restore with the cleanup registry (cleanup.h), which writes
  * it back however memtlb ends.
@@ -27,17 +30,36 @@ struct mt_tunable {
 	 */
 	char saved[MT_TUNABLE_MAX];
 	bool have_saved;
+	bool debugfs;		/* a debugfs: key: -ENOMEDIUM when not mounted */
+	/* A THP-style choice's words, brackets dropped ("always madvise never"), else "" */
+	char choices[256];
 };
 
-/* Parse spec ("sysfs:PATH" or "sysctl:NAME"): 0, or -EINVAL with msg. */
+/*
+ * Parse spec ("sysfs:PATH", "sysctl:NAME", "debugfs:PATH" or a shorthand;
+ * spec keeps it as given): 0, or -EINVAL with msg.
+ */
 int mt_tunable_init(struct mt_tunable *t, const char *spec, struct mt_msg *msg);
+
+/*
+ * The shorthands, for help text and completion: the i-th name ("thp",
+ * "mthp:SIZE", ...) and what it stands for, NULL past the last.
+ */
+const char *mt_tunable_shorthand(size_t i, const char **stands_for);
 
 /*
  * Read and keep the current value, and check it can be written: 0,
  * -ENOENT (no such tunable), -EACCES (no privilege, or read-only), -EFBIG
- * (a page or more), -errno.
+ * (a page or more), -ENOMEDIUM (a debugfs key, debugfs not mounted), -EPERM
+ * (lockdown, for debugfs), -errno.
  */
 int mt_tunable_save(struct mt_tunable *t);
+
+/*
+ * Whether value can be written as far as can be told without writing it:
+ * for a THP-style choice, one of its words; any value otherwise. After save.
+ */
+bool mt_tunable_accepts(const struct mt_tunable *t, const char *value);
 
 /* Write a value: 0 or -errno (EINVAL: the kernel refused the value). */
 int mt_tunable_set(struct mt_tunable *t, const char *value);

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/* memtlb run --vary: the study's table and CSV, a column per combination. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/metrics.h"
+#include "report/cells.h"
+#include "report/rungrid.h"
+
+#define TIME_ROW "seconds time elapsed"
+#define NS_PER_S 1e9
+
+/* The change of s against base, as compare judges it; none where either lacks runs. */
+static bool change_of(const struct mt_summary *base, const struct mt_summary *s, bool counter,
+		      struct mt_cmp_side *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!base->n || !s->n)
+		return false;
+	out->state = MT_SIDE_OK;
+	out->s = *s;
+	mt_compare_judge(base, s, counter, MT_COMPARE_NOISE_PCT, out);
+	return true;
+}
+
+void mt_rungrid_cell(char *buf, size_t len, const struct mt_summary *s, double scale,
+		     int digits, const struct mt_cmp_side *chg)
+{
+	char mean[MT_CELL_MAX], sd[24] = "", ch[32] = "";
+
+	if (digits < 0)
+		mt_cell_count(mean, sizeof(mean), s->mean);
+	else
+		snprintf(mean, sizeof(mean), "%.*f", digits, s->mean / scale);
+	/* one run has no spread: the place kept, so that the columns align */
+	if (s->n > 1 && s->mean != 0.0)
+		snprintf(sd, sizeof(sd), " +-%5.2f%%", 100.0 * s->stddev / fabs(s->mean));
+	else
+		snprintf(sd, sizeof(sd), "%9s", "");
+	if (chg && chg->have_change && chg->absolute)
+		snprintf(ch, sizeof(ch), " %+9.4g%c", chg->change / scale,
+			 chg->changed && !chg->emulated ? '*' : ' ');
+	else if (chg && chg->have_change)
+		snprintf(ch, sizeof(ch), " %+8.1f%%%c", chg->change,
+			 chg->changed && !chg->emulated ? '*' : ' ');
+	else if (chg)
+		snprintf(ch, sizeof(ch), " %10s", "");
+	snprintf(buf, len, "%s%s%s", mean, sd, ch);
+}
+
+/* A row: the time (event -1) or event e, in every column. */
+struct row {
+	int event;		/* in the first column's result */
+	const char *name;	/* the event's, NULL for the time */
+	const char *tu;		/* a clock event's unit: shown in it */
+	double scale;
+	int digits;		/* -1: a count */
+};
+
+static const struct mt_summary *row_summary(const struct mt_result *r, const struct row *rw,
+					    enum mt_counter_state *state)
+{
+	static const struct mt_summary none;
+	const struct mt_phase_stat *ps = &r->phases[0];
+	int e;
+
+	*state = MT_COUNTER_OK;
+	if (!rw->name)
+		return &ps->time_ns;
+	/* by name: a report read back need not list the events alike */
+	e = mt_result_event_index(r, rw->name);
+	if (e < 0) {
+		*state = MT_COUNTER_UNSUPPORTED;
+		return &none;
+	}
+	*state = ps->counters[e].state;
+	return &ps->counters[e].s;
+}
+
+static void row_of(const struct mt_result *base, int e, struct row *rw)
+{
+	double mean = base->phases[0].time_ns.mean;
+
+	memset(rw, 0, sizeof(*rw));
+	rw->event = e;
+	if (e < 0) {
+		rw->scale = NS_PER_S;
+		rw->digits = mean >= 10 * NS_PER_S ? 2 : mean >= 0.01 * NS_PER_S ? 4 : 6;
+		return;
+	}
+	rw->name = base->events[e].name;
+	rw->tu = mt_event_time_unit(rw->name);
+	rw->scale = rw->tu ? MT_CLOCK_NS_PER_UNIT : 1.0;
+	rw->digits = rw->tu ? 2 : -1;
+}
+
+/* A column's cell of a row: the numbers, or why there are none. */
+static void row_cell(const struct mt_report *rep, size_t c, const struct row *rw,
+		     char *buf, size_t len)
+{
+	const struct mt_result *r = rep->results[c];
+	enum mt_counter_state st, bst;
+	const struct mt_summary *s = row_summary(r, rw, &st);
+	const struct mt_summary *b = row_summary(rep->results[0], rw, &bst);
+	struct mt_cmp_side chg;
+	bool have;
+
+	if (!r->phases[0].time_ns.n) {
+		snprintf(buf, len, "%s", "no run");
+		return;
+	}
+	if (st != MT_COUNTER_OK) {
+		snprintf(buf, len, "%s", mt_cell_state(st));
+		return;
+	}
+	have = c && bst == MT_COUNTER_OK && change_of(b, s, rw->event >= 0 && !rw->tu, &chg);
+	/* qemu's times are its translator's: no change judged there, counts hold */
+	if (have && (rw->event < 0 || rw->tu) && mt_emulation_maybe(&rep->system.emulation))
+		chg.emulated = true;
+	if (c && !have)
+		memset(&chg, 0, sizeof(chg));
+	mt_rungrid_cell(buf, len, s, rw->scale, rw->digits, c ? &chg : NULL);
+}
+
+static void row_name(const struct mt_result *base, const struct row *rw, char *buf, size_t len)
+{
+	if (rw->event < 0)
+		snprintf(buf, len, "%s", TIME_ROW);
+	else
+		snprintf(buf, len, "%s%s%s%s", base->events[rw->event].name, rw->tu ? " (" : "",
+			 rw->tu ? rw->tu : "", rw->tu ? ")" : "");
+}
+
+/* The header lines of the study: the command, the order, each tunable and its restore. */
+static void print_head(FILE *f, const struct mt_report *rep, int prose)
+{
+	const struct mt_run_grid *g = rep->grid;
+	char cmd[MT_SAFE_MAX], a[MT_SAFE_MAX], b[MT_SAFE_MAX], c[MT_SAFE_MAX];
+	char seed[48] = "";
+
+	if (g->order == MT_ORDER_RANDOM)
+		snprintf(seed, sizeof(seed), " (seed %llu)", (unsigned long long)g->seed);
+	mt_text_wrapf(f, prose, "memtlb run: %s: %zu column%s x %u run%s, %s%s; %u run%s done",
+		      mt_cell_safe(cmd, sizeof(cmd), rep->command_line), rep->n_results,
+		      rep->n_results == 1 ? "" : "s", g->repeat, g->repeat == 1 ? "" : "s",
+		      mt_order_name(g->order), seed, rep->runs, rep->runs == 1 ? "" : "s");
+	for (size_t t = 0; t < g->n_tunables; t++)
+		mt_text_wrapf(f, prose, "%s: %s, was %s, restored",
+			      mt_cell_safe(a, sizeof(a), g->tunables[t].key),
+			      mt_cell_safe(b, sizeof(b), g->tunables[t].path),
+			      mt_cell_safe(c, sizeof(c), g->tunables[t].original));
+	for (size_t i = 0; i < rep->n_results; i++) {
+		char vals[MT_SAFE_MAX] = "";
+		size_t n = 0;
+
+		if (i >= g->n_columns || !g->columns[i].failed)
+			continue;
+		for (unsigned int v = 0; v < rep->results[i]->n_vary && n < sizeof(vals); v++)
+			n += (size_t)snprintf(vals + n, sizeof(vals) - n, "%s%s=%s", v ? " " : "",
+					      rep->results[i]->vary[v].key,
+					      rep->results[i]->vary[v].value);
+		mt_text_wrapf(f, prose, "FAILED: %s: %u of %u runs exited non-zero (last: exit "
+			      "status %d), left out of its column",
+			      mt_cell_safe(a, sizeof(a), vals), g->columns[i].failed,
+			      g->columns[i].failed + (unsigned int)rep->results[i]->phases[0].time_ns.n,
+			      g->columns[i].exit_status);
+	}
+	mt_report_print_system(f, rep, prose);
+	fputc('\n', f);
+}
+
+int mt_rungrid_print_table(FILE *f, const struct mt_report *rep, bool wide)
+{
+	const struct mt_result *base = rep->n_results ? rep->results[0] : NULL;
+	int width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width), ret;
+	size_t cols = rep->n_results, axes;
+	bool emulated = mt_emulation_maybe(&rep->system.emulation), short_col = false;
+	struct mt_table *t;
+	char cell[2 * MT_CELL_MAX];
+
+	print_head(f, rep, prose);
+	if (!base || !base->n_phases)
+		return ferror(f) ? -EIO : 0;
+	axes = base->n_vary ? base->n_vary : 1;
+	ret = mt_table_create(&t, (unsigned int)cols + 1);
+	if (ret)
+		return ret;
+	/* a header line per tunable: "thp=always" over its columns */
+	for (size_t a = 0; a < axes; a++) {
+		mt_table_add(t, "%s", "");
+		for (size_t c = 0; c < cols; c++) {
+			const struct mt_result *r = rep->results[c];
+
+			if (a < r->n_vary)
+				mt_table_add(t, "%s=%s", r->vary[a].key, r->vary[a].value);
+			else
+				mt_table_add(t, "%s", "");
+		}
+	}
+	for (int e = 0; e <= (int)base->n_events; e++) {
+		struct row rw;
+		char name[MT_EVENT_NAME_MAX + 16];
+
+		/* the events first, the wall time last, as perf stat prints them */
+		row_of(base, e == (int)base->n_events ? -1 : e, &rw);
+		if (rw.event >= 0 && !wide &&
+		    base->phases[0].counters[rw.event].state == MT_COUNTER_UNSUPPORTED)
+			continue;
+		row_name(base, &rw, name, sizeof(name));
+		mt_table_add(t, "%s", name);
+		for (size_t c = 0; c < cols; c++) {
+			row_cell(rep, c, &rw, cell, sizeof(cell));
+			mt_table_add(t, "%s", cell);
+		}
+	}
+	for (size_t c = 0; c < cols; c++)
+		short_col |= rep->results[c]->phases[0].time_ns.n < rep->grid->repeat;
+	if (short_col) {
+		mt_table_add(t, "%s", "runs counted");
+		for (size_t c = 0; c < cols; c++)
+			mt_table_add(t, "%zu of %u", rep->results[c]->phases[0].time_ns.n,
+				     rep->grid->repeat);
+	}
+	ret = t->err;
+	if (!ret)
+		ret = mt_table_print_fit(f, t, wide ? 0 : prose, 1);
+	mt_table_destroy(t);
+	if (ret)
+		return ret;
+	fputc('\n', f);
+	mt_text_wrapf(f, prose, "mean over a column's runs that exited 0, +- its stddev in %% "
+		      "of the mean; then the change to the first column, * where Welch's test "
+		      "gives p < %.2f and the change is beyond the %.0f%% noise threshold",
+		      MT_COMPARE_ALPHA, MT_COMPARE_NOISE_PCT);
+	if (emulated)
+		mt_text_wrapf(f, prose, "times are an emulated CPU's: no change of a time is "
+			      "marked; counts hold");
+	return ferror(f) ? -EIO : 0;
+}
+
+int mt_rungrid_print_csv(FILE *f, const struct mt_report *rep)
+{
+	const struct mt_result *base = rep->n_results ? rep->results[0] : NULL;
+
+	fprintf(f, "column,values,metric,unit,mean,stddev,cv,n,failed,change,change_unit,p,"
+		"changed\n");
+	for (size_t c = 0; base && c < rep->n_results; c++) {
+		const struct mt_result *r = rep->results[c];
+		char vals[MT_SAFE_MAX] = "", q[2 * MT_SAFE_MAX + 3], qm[2 * MT_SAFE_MAX + 3];
+		size_t n = 0;
+
+		for (unsigned int v = 0; v < r->n_vary && n < sizeof(vals); v++)
+			n += (size_t)snprintf(vals + n, sizeof(vals) - n, "%s%s=%s", v ? " " : "",
+					      r->vary[v].key, r->vary[v].value);
+		mt_cell_csv(q, sizeof(q), vals, false);
+		for (int e = 0; e <= (int)base->n_events; e++) {
+			enum mt_counter_state st, bst;
+			const struct mt_summary *s, *b;
+			char mean[40] = "", sd[40] = "", cv[40] = "", ch[40] = "", p[40] = "";
+			struct mt_cmp_side chg = { 0 };
+			struct row rw;
+			const char *unit;
+
+			row_of(base, e == (int)base->n_events ? -1 : e, &rw);
+			s = row_summary(r, &rw, &st);
+			b = row_summary(base, &rw, &bst);
+			unit = rw.event < 0 || rw.tu ? "ns" : "count";
+			if (st == MT_COUNTER_OK && s->n) {
+				mt_cell_csv_number(mean, sizeof(mean), s->mean);
+				if (s->n > 1) {
+					mt_cell_csv_number(sd, sizeof(sd), s->stddev);
+					mt_cell_csv_number(cv, sizeof(cv), s->cv);
+				}
+			}
+			if (c && st == MT_COUNTER_OK && bst == MT_COUNTER_OK &&
+			    change_of(b, s, rw.event >= 0 && !rw.tu, &chg)) {
+				mt_cell_csv_number(ch, sizeof(ch), chg.change);
+				if (chg.tested)
+					mt_cell_csv_number(p, sizeof(p), chg.p);
+			}
+			fprintf(f, "%zu,%s,%s,%s,%s,%s,%s,%zu,%u,%s,%s,%s,%s\n", c, q,
+				rw.event < 0 ? "time" : mt_cell_csv(qm, sizeof(qm),
+								    base->events[rw.event].name,
+								    false),
+				unit, mean, sd, cv, st == MT_COUNTER_OK ? s->n : 0,
+				c < rep->grid->n_columns ? rep->grid->columns[c].failed : 0, ch,
+				!chg.have_change ? "" : chg.absolute ? unit : "%", p,
+				!chg.have_change ? "" : chg.changed ? "yes" : "no");
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
