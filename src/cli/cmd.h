@@ -25,5 +25,6 @@ extern const struct mt_cmd mt_cmd_run;
 extern const struct mt_cmd mt_cmd_list;
 extern const struct mt_cmd mt_cmd_sysinfo;
 extern const struct mt_cmd mt_cmd_flush;
+extern const struct mt_cmd mt_cmd_selftest;
 
 #endif
