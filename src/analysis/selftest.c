@@ -217,18 +217,28 @@ static const struct mt_cache *crossed(const struct mt_sysinfo *si, uint64_t a, u
 	return NULL;
 }
 
+/*
+ * The regions around knee k: one sweep step of margin either side, since
+ * where in a step a reach lies is not known (and the stack, the code and
+ * the page tables hold entries too).
+ */
+static void window(const struct mt_selftest_curve *c, const struct mt_knee *k, uint64_t *lo,
+		   uint64_t *hi)
+{
+	*lo = (uint64_t)c->x[k->before ? k->before - 1 : 0];
+	*hi = (uint64_t)c->x[k->after + 1 < c->n ? k->after + 1 : c->n - 1];
+}
+
 /* What explains the knee k of c, into buf; false when nothing does. */
 static bool explain(const struct mt_selftest_curve *c, const struct mt_knee *k,
 		    const struct mt_reach *lv, size_t n_lv, const struct mt_sysinfo *si, char *buf,
 		    size_t len)
 {
-	/* one sweep step of margin either side: where a reach lies in a step is not known */
-	size_t i0 = k->before ? k->before - 1 : 0;
-	size_t i1 = k->after + 1 < c->n ? k->after + 1 : c->n - 1;
-	uint64_t lo = (uint64_t)c->x[i0], hi = (uint64_t)c->x[i1];
+	uint64_t lo, hi;
 	const struct mt_cache *ca;
 	char d[128], name[16];
 
+	window(c, k, &lo, &hi);
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < n_lv; i++) {
 			/* TLB levels first, then the page-walk caches a probe measured */
@@ -273,10 +283,10 @@ static void knee_text(const struct mt_selftest_curve *c, const struct mt_knee *k
 static bool near_step(const struct mt_selftest_curve *c, const struct mt_knee *k,
 		      const struct mt_reach *l)
 {
-	size_t i0 = k->before ? k->before - 1 : 0;
-	size_t i1 = k->after + 1 < c->n ? k->after + 1 : c->n - 1;
+	uint64_t lo, hi;
 
-	return mt_reach_max(l) >= (uint64_t)c->x[i0] && mt_reach_min(l) <= (uint64_t)c->x[i1];
+	window(c, k, &lo, &hi);
+	return mt_reach_max(l) >= lo && mt_reach_min(l) <= hi;
 }
 
 /* How far a knee is from a reach, as a factor >= 1 of region. */

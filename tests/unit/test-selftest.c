@@ -38,6 +38,20 @@ static void cache(struct mt_sysinfo *si, unsigned int lvl, const char *type, uin
 	c->size = size;
 }
 
+/* One curve judged from scratch, both knee rules ended. */
+static void judge(const struct mt_selftest_curve *c, const struct mt_reach *lv, size_t n_lv,
+		  const struct mt_sysinfo *si, struct mt_selftest_result *e,
+		  struct mt_selftest_result *a)
+{
+	struct mt_knee_opts ko;
+
+	mt_knee_opts_init(&ko);
+	mt_selftest_init(e);
+	mt_selftest_init(a);
+	assert_int_equal(mt_selftest_judge_curve(c, lv, n_lv, si, &ko, e, a), 0);
+	mt_selftest_knees_end(e, a);
+}
+
 /* Every check has a name, each its own: KTAP's names are unique. */
 static void names_once(void **state)
 {
@@ -186,18 +200,13 @@ static void judge_us(const double *us, const struct mt_reach *lv, size_t n_lv,
 		     struct mt_selftest_result *a)
 {
 	double x[9], y[9];
-	struct mt_knee_opts ko;
 	struct mt_selftest_curve c = { .x = x, .y = y, .n = 9, .page = 8192, .block = 8192 };
 
 	for (int i = 0; i < 9; i++) {
 		x[i] = seed_x_mib[i] * MIB;
 		y[i] = us[i] * 1000 / (x[i] / 8192);
 	}
-	mt_knee_opts_init(&ko);
-	mt_selftest_init(e);
-	mt_selftest_init(a);
-	assert_int_equal(mt_selftest_judge_curve(&c, lv, n_lv, si, &ko, e, a), 0);
-	mt_selftest_knees_end(e, a);
+	judge(&c, lv, n_lv, si, e, a);
 }
 
 /* Seed 000: the TSB's jump is no level's; the patched curve has no knee. */
@@ -239,71 +248,48 @@ static void explanations(void **state)
 {
 	double x[8], y[8];
 	struct mt_selftest_result e, a;
-	struct mt_knee_opts ko;
 	struct mt_sysinfo si = { 0 };
 	struct mt_reach lv[2];
 	struct mt_selftest_curve c = { .x = x, .y = y, .n = 8, .page = 4096, .block = 4096 };
 
 	(void)state;
-	mt_knee_opts_init(&ko);
 	cache(&si, 3, "unified", 32 << 20);
 	/* 1m..128m, a step 8m -> 16m; the L2 TLB (2048 x 4 KiB = 8 MiB) explains it */
 	curve(x, y, 8, 1.0 * MIB, 4);
 	level(&lv[0], "L2 dTLB", 4096, 2048, 2048, "cpuid");
-	mt_selftest_init(&e);
-	mt_selftest_init(&a);
-	mt_selftest_judge_curve(&c, lv, 1, &si, &ko, &e, &a);
-	mt_selftest_knees_end(&e, &a);
+	judge(&c, lv, 1, &si, &e, &a);
 	assert_int_equal(e.verdict, MT_SELFTEST_PASS);
 	assert_int_equal(a.verdict, MT_SELFTEST_PASS);
 	/* within one step: a reach of 4 MiB is one step before the knee's 8m -> 16m */
 	level(&lv[0], "L2 dTLB", 4096, 1024, 1024, "cpuid");
-	mt_selftest_init(&e);
-	mt_selftest_init(&a);
-	mt_selftest_judge_curve(&c, lv, 1, &si, &ko, &e, &a);
-	mt_selftest_knees_end(&e, &a);
+	judge(&c, lv, 1, &si, &e, &a);
 	assert_int_equal(e.verdict, MT_SELFTEST_PASS);
 	assert_int_equal(a.verdict, MT_SELFTEST_PASS);
 	/* two steps away (2 MiB): not the level's, and no cache boundary: both fail */
 	level(&lv[0], "L2 dTLB", 4096, 512, 512, "cpuid");
-	mt_selftest_init(&e);
-	mt_selftest_init(&a);
-	mt_selftest_judge_curve(&c, lv, 1, &si, &ko, &e, &a);
-	mt_selftest_knees_end(&e, &a);
+	judge(&c, lv, 1, &si, &e, &a);
 	assert_int_equal(e.verdict, MT_SELFTEST_FAIL);
 	assert_int_equal(a.verdict, MT_SELFTEST_FAIL);
 	/* a probe's page-walk cache explains it (and predicts nothing) */
 	level(&lv[1], "further translation knee", 4096, 3000, 3500, "probe");
-	mt_selftest_init(&e);
-	mt_selftest_init(&a);
-	mt_selftest_judge_curve(&c, lv, 2, &si, &ko, &e, &a);
-	mt_selftest_knees_end(&e, &a);
+	judge(&c, lv, 2, &si, &e, &a);
 	assert_int_equal(e.verdict, MT_SELFTEST_PASS);
 	assert_non_null(strstr(e.diag[0], "page-walk cache"));
 	/* the page tables leave L3: 4 GiB..16 GiB of 4 KiB pages hold 8..32 MiB of PTEs */
 	curve(x, y, 8, 512.0 * MIB, 4);
-	mt_selftest_init(&e);
-	mt_selftest_init(&a);
-	mt_selftest_judge_curve(&c, NULL, 0, &si, &ko, &e, &a);
-	mt_selftest_knees_end(&e, &a);
+	judge(&c, NULL, 0, &si, &e, &a);
 	assert_int_equal(e.verdict, MT_SELFTEST_PASS);
 	assert_non_null(strstr(e.diag[0], "leave L3"));
 	assert_int_equal(a.verdict, MT_SELFTEST_SKIP);
 	/* a knee whose points vary by more than 25% between rounds: not judged */
 	curve(x, y, 8, 1.0 * MIB, 4);
 	c.cv = (double[]){ 0.01, 0.01, 0.01, 0.01, 0.4, 0.01, 0.01, 0.01 };
-	mt_selftest_init(&e);
-	mt_selftest_init(&a);
-	mt_selftest_judge_curve(&c, NULL, 0, &si, &ko, &e, &a);
-	mt_selftest_knees_end(&e, &a);
+	judge(&c, NULL, 0, &si, &e, &a);
 	assert_int_equal(e.verdict, MT_SELFTEST_PASS);
 	assert_non_null(strstr(e.diag[0], "uncertain"));
 	/* fewer than 3 points: nothing to judge */
 	c.n = 2;
-	mt_selftest_init(&e);
-	mt_selftest_init(&a);
-	mt_selftest_judge_curve(&c, NULL, 0, &si, &ko, &e, &a);
-	mt_selftest_knees_end(&e, &a);
+	judge(&c, NULL, 0, &si, &e, &a);
 	assert_int_equal(e.verdict, MT_SELFTEST_SKIP);
 }
 
