@@ -2,7 +2,7 @@
 # bash completion for memtlb. tests/cli/doc-sync.sh keeps these lists in step
 # with `memtlb --list-cmds` and each command's --help.
 
-_memtlb_commands="stat sweep probe compare report run list sysinfo flush bisect-run"
+_memtlb_commands="stat sweep probe compare report run list sysinfo flush bisect-run selftest"
 
 _memtlb_opts_stat="--warmup --ci-target --min-iterations --max-iterations --max-time --phase --runs --from --region --block --iterations --repeat --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --cpu --force --event --events --events-dir --format --field-separator --json --output --verbose --wide --tlb --help"
 _memtlb_opts_sweep="--region --vary --phase --knee-ratio --from --order --warmup --ci-target --min-iterations --max-iterations --max-time --block --iterations --repeat --passes --backing --file-cache --pages --reserve --access --seed --populate --read-first --tasks --task-mode --task-region --cpu --force --event --events --events-dir --format --field-separator --json --output --verbose --wide --tlb --help"
@@ -13,6 +13,7 @@ _memtlb_opts_report="--format --output --origin --checkout --build --run --help"
 _memtlb_opts_run="--repeat --interval-print --pid --duration --vary --order --seed --event --events --events-dir --format --field-separator --json --output --verbose --wide --from --help"
 _memtlb_opts_list="--events-dir --pmu --verbose --names --help"
 _memtlb_opts_sysinfo="--json --check --help"
+_memtlb_opts_selftest="--from --knee-ratio --help"
 _memtlb_opts_flush="--op --tasks --pages --ops --knee-ratio --region --iterations --event --events --events-dir --format --output --verbose --from --help"
 
 # The words as typed: bash splits at COMP_WORDBREAKS (tlb:tlb_flush is three

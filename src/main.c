@@ -20,6 +20,7 @@ static const struct mt_cmd *const commands[] = {
 	&mt_cmd_sysinfo,
 	&mt_cmd_flush,
 	&mt_cmd_bisect_run,
+	&mt_cmd_selftest,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

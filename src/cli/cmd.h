@@ -34,5 +34,6 @@ extern const struct mt_cmd mt_cmd_list;
 extern const struct mt_cmd mt_cmd_sysinfo;
 extern const struct mt_cmd mt_cmd_flush;
 extern const struct mt_cmd mt_cmd_bisect_run;
+extern const struct mt_cmd mt_cmd_selftest;
 
 #endif

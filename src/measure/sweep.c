@@ -141,6 +141,17 @@ int mt_sweep_set_regions_auto(struct mt_sweep *sw, const struct mt_reach *lv, si
 	return 0;
 }
 
+size_t mt_sweep_bound_regions(struct mt_sweep *sw, uint64_t lo, uint64_t hi)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sw->n_regions; i++)
+		if (sw->regions[i] >= lo && sw->regions[i] <= hi)
+			sw->regions[n++] = sw->regions[i];
+	sw->n_regions = n;
+	return n;
+}
+
 bool mt_sweep_has_regions(const struct mt_sweep *sw)
 {
 	return sw->n_regions;

@@ -40,6 +40,13 @@ struct mt_reach;
 int mt_sweep_set_regions_auto(struct mt_sweep *sw, const struct mt_reach *lv, size_t n,
 			      uint64_t page, struct mt_msg *msg);
 
+/*
+ * Keep the regions within [lo, hi] alone (memtlb selftest: a THP curve
+ * starts at two huge pages, and its largest region stays within the time
+ * and memory a self-test may take). Returns how many are left.
+ */
+size_t mt_sweep_bound_regions(struct mt_sweep *sw, uint64_t lo, uint64_t hi);
+
 /* "KEY=V1,V2,...": 0, or -EINVAL / -E2BIG / -ENOMEM with msg. */
 int mt_sweep_add_axis(struct mt_sweep *sw, const char *arg, struct mt_msg *msg);
 size_t mt_sweep_axes(const struct mt_sweep *sw);
