@@ -253,23 +253,30 @@ static void faults(const struct mt_explain_in *in, struct mt_explain *out)
 	const struct mt_explain_side *a = &in->a, *b = &in->b;
 	struct mt_explain_val *f = &out->term[MT_EXPLAIN_FAULTS];
 	struct mt_explain_val *c = &out->term[MT_EXPLAIN_FAULT_COST];
+	const struct mt_explain_qty *ca, *cb;
 
 	if (!known(&a->faults_per_block) || !known(&b->faults_per_block)) {
 		absent(f, in->why[MT_EXPLAIN_FAULTS], "no fault count in a report");
 		absent(c, in->why[MT_EXPLAIN_FAULTS], "no fault count in a report");
 		return;
 	}
-	if (!known(&a->ns_per_fault) || !known(&b->ns_per_fault)) {
+	/*
+	 * A side without a fault in the phase (--populate's write_0) needs no
+	 * cost per fault: 0 x any cost is 0, so the other side's stands for it
+	 * (the product's change exact still, and all of it the count's), and
+	 * a report with no fault anywhere needs none at all.
+	 */
+	ca = a->faults_per_block.mean == 0.0 ? &b->ns_per_fault : &a->ns_per_fault;
+	cb = b->faults_per_block.mean == 0.0 ? &a->ns_per_fault : &b->ns_per_fault;
+	if (!known(ca) || !known(cb)) {
 		absent(f, in->why[MT_EXPLAIN_FAULTS], "no cost per fault: no first touch with faults");
 		absent(c, in->why[MT_EXPLAIN_FAULTS], "no cost per fault: no first touch with faults");
 		return;
 	}
-	product(&a->faults_per_block, &b->faults_per_block, &a->ns_per_fault, &b->ns_per_fault,
-		f, c);
+	product(&a->faults_per_block, &b->faults_per_block, ca, cb, f, c);
 	snprintf(f->detail, sizeof(f->detail), "%.4g -> %.4g faults/block",
 		 a->faults_per_block.mean, b->faults_per_block.mean);
-	snprintf(c->detail, sizeof(c->detail), "%.0f -> %.0f ns/fault", a->ns_per_fault.mean,
-		 b->ns_per_fault.mean);
+	snprintf(c->detail, sizeof(c->detail), "%.0f -> %.0f ns/fault", ca->mean, cb->mean);
 }
 
 static void walks(const struct mt_explain_in *in, struct mt_explain_val *v)
@@ -463,10 +470,30 @@ static double event_mean(const struct mt_result *r, const struct mt_phase_stat *
 	return NAN;
 }
 
-/* The first touch: the phase with the most faults per block, and what one costs. */
+/*
+ * The same work without the faults: a first write pass's is the next write
+ * pass (write_1); mmap (--populate) and munmap do no work of the
+ * workload's own, and a read_first has no later pass that reads zero pages.
+ */
+static const struct mt_phase_stat *fault_free(const struct mt_result *r,
+					      const struct mt_phase_stat *ps)
+{
+	unsigned int pass;
+	char name[MT_PHASE_NAME_MAX];
+
+	if (mt_phase_kind(ps->name, &pass) != MT_PHASE_WRITE || pass != 0)
+		return NULL;
+	return mt_result_phase(r, mt_phase_name(name, sizeof(name), MT_PHASE_WRITE, 1));
+}
+
+/*
+ * What one fault costs: the first touch (the phase with the most faults per
+ * block) less the same work without faults, over its faults.
+ */
 static struct mt_explain_qty fault_cost(const struct mt_result *r)
 {
-	const struct mt_phase_stat *best = NULL;
+	const struct mt_phase_stat *best = NULL, *free_of;
+	struct mt_explain_qty q, w;
 	double most = 0.0;
 
 	for (unsigned int p = 0; p < r->n_phases; p++) {
@@ -477,7 +504,18 @@ static struct mt_explain_qty fault_cost(const struct mt_result *r)
 			best = &r->phases[p];
 		}
 	}
-	return best ? time_qty(&best->time_ns, most * (double)r->blocks) : unknown;
+	if (!best)
+		return unknown;
+	q = time_qty(&best->time_ns, most * (double)r->blocks);
+	free_of = fault_free(r, best);
+	if (free_of) {
+		w = time_qty(&free_of->time_ns, most * (double)r->blocks);
+		q.mean -= w.mean;
+		/* two independent times: their vars add, df Welch-Satterthwaite's */
+		mt_explain_half((double[]){ q.var, w.var }, (double[]){ q.df, w.df }, 2, &q.df);
+		q.var += w.var;
+	}
+	return q.mean > 0.0 ? q : unknown;
 }
 
 static double flushes_of(const struct mt_result *r, const struct mt_phase_stat *ps)

@@ -157,6 +157,19 @@ static void test_faults(void **state)
 	assert_float_equal(e.term[MT_EXPLAIN_FAULT_COST].ns, 300.0, 1e-9);
 	assert_float_equal(sum(&e), 1100.0, 1e-9);
 	assert_float_equal(e.term[MT_EXPLAIN_RESIDUAL].ns, 200.0, 1e-9);
+
+	/* no fault on one side (--populate): its cost is not needed, the other's stands */
+	in.a.faults_per_block = q(0.0, 0.0, INFINITY);
+	in.a.ns_per_fault = none;
+	in.a.ns_per_block.mean = 100.0;
+	assert_int_equal(mt_explain_terms(&in, &e), 0);
+	assert_float_equal(e.term[MT_EXPLAIN_FAULTS].ns, 1400.0, 1e-9);
+	assert_float_equal(e.term[MT_EXPLAIN_FAULT_COST].ns, 0.0, 1e-9);
+	assert_float_equal(e.term[MT_EXPLAIN_RESIDUAL].ns, 600.0, 1e-9);
+	/* a side with faults and no cost for them: absent */
+	in.a.faults_per_block = q(1.0, 0.0, INFINITY);
+	assert_int_equal(mt_explain_terms(&in, &e), 0);
+	assert_false(e.term[MT_EXPLAIN_FAULTS].present);
 }
 
 /* Missing inputs: absent terms with their reasons, the residual the whole change. */
