@@ -405,14 +405,6 @@ int mt_explain_terms(const struct mt_explain_in *in, struct mt_explain *out)
 
 /* ---- the inputs, from the reports ---- */
 
-static const struct mt_result *point_of(const struct mt_report *rep, const char *key)
-{
-	for (size_t i = 0; i < rep->n_results; i++)
-		if (!strcmp(rep->results[i]->params, key))
-			return rep->results[i];
-	return NULL;
-}
-
 /* A time's mean per div with its standard error; below 2 samples, unknown spread. */
 static struct mt_explain_qty time_qty(const struct mt_summary *s, double div)
 {
@@ -676,7 +668,8 @@ static int explain_row(struct mt_explanation *ex, const struct mt_comparison *cm
 		       const struct mt_cmp_row *row, unsigned int i, double fail_above)
 {
 	const struct mt_report *ra = cmp->reps[0], *rb = cmp->reps[i];
-	const struct mt_result *a = point_of(ra, row->point), *b = point_of(rb, row->point);
+	const struct mt_result *a = mt_compare_find_point(ra, row->point);
+	const struct mt_result *b = mt_compare_find_point(rb, row->point);
 	uint64_t page = ra->system.page_size > 0 ? (uint64_t)ra->system.page_size : 4096;
 	struct mt_explain_in *in = calloc(1, sizeof(*in));
 	struct mt_explain e = { 0 };
