@@ -16,6 +16,7 @@
 #include "stats/compare.h"
 
 static const struct option cmdopts[] = {
+	{ "explain", no_argument, NULL, 'E' },
 	{ "fail-above", required_argument, NULL, 'F' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
@@ -30,6 +31,7 @@ static void help(void)
 {
 	printf("Usage: memtlb compare [options] BASE.json NEW.json [MORE.json...]\n"
 	       "Compare reports with the first: change per metric, significance, summary.\n\n"
+	       "  --explain                each changed ns/block cut into its causes\n"
 	       "  --fail-above PCT         exit 1 when a regression exceeds PCT%%\n"
 	       "  --format FMT             text (default), markdown, html, csv or json\n"
 	       "  -h, --help               this text\n"
@@ -50,22 +52,25 @@ static int load_all(int n, char *files[], struct mt_report **reps)
 	return 0;
 }
 
-static int print_json(FILE *f, const void *cmp)
-{
-	return mt_compare_print(f, cmp, MT_FORMAT_JSON);
-}
-
 struct view {
 	const struct mt_comparison *cmp;
+	const struct mt_explanation *ex;	/* --explain, else NULL */
 	enum mt_format fmt;
 	bool wide;
 };
+
+static int print_json(FILE *f, const void *arg)
+{
+	const struct view *v = arg;
+
+	return mt_compare_print_explained(f, v->cmp, v->ex, MT_FORMAT_JSON, false);
+}
 
 static int print_view(FILE *f, const void *arg)
 {
 	const struct view *v = arg;
 
-	return mt_compare_print_wide(f, v->cmp, v->fmt, v->wide);
+	return mt_compare_print_explained(f, v->cmp, v->ex, v->fmt, v->wide);
 }
 
 /* -o must not replace an input: checked before anything is read. */
@@ -107,9 +112,11 @@ static int cmd_compare(int argc, char *argv[])
 	struct mt_report *reps[MT_COMPARE_MAX_INPUTS] = { 0 };
 	const char *tests[MT_COMPARE_TEST_MAX];
 	struct mt_comparison *cmp = NULL;
+	struct mt_explanation *ex = NULL;
+	struct view view;
 	double fail_above = -1.0, worst;
 	const char *output = NULL;
-	bool wide = false;
+	bool wide = false, explain = false;
 	int c, n, ret, v;
 
 	for (int i = 0; i < MT_COMPARE_TEST_MAX; i++)
@@ -126,6 +133,9 @@ static int cmd_compare(int argc, char *argv[])
 		case 'h':
 			help();
 			return MT_EXIT_OK;
+		case 'E':
+			explain = true;
+			break;
 		case 'F':
 			if (mt_cli_pct_parse(optarg, &fail_above)) {
 				mt_err("--fail-above: %s: not a percentage", optarg);
@@ -168,6 +178,11 @@ static int cmd_compare(int argc, char *argv[])
 		mt_hint("memtlb compare BASE.json NEW.json [MORE.json...]");
 		return MT_EXIT_USAGE;
 	}
+	if (explain && (fmt == MT_FORMAT_CSV || fmt == MT_FORMAT_HTML)) {
+		mt_err("--explain: not with --format %s", mt_format_name(fmt));
+		mt_hint("--explain prints with text, markdown or json");
+		return MT_EXIT_USAGE;
+	}
 	if (output) {
 		ret = check_output(output, n, argv + optind);
 		if (ret)
@@ -190,9 +205,15 @@ static int cmd_compare(int argc, char *argv[])
 	for (size_t k = 0; k < cmp->n_warnings; k++)
 		mt_warn("%s", cmp->warnings[k]);
 	fflush(stderr);
+	if (explain && mt_explain_create(&ex, cmp, fail_above)) {
+		mt_err("compare: --explain: %s", strerror(ENOMEM));
+		ret = MT_EXIT_FAILURE;
+		goto out;
+	}
+	view = (struct view){ cmp, ex, fmt, wide };
 	ret = mt_sink_emit(&(struct mt_sink){
-		.output = output, .mode = MT_FILE_MODE_AS_SHELL, .doc = { print_json, cmp },
-		.stream = stdout, .view = { print_view, &(struct view){ cmp, fmt, wide } },
+		.output = output, .mode = MT_FILE_MODE_AS_SHELL, .doc = { print_json, &view },
+		.stream = stdout, .view = { print_view, &view },
 	});
 	if (ret)
 		goto out;
@@ -204,6 +225,7 @@ static int cmd_compare(int argc, char *argv[])
 		ret = MT_EXIT_FAILURE;
 	}
 out:
+	mt_explain_destroy(ex);
 	mt_compare_destroy(cmp);
 	for (int i = 0; i < n && i < MT_COMPARE_MAX_INPUTS; i++)
 		mt_report_destroy(reps[i]);

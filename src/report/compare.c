@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "analysis/explain.h"
 #include "analysis/matrix.h"
 #include "model/metrics.h"
 #include "model/size.h"
@@ -349,7 +350,117 @@ static json_t *page_sizes_json(const struct mt_comparison *cmp)
 	return out;
 }
 
-static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool wide)
+/* --explain's shares on the verdict line: at most this many terms, each this big. */
+#define EXPLAIN_TOP 3
+#define EXPLAIN_MIN_SHARE 0.005
+
+static const char *explain_verdict(const struct mt_explain *e)
+{
+	return e->fail ? "FAIL" : "PASS";
+}
+
+/*
+ * "FAIL +9.8% read_4: 87% page size mix (THP 100% -> 0%), 9% residual":
+ * the largest terms by share while the line fits WIDTH (the first always).
+ */
+static void explain_line(char *buf, size_t len, const struct mt_explain *e)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s %+.1f%% %s:", explain_verdict(e),
+				    e->change_pct, e->phase);
+
+	for (int k = 0, shown = 0; k < MT_EXPLAIN_TERMS && e->rank[k] >= 0 && n < len; k++) {
+		const struct mt_explain_val *v = &e->term[e->rank[k]];
+		char one[160];
+
+		if (shown >= EXPLAIN_TOP || !(fabs(v->share) >= EXPLAIN_MIN_SHARE))
+			break;
+		snprintf(one, sizeof(one), "%s %.0f%% %s%s%s%s", shown ? "," : "",
+			 100.0 * v->share, mt_explain_term_label(e->rank[k]),
+			 v->detail[0] ? " (" : "", v->detail, v->detail[0] ? ")" : "");
+		/* a term that does not fit with its detail is named without it */
+		if (shown && n + strlen(one) > WIDTH)
+			snprintf(one, sizeof(one), ", %.0f%% %s", 100.0 * v->share,
+				 mt_explain_term_label(e->rank[k]));
+		if (shown && n + strlen(one) > WIDTH)
+			break;
+		n += (size_t)snprintf(buf + n, len - n, "%s", one);
+		shown++;
+	}
+}
+
+/* text, cut at spaces to WIDTH, the lines after the first indented by indent. */
+static void explain_wrap(FILE *f, const char *text, int indent)
+{
+	size_t width = WIDTH, len = strlen(text);
+	const char *p = text;
+
+	while (len > width) {
+		size_t cut = width;
+
+		while (cut > 0 && p[cut] != ' ')
+			cut--;
+		if (!cut)
+			cut = width;
+		fprintf(f, "%.*s\n%*s", (int)cut, p, indent, "");
+		p += cut + (p[cut] == ' ');
+		len = strlen(p);
+		width = WIDTH - (size_t)indent;
+	}
+	fprintf(f, "%s\n", p);
+}
+
+/* ns per block with 4 significant digits and no exponent; "?" when unknown. */
+static const char *ns_cell(char *buf, double v, bool sign)
+{
+	if (!isfinite(v))
+		return strcpy(buf, "?");
+	if (fabs(v) >= 1e4)
+		snprintf(buf, 24, sign ? "%+.0f" : "%.0f", v);
+	else
+		snprintf(buf, 24, sign ? "%+.4g" : "%.4g", v);
+	return buf;
+}
+
+static void print_explain(FILE *f, const struct mt_explanation *ex)
+{
+	char line[512], safe[MT_SAFE_MAX], a[24], b[24], c[24], lo[24], hi[24];
+
+	fputs("\nexplain: each changed ns/block cut into terms that sum to it\n", f);
+	if (!ex->n)
+		fputs("PASS: no ns/block changed beyond the noise\n", f);
+	for (size_t k = 0; k < ex->n; k++) {
+		const struct mt_explain *e = &ex->items[k];
+
+		fprintf(f, "%s%s, new[%u]\n", k ? "\n" : "", mt_cell_safe(safe, sizeof(safe),
+			e->point[0] ? e->point : "(no parameters)"), e->input);
+		snprintf(line, sizeof(line), "%s ns/block: %s -> %s, %s (%s..%s)", e->phase,
+			 ns_cell(a, e->base_ns, false), ns_cell(b, e->new_ns, false),
+			 ns_cell(c, e->change_ns, true), ns_cell(lo, e->low_ns, true),
+			 ns_cell(hi, e->high_ns, true));
+		explain_wrap(f, line, 2);
+		explain_line(line, sizeof(line), e);
+		fprintf(f, "%s\n", line);
+		for (int t = 0; t < MT_EXPLAIN_TERMS; t++) {
+			const struct mt_explain_val *v = &e->term[t];
+
+			if (v->present)
+				snprintf(line, sizeof(line), "  %-14s %9s (%s..%s) %4.0f%%%s%s",
+					 mt_explain_term_label(t), ns_cell(c, v->ns, true),
+					 ns_cell(lo, v->low, true), ns_cell(hi, v->high, true),
+					 100.0 * v->share, v->detail[0] ? "  " : "", v->detail);
+			else
+				snprintf(line, sizeof(line), "  %-14s absent: %s%s%s%s",
+					 mt_explain_term_label(t), v->why, v->detail[0] ? " (" : "",
+					 v->detail, v->detail[0] ? ")" : "");
+			explain_wrap(f, line, 17);
+		}
+	}
+	fputs("terms: ns/block (95% CI, delta method); share of the change; FAIL: a\n"
+	      "  regression beyond the noise (and --fail-above)\n", f);
+}
+
+static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool wide,
+		       const struct mt_explanation *ex)
 {
 	const char *sep = md ? " | " : "  ";
 	char a[320], b[64];
@@ -451,6 +562,12 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool w
 		fprintf(f, "%s\n", legend_emulated(cmp));
 	if (legend_clock(cmp)[0])
 		fprintf(f, "%s\n", legend_clock(cmp));
+	if (ex && md)
+		fputs("\n```", f);
+	if (ex)
+		print_explain(f, ex);
+	if (ex && md)
+		fputs("```\n", f);
 }
 
 static void html(FILE *f, const char *s)
@@ -643,7 +760,64 @@ static json_t *side_json(const struct mt_cmp_side *s, bool base)
 	return o;
 }
 
-static int print_json(FILE *f, const struct mt_comparison *cmp)
+static json_t *interval(double low, double high)
+{
+	return isfinite(low) && isfinite(high) ? json_pack("[f,f]", low, high) : json_null();
+}
+
+/* --explain's items: the verdict, the change, every term or why it is absent. */
+static json_t *explain_json(const struct mt_explanation *ex)
+{
+	json_t *out = json_array();
+	char line[512];
+
+	for (size_t k = 0; out && k < ex->n; k++) {
+		const struct mt_explain *e = &ex->items[k];
+		json_t *o = json_object(), *terms = json_array();
+
+		if (!o || !terms) {
+			json_decref(o);
+			json_decref(terms);
+			json_decref(out);
+			return NULL;
+		}
+		explain_line(line, sizeof(line), e);
+		json_object_set_new(o, "point", mt_json_string(e->point));
+		json_object_set_new(o, "phase", mt_json_string(e->phase));
+		json_object_set_new(o, "input", json_integer(e->input));
+		json_object_set_new(o, "verdict", json_string(explain_verdict(e)));
+		json_object_set_new(o, "summary", mt_json_string(line));
+		mt_json_set_real(o, "base_ns", e->base_ns);
+		mt_json_set_real(o, "new_ns", e->new_ns);
+		mt_json_set_real(o, "change_ns", e->change_ns);
+		mt_json_set_real(o, "change_pct", e->change_pct);
+		json_object_set_new(o, "ci_ns", interval(e->low_ns, e->high_ns));
+		json_object_set_new(o, "ci_method", json_string("delta"));
+		for (int t = 0; t < MT_EXPLAIN_TERMS; t++) {
+			const struct mt_explain_val *v = &e->term[t];
+			json_t *x = json_pack("{s:s}", "term", mt_explain_term_key(t));
+
+			if (!x)
+				continue;
+			if (v->present) {
+				mt_json_set_real(x, "ns", v->ns);
+				json_object_set_new(x, "ci_ns", interval(v->low, v->high));
+				mt_json_set_real(x, "share", v->share);
+			} else {
+				json_object_set_new(x, "absent", json_string(v->why));
+			}
+			if (v->detail[0])
+				json_object_set_new(x, "detail", json_string(v->detail));
+			json_array_append_new(terms, x);
+		}
+		json_object_set_new(o, "terms", terms);
+		json_array_append_new(out, o);
+	}
+	return out;
+}
+
+static int print_json(FILE *f, const struct mt_comparison *cmp,
+		      const struct mt_explanation *ex)
 {
 	json_t *root, *inputs = json_array(), *rows = json_array(), *warn = json_array();
 	json_t *lonely = json_array(), *geo = json_array();
@@ -691,7 +865,8 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 		return -ENOMEM;
 	if (json_object_set_new(root, "spread", json_string(cmp->between_runs ? "between-runs" :
 								  "within-run")) ||
-	    json_object_set_new(root, "page_sizes", page_sizes_json(cmp))) {
+	    json_object_set_new(root, "page_sizes", page_sizes_json(cmp)) ||
+	    (ex && json_object_set_new(root, "explain", explain_json(ex)))) {
 		json_decref(root);
 		return -ENOMEM;
 	}
@@ -701,28 +876,38 @@ static int print_json(FILE *f, const struct mt_comparison *cmp)
 	return ret;
 }
 
-int mt_compare_print_wide(FILE *f, const struct mt_comparison *cmp,
-			  enum mt_format fmt, bool wide)
+int mt_compare_print_explained(FILE *f, const struct mt_comparison *cmp,
+			       const struct mt_explanation *ex, enum mt_format fmt, bool wide)
 {
 	switch (fmt) {
 	case MT_FORMAT_TEXT:
-		print_text(f, cmp, false, wide);
+		print_text(f, cmp, false, wide, ex);
 		return 0;
 	case MT_FORMAT_MARKDOWN:
-		print_text(f, cmp, true, wide);
+		print_text(f, cmp, true, wide, ex);
 		return 0;
 	case MT_FORMAT_HTML:
+		if (ex)
+			return -EINVAL;
 		print_html(f, cmp, wide);
 		return 0;
 	case MT_FORMAT_CSV:
+		if (ex)
+			return -EINVAL;
 		print_csv(f, cmp);
 		return 0;
 	case MT_FORMAT_JSON:
-		return print_json(f, cmp);
+		return print_json(f, cmp, ex);
 	default:
 		break;
 	}
 	return -EINVAL;
+}
+
+int mt_compare_print_wide(FILE *f, const struct mt_comparison *cmp,
+			  enum mt_format fmt, bool wide)
+{
+	return mt_compare_print_explained(f, cmp, NULL, fmt, wide);
 }
 
 int mt_compare_print(FILE *f, const struct mt_comparison *cmp, enum mt_format fmt)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "analysis/explain.h"
 #include "model/config.h"
 #include "stats/compare.h"
 
@@ -16,6 +17,12 @@
  */
 int mt_compare_print_wide(FILE *f, const struct mt_comparison *cmp,
 			  enum mt_format fmt, bool wide);
+/*
+ * The same with --explain's section (ex, NULL: none): text and markdown
+ * below the legend, JSON as its explain array; -EINVAL for csv and html.
+ */
+int mt_compare_print_explained(FILE *f, const struct mt_comparison *cmp,
+			       const struct mt_explanation *ex, enum mt_format fmt, bool wide);
 /* The same, not wide. */
 int mt_compare_print(FILE *f, const struct mt_comparison *cmp, enum mt_format fmt);
 

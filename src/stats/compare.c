@@ -407,7 +407,7 @@ static int check_pages(struct mt_comparison *cmp, unsigned int i)
 	return 0;
 }
 
-static const struct mt_result *find_point(const struct mt_report *rep, const char *key)
+const struct mt_result *mt_compare_find_point(const struct mt_report *rep, const char *key)
 {
 	for (size_t i = 0; i < rep->n_results; i++)
 		if (!strcmp(rep->results[i]->params, key))
@@ -760,13 +760,14 @@ static int match_points(struct mt_comparison *cmp)
 			int ret;
 
 			for (j = 0; j < i; j++)
-				if (find_point(cmp->reps[j], key))
+				if (mt_compare_find_point(cmp->reps[j], key))
 					break;
 			/* handled with an earlier input, or an earlier result of this one */
-			if (j < i || find_point(cmp->reps[i], key) != cmp->reps[i]->results[k])
+			if (j < i ||
+			    mt_compare_find_point(cmp->reps[i], key) != cmp->reps[i]->results[k])
 				continue;
 			for (j = 0; j < cmp->n_inputs; j++) {
-				res[j] = find_point(cmp->reps[j], key);
+				res[j] = mt_compare_find_point(cmp->reps[j], key);
 				seen += !!res[j];
 				if (!res[j] && len < sizeof(missing))
 					len += snprintf(missing + len, sizeof(missing) - len,

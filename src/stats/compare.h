@@ -145,4 +145,7 @@ void mt_compare_escape(char *buf, size_t len, const char *s);
 
 const char *mt_family_name(enum mt_family f);
 
+/* The result of rep whose parameters are key (a row's point), or NULL. */
+const struct mt_result *mt_compare_find_point(const struct mt_report *rep, const char *key);
+
 #endif

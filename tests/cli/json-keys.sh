@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # memtlb-json(5) names every key memtlb writes. Real documents (stat, a
 # 3-point sweep, a sweep over page sizes with its matrix and roofline,
-# probe, flush, run, compare -o, a stat through the replay backend with a
+# probe, flush, run, compare -o, compare --explain -o, a stat through the replay backend with a
 # PMU) are walked key by key; each key must be named in the
 # page in bold (*key*: the page's rule, in its DESCRIPTION). Keys that are
 # data, not names (event names, hugetlb and mTHP sizes, --vary keys, cpuid
@@ -29,6 +29,8 @@ doc coalesce probe --max 1m --coalesce --format json -o "$work/coalesce.json"
 doc flush flush --pages 1..4:x2 -i 2 --ops 5 -o "$work/flush.json"
 doc run run -o "$work/run.json" -- true
 doc compare compare "$work/stat.json" "$work/stat.json" -o "$work/compare.json"
+doc explain compare --explain "$MEMTLB_TEST_DATA/compare/base.json" \
+	"$MEMTLB_TEST_DATA/compare/regression.json" -o "$work/explain.json"
 MEMTLB_BACKEND=replay:$replay
 export MEMTLB_BACKEND
 doc replay stat --region 1m -i 2 -p 1 -e "$events" -o "$work/replay.json"
