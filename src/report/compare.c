@@ -459,12 +459,77 @@ static void print_explain(FILE *f, const struct mt_explanation *ex)
 	      "  regression beyond the noise (and --fail-above)\n", f);
 }
 
-static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool wide,
-		       const struct mt_explanation *ex)
+/*
+ * A time row whose phase has its ns per block beside it: the same
+ * samples scaled, one row for the text to show (--wide, the CSV and the
+ * JSON keep both).
+ */
+static bool twin(const struct mt_comparison *cmp, size_t k0, size_t k1,
+		 const struct mt_cmp_row *r)
 {
+	if (strcmp(r->metric, MT_COMPARE_TIME_METRIC))
+		return false;
+	for (size_t k = k0; k < k1; k++)
+		if (!strcmp(cmp->rows[k].phase, r->phase) &&
+		    !strcmp(cmp->rows[k].metric, mt_derived_name(MT_DERIVED_NS_PER_BLOCK)))
+			return true;
+	return false;
+}
+
+/* One point's rows [k0, k1): base, then inputs lo .. hi - 1 against it. */
+static void print_point(FILE *f, const struct mt_comparison *cmp, size_t k0, size_t k1,
+			unsigned int lo, unsigned int hi, bool md, bool wide)
+{
+	const struct mt_cmp_row *first = &cmp->rows[k0];
 	const char *sep = md ? " | " : "  ";
 	char a[320], b[64];
 	char safe[MT_SAFE_MAX], ph[MT_SAFE_MAX], met[MT_SAFE_MAX];
+
+	if (md) {
+		fprintf(f, "#### %s\n\n| base", mt_cell_safe(safe, sizeof(safe), first->point));
+		for (unsigned int i = lo; i < hi; i++)
+			fprintf(f, " | %%change | new[%u]", i);
+		fprintf(f, " | metric |\n|---:");
+		for (unsigned int i = lo; i < hi; i++)
+			fprintf(f, "|---:|---:");
+		fprintf(f, "|:---|\n");
+	} else {
+		fprintf(f, "%s\n%*s", mt_cell_safe(safe, sizeof(safe), first->point),
+			VALW, "base");
+		for (unsigned int i = lo; i < hi; i++)
+			fprintf(f, "  %*s  %*s%u]", CHGW, "%change", VALW - 2, "new[", i);
+		fprintf(f, "  metric\n");
+	}
+	for (size_t k = k0; k < k1; k++) {
+		const struct mt_cmp_row *r = &cmp->rows[k];
+
+		if (!wide && (!counted(cmp, r) || twin(cmp, k0, k1, r)))
+			continue;
+		value_cell(a, sizeof(a), r, &r->side[0]);
+		if (md)
+			fprintf(f, "| %s", a);
+		else
+			fprintf(f, "%*s", VALW, a);
+		for (unsigned int i = lo; i < hi; i++) {
+			/* unmarked cells padded: the numbers stay in line */
+			change_cell(a, sizeof(a), r, &r->side[i], md ? " \\*" : " *");
+			if (!md && !r->side[i].changed && r->side[i].have_change)
+				strcat(a, "  ");
+			value_cell(b, sizeof(b), r, &r->side[i]);
+			if (md)
+				fprintf(f, "%s%s%s%s", sep, a, sep, b);
+			else
+				fprintf(f, "%s%*s%s%*s", sep, CHGW, a, sep, VALW, b);
+		}
+		fprintf(f, "%s%s.%s%s\n", sep, mt_cell_safe(ph, sizeof(ph), r->phase),
+			mt_cell_safe(met, sizeof(met), r->metric), md ? " |" : "");
+	}
+}
+
+static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool wide,
+		       const struct mt_explanation *ex)
+{
+	char a[320], safe[MT_SAFE_MAX];
 
 	for (unsigned int i = 0; i < cmp->n_inputs; i++) {
 		side_label(a, sizeof(a), cmp, i);
@@ -484,52 +549,21 @@ static void print_text(FILE *f, const struct mt_comparison *cmp, bool md, bool w
 		fputc('\n', f);
 
 	for (size_t k0 = 0, k1; k0 < cmp->n_rows; k0 = k1) {
-		const struct mt_cmp_row *first = &cmp->rows[k0];
+		/* two inputs fit 80 columns: more are shown a new one at a time */
+		unsigned int step = md || wide || cmp->n_inputs <= 2 ? cmp->n_inputs : 2;
 		char *left;
 
 		k1 = point_end(cmp, k0);
 		if (k0)
 			fputc('\n', f);
-		if (md) {
-			fprintf(f, "#### %s\n\n| base", mt_cell_safe(safe, sizeof(safe), first->point));
-			for (unsigned int i = 1; i < cmp->n_inputs; i++)
-				fprintf(f, " | %%change | new[%u]", i);
-			fprintf(f, " | metric |\n|---:");
-			for (unsigned int i = 1; i < cmp->n_inputs; i++)
-				fprintf(f, "|---:|---:");
-			fprintf(f, "|:---|\n");
-		} else {
-			fprintf(f, "%s\n%*s", mt_cell_safe(safe, sizeof(safe), first->point),
-				VALW, "base");
-			for (unsigned int i = 1; i < cmp->n_inputs; i++)
-				fprintf(f, "  %*s  %*s%u]", CHGW, "%change", VALW - 2, "new[", i);
-			fprintf(f, "  metric\n");
-		}
-		for (size_t k = k0; k < k1; k++) {
-			const struct mt_cmp_row *r = &cmp->rows[k];
+		for (unsigned int lo = 1; lo < cmp->n_inputs; lo += step - 1) {
+			unsigned int hi = lo + step - 1 < cmp->n_inputs ? lo + step - 1
+									 : cmp->n_inputs;
 
-			if (!wide && !counted(cmp, r))
-				continue;
-			value_cell(a, sizeof(a), r, &r->side[0]);
-			if (md)
-				fprintf(f, "| %s", a);
-			else
-				fprintf(f, "%*s", VALW, a);
-			for (unsigned int i = 1; i < cmp->n_inputs; i++) {
-				/* unmarked cells padded: the numbers stay in line */
-				change_cell(a, sizeof(a), r, &r->side[i], md ? " \\*" : " *");
-				if (!md && !r->side[i].changed && r->side[i].have_change)
-					strcat(a, "  ");
-				value_cell(b, sizeof(b), r, &r->side[i]);
-				if (md)
-					fprintf(f, "%s%s%s%s", sep, a, sep, b);
-				else
-					fprintf(f, "%s%*s%s%*s", sep, CHGW, a, sep, VALW, b);
-			}
-			fprintf(f, "%s%s.%s%s\n", sep, mt_cell_safe(ph, sizeof(ph), r->phase),
-				mt_cell_safe(met, sizeof(met), r->metric), md ? " |" : "");
-		}
-		left = wide ? NULL : uncounted(cmp, k0, k1);
+			if (lo > 1)
+				fputc('\n', f);
+			print_point(f, cmp, k0, k1, lo, hi, md, wide);
+		}		left = wide ? NULL : uncounted(cmp, k0, k1);
 		if (left && left[0]) {
 			mt_cell_safe(safe, sizeof(safe), left);
 			if (md)

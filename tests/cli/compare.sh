@@ -10,7 +10,7 @@ run compare "$D/base.json" "$D/regression.json"
 expect_status 0 "regression"
 expect_grep '^base: 6\.1\.0-base on base-host ' "$out" "header names base by kernel and host"
 expect_grep '^new\[1\]: 6\.1\.0-slow on base-host ' "$out" "header names new side"
-expect_grep '\+30\.0% \+-3\.0 \* +17355 ~ 2%  write_0\.time_us$' "$out" "regression marked"
+expect_grep '\+30\.0% \+-3\.0 \* +4237 ~ 2%  write_0\.ns_per_block$' "$out" "regression marked"
 expect_grep '\+100\.0% \+-0\.0 \* +8192 ~ 0%  write_0\.minor-faults$' "$out" "counter regression"
 expect_grep '^geomean new\[1\]/base, times: \+4\.5% \(6 metrics\)$' "$out" "geomean of times"
 
@@ -50,7 +50,7 @@ expect_status 0 "--fail-above 100"
 # An improvement is not a regression.
 run compare --fail-above 0 "$D/base.json" "$D/improvement.json"
 expect_status 0 "improvement"
-expect_grep '-20\.0% \+-1\.8 \* +10680 ~ 2%  write_0\.time_us$' "$out" "improvement marked"
+expect_grep '-20\.0% \+-1\.8 \* +2607 ~ 2%  write_0\.ns_per_block$' "$out" "improvement marked"
 
 # Unlike configurations: warned before the table.
 run compare "$D/base.json" "$D/mismatch.json"
@@ -128,12 +128,22 @@ run compare "$D/base.json" "$D/sweep.json"
 expect_status 0 "sweep"
 expect_grep '^point region=32m block=4k: not in .*base\.json$' "$out" "lonely point"
 
-# Three inputs: a column pair per later input.
+# Three inputs: within 80 columns, a table per later input against the
+# base; --wide, a column pair per later input on one row, every row.
 run compare "$D/base.json" "$D/regression.json" "$D/improvement.json"
 expect_status 0 "three inputs"
-expect_grep '\+30\.0% \+-3\.0 \* +17355 ~ 2% +-20\.0% \+-1\.8 \* +10680 ~ 2%  write_0\.time_us$' "$out" \
-	"three columns"
+expect_grep '^ +3259 ~ 2% +\+30\.0% \+-3\.0 \* +4237 ~ 2%  write_0\.ns_per_block$' "$out" \
+	"three inputs: new[1] against the base"
+expect_grep '^ +3259 ~ 2% +-20\.0% \+-1\.8 \* +2607 ~ 2%  write_0\.ns_per_block$' "$out" \
+	"three inputs: new[2] against the base"
+wide=$(awk 'length($0) > 80' "$out" | wc -l)
+[ "$wide" -eq 0 ] && ok || fail "three inputs: $wide lines over 80 columns"
+if grep -q 'write_0\.time_us$' "$out"; then fail "three inputs: write_0 twice, time_us too"
+else ok; fi
 expect_grep '^new\[2\]: 6\.1\.0-fast' "$out" "third header"
+run compare --wide "$D/base.json" "$D/regression.json" "$D/improvement.json"
+expect_grep '\+30\.0% \+-3\.0 \* +17355 ~ 2% +-20\.0% \+-1\.8 \* +10680 ~ 2%  write_0\.time_us$' "$out" \
+	"--wide: three columns, the time rows too"
 
 # Machine formats.
 run compare --format csv "$D/base.json" "$D/regression.json"
@@ -168,19 +178,19 @@ assert d["memtlb"]["schema"] == 3 and d["command"] == "compare"' "$out"; then ok
 		fail "+0.5%: significant, not changed, in the JSON"; fi
 fi
 run compare "$D/tight.json" "$D/half-pct.json"
-expect_grep '^ +13350 ~ 0% +\+0\.5% \+-0\.1    +13417 ~ 0%  write_0\.time_us$' "$out" \
+expect_grep '^ +3259 ~ 0% +\+0\.5% \+-0\.1    +3276 ~ 0%  write_0\.ns_per_block$' "$out" \
 	"+0.5%: not marked"
 run compare --fail-above 0 "$D/tight.json" "$D/half-pct.json"
 expect_status 0 "+0.5% under --fail-above 0"
 run compare --noise 0 --fail-above 0 "$D/tight.json" "$D/half-pct.json"
 expect_status 1 "--noise 0: +0.5% calls"
-expect_grep '^ +13350 ~ 0% +\+0\.5% \+-0\.1 \* +13417 ~ 0%  write_0\.time_us$' "$out" \
+expect_grep '^ +3259 ~ 0% +\+0\.5% \+-0\.1 \* +3276 ~ 0%  write_0\.ns_per_block$' "$out" \
 	"--noise 0: marked"
 run compare --noise 0.4% "$D/tight.json" "$D/half-pct.json"
-expect_grep '\+0\.5% \+-0\.1 \* +13417 ~ 0%  write_0\.time_us$' "$out" "--noise 0.4%"
+expect_grep '\+0\.5% \+-0\.1 \* +3276 ~ 0%  write_0\.ns_per_block$' "$out" "--noise 0.4%"
 run compare --fail-above 1 "$D/tight.json" "$D/five-pct.json"
 expect_status 1 "+5%"
-expect_grep '^ +13350 ~ 0% +\+5\.0% \+-0\.1 \* +14018 ~ 0%  write_0\.time_us$' "$out" \
+expect_grep '^ +3259 ~ 0% +\+5\.0% \+-0\.1 \* +3422 ~ 0%  write_0\.ns_per_block$' "$out" \
 	"+5%: marked with its CI"
 expect_grep '^memtlb: compare: region=16m block=4k: write_0\.time_us: \+5\.0% in .*/five-pct\.json$' \
 	"$err" "+5%: --fail-above names phase and metric"
@@ -196,10 +206,10 @@ fi
 # --test mwu: one doubled iteration hides the shift from Welch's t, not from
 # the rank test (every new sample above the base's: p = 2 / C(12, 6)).
 run compare "$D/skew-base.json" "$D/skew-new.json"
-if grep -q '\* .*write_0\.time_us$' "$out"; then fail "skew: Welch marked it"; else ok; fi
+if grep -q '\* .*write_0\.ns_per_block$' "$out"; then fail "skew: Welch marked it"; else ok; fi
 run compare --test mwu --fail-above 10 "$D/skew-base.json" "$D/skew-new.json"
 expect_status 1 "mwu: regression"
-expect_grep '\* +[0-9]+ ~[0-9 ]+%  write_0\.time_us$' "$out" "mwu: marked"
+expect_grep '\* +[0-9]+ ~[0-9 ]+%  write_0\.ns_per_block$' "$out" "mwu: marked"
 expect_grep '^test: Mann-Whitney U' "$out" "mwu: said below the table"
 run compare --test mwu -o - "$D/skew-base.json" "$D/skew-new.json"
 if command -v python3 >/dev/null; then
@@ -237,7 +247,7 @@ expect_grep '^ +not supported +- +4096 ~ 0%  read_0\.dTLB-load-misses$' "$out" \
 # Warnings: on stderr, before the table.
 "$MEMTLB" compare "$D/base.json" "$D/mismatch.json" >"$work/both" 2>&1
 first_warning=$(grep -n '^memtlb: warning' "$work/both" | head -1 | cut -d: -f1)
-first_row=$(grep -n 'time_us$' "$work/both" | head -1 | cut -d: -f1)
+first_row=$(grep -n 'ns_per_block$' "$work/both" | head -1 | cut -d: -f1)
 if [ "${first_warning:-99999}" -lt "${first_row:-0}" ]; then ok; else
 	fail "warnings after the table"; fi
 # (the fixtures are older than the key: an unknown side is not compared)
@@ -252,7 +262,7 @@ if grep -q 'hypervisor' "$err"; then fail "hypervisor unknown: warned"; else ok;
 # -o FILE: the comparison's JSON, beside the text on stdout.
 run compare -o "$work/cmp.json" "$D/base.json" "$D/regression.json"
 expect_status 0 "-o"
-expect_grep 'write_0\.time_us$' "$out" "-o: the table on stdout"
+expect_grep 'write_0\.ns_per_block$' "$out" "-o: the table on stdout"
 if command -v python3 >/dev/null; then
 	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 assert d["memtlb"]["schema"] == 3 and d["worst_regression_pct"] == 100.0' "$work/cmp.json"

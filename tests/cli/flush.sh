@@ -104,7 +104,7 @@ expect_status 0 "compare flush reports"
 for k in 64k 128k 192k 256k; do
 	expect_grep "^region=$k block=4k op=munmap$" "$out" "compare point of $k"
 done
-expect_grep ' munmap\.time_us$' "$out" "compare times per op"
+expect_grep ' munmap\.ns_per_block$' "$out" "compare times per op"
 expect_grep ' munmap\.task-clock$' "$out" "compare counts per op"
 
 # The default counts TLB flushes by reason through tracepoints (no PMU
