@@ -2594,6 +2594,28 @@ int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, struct
 	return ret;
 }
 
+int mt_report_load_command(const char *path, char *cmd, size_t len, struct mt_msg *msg)
+{
+	struct loader ld = { msg };
+	json_t *root, *meta;
+	int ret;
+
+	mt_msg_clear(msg);
+	cmd[0] = '\0';
+	ret = load_document(&ld, path, &root);
+	if (ret)
+		return ret;
+	meta = json_object_get(root, "memtlb");
+	/* a probe names itself in memtlb.command, the others at the top */
+	get_str(meta, "command", cmd, len);
+	if (!cmd[0])
+		get_str(root, "command", cmd, len);
+	if (!json_is_object(meta) || !json_is_integer(json_object_get(meta, "schema")))
+		ret = bad(&ld, "not a memtlb report (no memtlb.schema)");
+	json_decref(root);
+	return ret;
+}
+
 int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
 {
 	struct loader ld = { msg };

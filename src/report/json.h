@@ -41,6 +41,14 @@ int mt_report_print_json(FILE *f, const struct mt_report *rep);
 int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg);
 
 /*
+ * The command that wrote the memtlb document at path into cmd (len bytes):
+ * "stat", "sweep", "run", "flush", "probe"; "" when it names none. What
+ * kind of document memtlb report makes of it, known before it is loaded.
+ * 0; -EINVAL with why in msg (not JSON, not memtlb's); -errno.
+ */
+int mt_report_load_command(const char *path, char *cmd, size_t len, struct mt_msg *msg);
+
+/*
  * The TLB levels of a probe report (memtlb probe --format json, -o): its
  * probe.levels[] as struct mt_reach, source "probe", at most MT_REACH_MAX
  * in out, *n of them. Returns 0; -EINVAL with why in msg (not a probe
