@@ -192,10 +192,9 @@ static void legend(const struct mt_render_doc *d, unsigned int i, char *buf, siz
 		}
 	}
 	name = legend_value(&d->in[i], by, k, v, sizeof(v));
-	if (name)
-		snprintf(buf, len, "%s %s", name, v);
-	else
-		snprintf(buf, len, "%s", v);
+	/* a legend cut short still names its line */
+	if (snprintf(buf, len, "%s%s%s", name ? name : "", name ? " " : "", v) >= (int)len)
+		buf[len - 1] = '\0';
 }
 
 /*
@@ -227,6 +226,19 @@ static void iqr_row(FILE *data, double x, const double y[3])
 	fprintf(data, "%.17g %.6g %.6g %.6g\n", x, y[1], y[0], y[2]);
 }
 
+/* The plot's series, one per input, index i of $data drawn with what, named by legend(). */
+static void plot_inputs(FILE *script, const struct mt_render_doc *d, const char *with)
+{
+	for (unsigned int i = 0; i < d->n; i++) {
+		char name[LEGEND_MAX];
+
+		legend(d, i, name, sizeof(name));
+		fprintf(script, "%s$data index %u %s title ", i ? ", " : "", i, with);
+		gp_str(script, name);
+	}
+	fputc('\n', script);
+}
+
 /*
  * Per-phase points with their IQR, one series per input (its first point),
  * side by side at each phase. Points, not bars: the axis is logarithmic
@@ -250,7 +262,6 @@ static void plot_phases(FILE *script, FILE *data, const struct mt_render_doc *d)
 	fprintf(script, ")\nset xrange [-0.5:%u.5]\nplot ", r0->n_phases ? r0->n_phases - 1 : 0);
 	for (unsigned int i = 0; i < d->n; i++) {
 		const struct mt_report *rep = d->in[i].rep;
-		char title[LEGEND_MAX + 16];
 
 		for (unsigned int p = 0; p < r0->n_phases; p++) {
 			const struct mt_phase_stat *ps = rep->n_results
@@ -261,12 +272,8 @@ static void plot_phases(FILE *script, FILE *data, const struct mt_render_doc *d)
 				iqr_row(data, p + (d->n > 1 ? w * i - 0.3 : 0), y);
 		}
 		fputs("NaN NaN NaN NaN\n\n\n", data);
-		legend(d, i, title, sizeof(title));
-		fprintf(script, "%s$data index %u using 1:2:3:4 with yerrorbars pt 7 title ",
-			i ? ", " : "", i);
-		gp_str(script, title);
 	}
-	fputc('\n', script);
+	plot_inputs(script, d, "using 1:2:3:4 with yerrorbars pt 7");
 }
 
 /*
@@ -362,9 +369,9 @@ static void span(double x, double *xmin, double *xmax)
 		*xmax = x;
 }
 
-/* The region axis: log 2, sizes, ending at the data (no rounding out to a tic). */
-static const char gp_region_axis[] = "set xlabel 'region'\nset logscale x 2\n"
-	"set format x '%.0b%BB'\nset autoscale xfix\nset offsets 0, 0, graph 0.1, graph 0.1\n";
+/* An axis of sizes: log 2, ending at the data (no rounding out to a tic). */
+static const char gp_size_axis[] = "set logscale x 2\nset format x '%.0b%BB'\n"
+	"set autoscale xfix\nset offsets 0, 0, graph 0.1, graph 0.1\n";
 
 /*
  * Per-block cost against region size, one line per input; each knee
@@ -397,8 +404,8 @@ static void plot_sweep(FILE *script, FILE *data, const struct mt_render_doc *d, 
 	if (xmax > 0)
 		plot_reach(script, d->in[0].rep, xmin, xmax);
 	fprintf(script, "set title '%s: time per block against region size (" IQR_WORDS ")'\n"
-		"set ylabel 'ns per block'\n%splot ",
-		first ? "first write (write_0)" : "read pass", gp_region_axis);
+		"set ylabel 'ns per block'\nset xlabel 'region'\n%splot ",
+		first ? "first write (write_0)" : "read pass", gp_size_axis);
 	for (unsigned int i = 0; i < d->n; i++) {
 		const char *ph = first ? mt_render_first_write()
 				       : mt_render_read_phase(d->in[i].rep);
@@ -444,16 +451,9 @@ static void plot_flush(FILE *script, FILE *data, const struct mt_render_doc *d)
 		gp_str(script, title);
 	}
 	/* a time: the axis starts at 0, as no interval goes below it */
-	fprintf(script, "\nset ylabel 'ns per page'\nset yrange [0:*]\n%splot ", gp_region_axis);
-	for (unsigned int i = 0; i < d->n; i++) {
-		char name[LEGEND_MAX];
-
-		legend(d, i, name, sizeof(name));
-		fprintf(script, "%s$data index %u using 1:2:3:4 with yerrorlines pt 7 title ",
-			i ? ", " : "", i);
-		gp_str(script, name);
-	}
-	fputc('\n', script);
+	fprintf(script, "\nset ylabel 'ns per page'\nset xlabel 'region'\nset yrange [0:*]\n"
+		"%splot ", gp_size_axis);
+	plot_inputs(script, d, "using 1:2:3:4 with yerrorlines pt 7");
 }
 
 /*
@@ -496,18 +496,9 @@ static void plot_probe(FILE *script, FILE *data, const struct mt_render_doc *d)
 		}
 	}
 	fputs("set title 'Translation cost per access against size (" CI_WORDS ")'\n", script);
-	fprintf(script, "set xlabel 'size chased'\nset ylabel 'ns per access'\nset logscale x 2\n"
-		"set format x '%%.0b%%BB'\nset autoscale xfix\n"
-		"set offsets 0, 0, graph 0.1, graph 0.1\nplot ");
-	for (unsigned int i = 0; i < d->n; i++) {
-		char name[LEGEND_MAX];
-
-		legend(d, i, name, sizeof(name));
-		fprintf(script, "%s$data index %u using 1:2:3 with yerrorlines pt 7 title ",
-			i ? ", " : "", i);
-		gp_str(script, name);
-	}
-	fputc('\n', script);
+	fprintf(script, "set xlabel 'size chased'\nset ylabel 'ns per access'\n%splot ",
+		gp_size_axis);
+	plot_inputs(script, d, "using 1:2:3 with yerrorlines pt 7");
 }
 
 /*

@@ -26,17 +26,27 @@ static double quantile(const double *sorted, size_t n, double q)
 	return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
+/* x[0..n) sorted into a new array (free it); NULL: no memory. */
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *sorted = malloc(n * sizeof(*sorted));
+
+	if (!sorted)
+		return NULL;
+	memcpy(sorted, x, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	return sorted;
+}
+
 int mt_stats_quartiles(const double *x, size_t n, double q[3])
 {
 	double *sorted;
 
 	if (!n)
 		return -EINVAL;
-	sorted = malloc(n * sizeof(*sorted));
+	sorted = sorted_copy(x, n);
 	if (!sorted)
 		return -ENOMEM;
-	memcpy(sorted, x, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	for (int i = 0; i < 3; i++)
 		q[i] = quantile(sorted, n, 0.25 * (i + 1));
 	free(sorted);
@@ -50,11 +60,9 @@ int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s)
 	memset(s, 0, sizeof(*s));
 	if (!n)
 		return -EINVAL;
-	sorted = malloc(n * sizeof(*sorted));
+	sorted = sorted_copy(x, n);
 	if (!sorted)
 		return -ENOMEM;
-	memcpy(sorted, x, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	for (size_t i = 0; i < n; i++)
 		sum += x[i];
 	s->n = n;
