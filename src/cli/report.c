@@ -134,60 +134,60 @@ static int add_input(struct inputs *in, const char *arg)
 }
 
 /*
- * The kind of document each input makes, from the command that wrote it,
- * before any is loaded: a file whose command memtlb report does not
- * render, or inputs of two kinds, are refused here. MT_EXIT_OK or the
- * exit code, the error said.
+ * Each input read once (a pipe cannot be read again), its command named:
+ * the kind of document it makes is known before any is loaded, and a file
+ * whose command memtlb report does not render, or inputs of two kinds,
+ * are refused here (document only: an export reads reports alone).
+ * MT_EXIT_OK or the exit code, the error said.
  */
-static int kinds_check(const struct inputs *in)
+static int read_inputs(const struct inputs *in, json_t **roots, char (*cmds)[16],
+		       bool document)
 {
-	char first[16] = "", cmd[16];
 	struct mt_msg msg;
 	int k0 = -1;
 
 	for (int i = 0; i < in->n; i++) {
-		int err = mt_report_load_command(in->path[i], cmd, sizeof(cmd), &msg), k;
+		int err = mt_report_load_json(in->path[i], &roots[i], &msg), k;
 
+		if (!err)
+			err = mt_report_command(roots[i], cmds[i], sizeof(cmds[i]), &msg);
 		if (err) {
 			mt_err("%s: %s", in->path[i], msg.text[0] ? msg.text : strerror(-err));
 			return err == -ENOMEM ? MT_EXIT_FAILURE : MT_EXIT_USAGE;
 		}
-		k = mt_render_kind(cmd);
+		if (!document)
+			continue;
+		k = mt_render_kind(cmds[i]);
 		if (k < 0) {
 			mt_err("report: %s: a report of \"%s\": memtlb report renders those of "
-			       "stat, sweep, run, flush and probe", in->path[i], cmd);
+			       "stat, sweep, run, flush and probe", in->path[i], cmds[i]);
 			mt_hint("memtlb report FILE.json, FILE a report of one of those commands");
 			return MT_EXIT_USAGE;
 		}
 		if (k0 >= 0 && k != k0) {
 			mt_err("report: %s: a %s report, %s: a %s report: one kind per document",
-			       in->path[0], first, in->path[i], cmd);
+			       in->path[0], cmds[0], in->path[i], cmds[i]);
 			mt_hint("stat and sweep reports go together; run, flush and probe reports "
 				"each in a document of their own");
 			return MT_EXIT_USAGE;
 		}
-		if (k0 < 0)
-			snprintf(first, sizeof(first), "%s", cmd);
 		k0 = k;
 	}
 	return MT_EXIT_OK;
 }
 
 /* Each input loaded as its kind asks: a probe's by its own loader. */
-static int load_inputs(const struct inputs *in, struct mt_report **reps,
-		       struct mt_probe_result **probes, struct mt_sysinfo *sis,
-		       struct mt_render_input *ri)
+static int load_inputs(const struct inputs *in, json_t **roots, char (*cmds)[16],
+		       struct mt_report **reps, struct mt_probe_result **probes,
+		       struct mt_sysinfo *sis, struct mt_render_input *ri)
 {
 	struct mt_msg msg;
 
 	for (int i = 0; i < in->n; i++) {
-		char cmd[16];
-		int err = mt_report_load_command(in->path[i], cmd, sizeof(cmd), &msg);
+		int err = mt_render_kind(cmds[i]) == MT_RENDER_PROBE
+			? mt_report_probe_from_json(roots[i], &probes[i], &sis[i], &msg)
+			: mt_report_from_json(roots[i], &reps[i], &msg);
 
-		if (!err && mt_render_kind(cmd) == MT_RENDER_PROBE)
-			err = mt_report_load_probe(in->path[i], &probes[i], &sis[i], &msg);
-		else if (!err)
-			err = mt_report_load(in->path[i], &reps[i], &msg);
 		if (err) {
 			mt_err("%s: %s", in->path[i], msg.text[0] ? msg.text : strerror(-err));
 			return err == -ENOMEM ? MT_EXIT_FAILURE : MT_EXIT_USAGE;
@@ -203,6 +203,8 @@ static int cmd_report(int argc, char *argv[])
 {
 	struct mt_report *reps[MAX_INPUTS] = { 0 };
 	struct mt_probe_result *probes[MAX_INPUTS] = { 0 };
+	json_t *roots[MAX_INPUTS] = { 0 };
+	char cmds[MAX_INPUTS][16];
 	struct mt_render_input ri[MAX_INPUTS];
 	struct mt_sysinfo *sis = NULL;
 	char why[MT_PLOT_WHY_MAX], safe[MT_SAFE_MAX];
@@ -318,18 +320,16 @@ static int cmd_report(int argc, char *argv[])
 			goto out;
 	}
 	/* A document is of one kind: known from each file's command, before one is loaded. */
-	if (export == MT_FORMAT_MAX) {
-		ret = kinds_check(&in);
-		if (ret)
-			goto out;
-	}
+	ret = read_inputs(&in, roots, cmds, export == MT_FORMAT_MAX);
+	if (ret)
+		goto out;
 	sis = calloc((size_t)n, sizeof(*sis));
 	if (!sis) {
 		mt_err("report: %s", strerror(ENOMEM));
 		ret = MT_EXIT_FAILURE;
 		goto out;
 	}
-	ret = load_inputs(&in, reps, probes, sis, ri);
+	ret = load_inputs(&in, roots, cmds, reps, probes, sis, ri);
 	if (ret)
 		goto out;
 	if (pdf) {
@@ -374,6 +374,7 @@ out:
 	for (int i = 0; i < in.n; i++) {
 		mt_report_destroy(reps[i]);
 		mt_probe_result_destroy(probes[i]);
+		json_decref(roots[i]);
 		free(in.path[i]);
 	}
 	free(sis);

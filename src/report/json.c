@@ -2594,39 +2594,29 @@ int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, struct
 	return ret;
 }
 
-int mt_report_load_command(const char *path, char *cmd, size_t len, struct mt_msg *msg)
+int mt_report_command(json_t *root, char *cmd, size_t len, struct mt_msg *msg)
 {
 	struct loader ld = { msg };
-	json_t *root, *meta;
-	int ret;
+	json_t *meta = json_object_get(root, "memtlb");
 
 	mt_msg_clear(msg);
-	cmd[0] = '\0';
-	ret = load_document(&ld, path, &root);
-	if (ret)
-		return ret;
-	meta = json_object_get(root, "memtlb");
 	/* a probe names itself in memtlb.command, the others at the top */
 	get_str(meta, "command", cmd, len);
 	if (!cmd[0])
 		get_str(root, "command", cmd, len);
 	if (!json_is_object(meta) || !json_is_integer(json_object_get(meta, "schema")))
-		ret = bad(&ld, "not a memtlb report (no memtlb.schema)");
-	json_decref(root);
-	return ret;
+		return bad(&ld, "not a memtlb report (no memtlb.schema)");
+	return 0;
 }
 
-int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
+int mt_report_from_json(json_t *root, struct mt_report **out, struct mt_msg *msg)
 {
 	struct loader ld = { msg };
 	struct mt_report *rep = NULL;
-	json_t *root, *meta, *results, *schema;
-	int ret;
+	json_t *meta, *results, *schema;
+	int ret = 0;
 
 	mt_msg_clear(msg);
-	ret = load_document(&ld, path, &root);
-	if (ret)
-		return ret;
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	if (!json_is_object(root) || !json_is_object(meta) || !json_is_integer(schema)) {
@@ -2688,11 +2678,22 @@ int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
 	if (!ret)
 		ret = load_curve(&ld, root, rep);
 out:
-	json_decref(root);
 	if (ret) {
 		mt_report_destroy(rep);
 		return ret;
 	}
 	*out = rep;
 	return 0;
+}
+
+int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
+{
+	json_t *root;
+	int ret = mt_report_load_json(path, &root, msg);
+
+	if (ret)
+		return ret;
+	ret = mt_report_from_json(root, out, msg);
+	json_decref(root);
+	return ret;
 }

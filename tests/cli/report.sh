@@ -367,6 +367,12 @@ for kind in run flush probe; do
 	xml_ok "$work/$kind.html" "$kind html"
 done
 
+# Each file read once: a probe or a stat report from a pipe.
+for f in "$R/probe.json" "$D/base.json"; do
+	"$MEMTLB" report /dev/stdin <"$f" >"$work/pipe.txt" 2>"$work/pipe.err"
+	expect_grep '^== Configuration$' "$work/pipe.txt" "a report from a pipe: $(basename "$f")"
+done
+
 # One kind per document: refused before any input is loaded, one line.
 for pair in "$D/base.json:$R/run.json:stat:run" "$R/probe.json:$D/sweep.json:probe:sweep" \
 	    "$R/flush.json:$R/run.json:flush:run"; do
