@@ -14,9 +14,11 @@
 #include "cli/cmd.h"
 #include "cli/log.h"
 #include "cli/sink.h"
+#include "report/cells.h"
 #include "report/export.h"
 #include "report/json.h"
 #include "report/plot.h"
+#include "report/probe.h"
 #include "report/render.h"
 
 #define MAX_INPUTS 64
@@ -131,9 +133,81 @@ static int add_input(struct inputs *in, const char *arg)
 	return ret;
 }
 
+/*
+ * Each input read once (a pipe cannot be read again), its command named:
+ * the kind of document it makes is known before any is loaded, and a file
+ * whose command memtlb report does not render, or inputs of two kinds,
+ * are refused here (document only: an export reads reports alone).
+ * MT_EXIT_OK or the exit code, the error said.
+ */
+static int read_inputs(const struct inputs *in, json_t **roots, char (*cmds)[16],
+		       bool document)
+{
+	struct mt_msg msg;
+	int k0 = -1;
+
+	for (int i = 0; i < in->n; i++) {
+		int err = mt_report_load_json(in->path[i], &roots[i], &msg), k;
+
+		if (!err)
+			err = mt_report_command(roots[i], cmds[i], sizeof(cmds[i]), &msg);
+		if (err) {
+			mt_err("%s: %s", in->path[i], msg.text[0] ? msg.text : strerror(-err));
+			return err == -ENOMEM ? MT_EXIT_FAILURE : MT_EXIT_USAGE;
+		}
+		if (!document)
+			continue;
+		k = mt_render_kind(cmds[i]);
+		if (k < 0) {
+			mt_err("report: %s: a report of \"%s\": memtlb report renders those of "
+			       "stat, sweep, run, flush and probe", in->path[i], cmds[i]);
+			mt_hint("memtlb report FILE.json, FILE a report of one of those commands");
+			return MT_EXIT_USAGE;
+		}
+		if (k0 >= 0 && k != k0) {
+			mt_err("report: %s: a %s report, %s: a %s report: one kind per document",
+			       in->path[0], cmds[0], in->path[i], cmds[i]);
+			mt_hint("stat and sweep reports go together; run, flush and probe reports "
+				"each in a document of their own");
+			return MT_EXIT_USAGE;
+		}
+		k0 = k;
+	}
+	return MT_EXIT_OK;
+}
+
+/* Each input loaded as its kind asks: a probe's by its own loader. */
+static int load_inputs(const struct inputs *in, json_t **roots, char (*cmds)[16],
+		       struct mt_report **reps, struct mt_probe_result **probes,
+		       struct mt_sysinfo *sis, struct mt_render_input *ri)
+{
+	struct mt_msg msg;
+
+	for (int i = 0; i < in->n; i++) {
+		int err = mt_render_kind(cmds[i]) == MT_RENDER_PROBE
+			? mt_report_probe_from_json(roots[i], &probes[i], &sis[i], &msg)
+			: mt_report_from_json(roots[i], &reps[i], &msg);
+
+		if (err) {
+			mt_err("%s: %s", in->path[i], msg.text[0] ? msg.text : strerror(-err));
+			return err == -ENOMEM ? MT_EXIT_FAILURE : MT_EXIT_USAGE;
+		}
+		ri[i] = (struct mt_render_input){ .file = in->path[i], .rep = reps[i],
+						  .probe = probes[i],
+						  .si = probes[i] ? &sis[i] : NULL };
+	}
+	return MT_EXIT_OK;
+}
+
 static int cmd_report(int argc, char *argv[])
 {
 	struct mt_report *reps[MAX_INPUTS] = { 0 };
+	struct mt_probe_result *probes[MAX_INPUTS] = { 0 };
+	json_t *roots[MAX_INPUTS] = { 0 };
+	char cmds[MAX_INPUTS][16];
+	struct mt_render_input ri[MAX_INPUTS];
+	struct mt_sysinfo *sis = NULL;
+	char why[MT_PLOT_WHY_MAX], safe[MT_SAFE_MAX];
 	struct mt_export_ids ids = { 0 };
 	struct inputs in = { 0 };
 	enum mt_format fmt, export = MT_FORMAT_MAX;	/* MAX: a document, no export */
@@ -245,22 +319,29 @@ static int cmd_report(int argc, char *argv[])
 		if (ret)
 			goto out;
 	}
-	for (int i = 0; i < n; i++) {
-		int err = mt_report_load(in.path[i], &reps[i], &msg);
-
-		if (err) {
-			mt_err("%s: %s", in.path[i], msg.text[0] ? msg.text : strerror(-err));
-			ret = MT_EXIT_USAGE;
-			goto out;
-		}
+	/* A document is of one kind: known from each file's command, before one is loaded. */
+	ret = read_inputs(&in, roots, cmds, export == MT_FORMAT_MAX);
+	if (ret)
+		goto out;
+	sis = calloc((size_t)n, sizeof(*sis));
+	if (!sis) {
+		mt_err("report: %s", strerror(ENOMEM));
+		ret = MT_EXIT_FAILURE;
+		goto out;
 	}
+	ret = load_inputs(&in, roots, cmds, reps, probes, sis, ri);
+	if (ret)
+		goto out;
 	if (pdf) {
-		int err = mt_render_pdf((const struct mt_report *const *)reps,
-					(const char *const *)in.path, n, &buf, &len);
+		int err = mt_render_pdf(ri, n, &buf, &len, why, sizeof(why));
 
 		if (err) {
-			mt_err("-o: %s: %s", output, err == -ENODATA ? "the reports have nothing to plot"
-					: err == -ENOMEM ? strerror(ENOMEM) : "gnuplot failed on the plots");
+			/* gnuplot's own words, escaped: it echoes a line of the script */
+			mt_err("-o: %s: %s%s%s", output,
+			       err == -ENODATA ? "the reports have nothing to plot" :
+			       err == -ENOMEM ? strerror(ENOMEM) : "gnuplot failed on the plots",
+			       err == -EIO && why[0] ? ": " : "",
+			       err == -EIO ? mt_cell_safe(safe, sizeof(safe), why) : "");
 			ret = err == -ENODATA ? MT_EXIT_USAGE : MT_EXIT_FAILURE;
 			goto out;
 		}
@@ -269,8 +350,7 @@ static int cmd_report(int argc, char *argv[])
 	f = open_memstream(&buf, &len);
 	if (!f || (export != MT_FORMAT_MAX ? mt_export_write(f, (const struct mt_report *const *)reps,
 							     (size_t)n, export, &ids)
-			       : mt_render(f, (const struct mt_report *const *)reps,
-					   (const char *const *)in.path, n, fmt))) {
+			       : mt_render(f, ri, (unsigned int)n, fmt))) {
 		if (f)
 			fclose(f);
 		mt_err("report: %s", strerror(ENOMEM));
@@ -293,8 +373,11 @@ out:
 	free(buf);
 	for (int i = 0; i < in.n; i++) {
 		mt_report_destroy(reps[i]);
+		mt_probe_result_destroy(probes[i]);
+		json_decref(roots[i]);
 		free(in.path[i]);
 	}
+	free(sis);
 	return ret;
 }
 

@@ -1040,11 +1040,11 @@ static const struct mt_field grid_tunable_fields[] = {
 	{ 0 }
 };
 
-#define RC(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_run_column, m), \
+#define GC(k, t, m) { .key = k, .type = t, .off = offsetof(struct mt_run_column, m), \
 		      .size = MT_FIELD_SIZE(struct mt_run_column, m) }
 static const struct mt_field grid_column_fields[] = {
-	RC("failed", MT_FIELD_UINT, failed),
-	RC("exit_status", MT_FIELD_INT, exit_status),
+	GC("failed", MT_FIELD_UINT, failed),
+	GC("exit_status", MT_FIELD_INT, exit_status),
 	{ 0 }
 };
 
@@ -2680,17 +2680,29 @@ int mt_report_load_tlb(const char *path, struct mt_reach *out, size_t *n, struct
 	return ret;
 }
 
-int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
+int mt_report_command(json_t *root, char *cmd, size_t len, struct mt_msg *msg)
+{
+	struct loader ld = { msg };
+	json_t *meta = json_object_get(root, "memtlb");
+
+	mt_msg_clear(msg);
+	/* a probe names itself in memtlb.command, the others at the top */
+	get_str(meta, "command", cmd, len);
+	if (!cmd[0])
+		get_str(root, "command", cmd, len);
+	if (!json_is_object(meta) || !json_is_integer(json_object_get(meta, "schema")))
+		return bad(&ld, "not a memtlb report (no memtlb.schema)");
+	return 0;
+}
+
+int mt_report_from_json(json_t *root, struct mt_report **out, struct mt_msg *msg)
 {
 	struct loader ld = { msg };
 	struct mt_report *rep = NULL;
-	json_t *root, *meta, *results, *schema;
-	int ret;
+	json_t *meta, *results, *schema;
+	int ret = 0;
 
 	mt_msg_clear(msg);
-	ret = load_document(&ld, path, &root);
-	if (ret)
-		return ret;
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	if (!json_is_object(root) || !json_is_object(meta) || !json_is_integer(schema)) {
@@ -2754,11 +2766,22 @@ int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
 	if (!ret)
 		ret = load_curve(&ld, root, rep);
 out:
-	json_decref(root);
 	if (ret) {
 		mt_report_destroy(rep);
 		return ret;
 	}
 	*out = rep;
 	return 0;
+}
+
+int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg)
+{
+	json_t *root;
+	int ret = mt_report_load_json(path, &root, msg);
+
+	if (ret)
+		return ret;
+	ret = mt_report_from_json(root, out, msg);
+	json_decref(root);
+	return ret;
 }

@@ -39,6 +39,16 @@ int mt_report_print_json(FILE *f, const struct mt_report *rep);
  * is not a memtlb report (msg says why), -EPROTO for another schema.
  */
 int mt_report_load(const char *path, struct mt_report **out, struct mt_msg *msg);
+/* The same from a document already read (mt_report_load_json): each file read once. */
+int mt_report_from_json(json_t *root, struct mt_report **out, struct mt_msg *msg);
+
+/*
+ * The command that wrote the memtlb document root (mt_report_load_json)
+ * into cmd (len bytes): "stat", "sweep", "run", "flush", "probe"; "" when
+ * it names none. What kind of document memtlb report makes of it, known
+ * before it is loaded. 0; -EINVAL with why in msg (not memtlb's).
+ */
+int mt_report_command(json_t *root, char *cmd, size_t len, struct mt_msg *msg);
 
 /*
  * The TLB levels of a probe report (memtlb probe --format json, -o): its

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -86,18 +87,68 @@ static char *with_datablock(const char *script, const char *data)
 }
 
 /*
- * gnuplot on full (its whole input); *res gets its standard output and
- * *res_len its length. 0, -ENOENT (no gnuplot), -EIO (it failed), -errno.
+ * gnuplot's own words on a failure: the first two lines of what it wrote on
+ * stderr, joined by "; " and kept whole (the printer escapes them: a plot's
+ * title came from a report and gnuplot echoes the line it failed on).
  */
-static int run(const char *full, char **res, size_t *res_len)
+#define WHY_LINES 2
+
+static void why_of(int fd, char *why, size_t len)
+{
+	char buf[1024];
+	ssize_t n;
+	size_t k = 0;
+	int lines = 0;
+
+	if (!why || !len)
+		return;
+	why[0] = '\0';
+	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (char *l = buf, *e; *l && lines < WHY_LINES; l = e ? e + 1 : l + strlen(l)) {
+		size_t ll;
+
+		e = strchr(l, '\n');
+		ll = e ? (size_t)(e - l) : strlen(l);
+		/* gnuplot frames the failing line with blank lines and a caret */
+		while (ll && (*l == ' ' || *l == '\t')) {
+			l++;
+			ll--;
+		}
+		if (!ll || !strncmp(l, "^", 1))
+			continue;
+		k += (size_t)snprintf(why + k, len - k, "%s%.*s", lines ? "; " : "", (int)ll, l);
+		lines++;
+		if (k >= len)
+			break;
+	}
+}
+
+/*
+ * gnuplot on full (its whole input); *res gets its standard output and
+ * *res_len its length, why (len bytes, may be NULL) what it said on stderr
+ * when it failed. 0, -ENOENT (no gnuplot), -EIO (it failed), -errno.
+ */
+static int run(const char *full, char **res, size_t *res_len, char *why, size_t why_len)
 {
 	const char *prog = getenv("MEMTLB_GNUPLOT");
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, status, ret = 0;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	/*
+	 * stderr into memory, read once gnuplot is gone: a pipe would need a
+	 * second reader beside stdout's, and a file would be named in TMPDIR.
+	 */
+	int err = memfd_create("memtlb-gnuplot-stderr", MFD_CLOEXEC);
 	pid_t pid;
 
 	*res = NULL;
 	*res_len = 0;
+	if (why && why_len)
+		why[0] = '\0';
 	if (!prog || !*prog)
 		prog = "gnuplot";
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
@@ -110,7 +161,7 @@ static int run(const char *full, char **res, size_t *res_len)
 		goto out;
 	}
 	if (!pid) {
-		int null = open("/dev/null", O_WRONLY);
+		int null = err >= 0 ? err : open("/dev/null", O_WRONLY);
 
 		dup2(in[0], STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
@@ -136,6 +187,8 @@ static int run(const char *full, char **res, size_t *res_len)
 		ret = -ENOENT;
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) || !*res)
 		ret = ret ? ret : -EIO;
+	if (ret == -EIO)
+		why_of(err, why, why_len);
 out:
 	for (int i = 0; i < 2; i++) {
 		if (in[i] >= 0)
@@ -143,6 +196,8 @@ out:
 		if (out[i] >= 0)
 			close(out[i]);
 	}
+	if (err >= 0)
+		close(err);
 	if (ret) {
 		free(*res);
 		*res = NULL;
@@ -184,7 +239,7 @@ static int xml_text_safe(char **svg)
 	return 0;
 }
 
-int mt_plot_svg(const char *script, const char *data, char **svg)
+int mt_plot_svg(const char *script, const char *data, char **svg, char *why, size_t why_len)
 {
 	char *full = with_datablock(script, data);
 	size_t len;
@@ -193,12 +248,14 @@ int mt_plot_svg(const char *script, const char *data, char **svg)
 	*svg = NULL;
 	if (!full)
 		return -EINVAL;
-	ret = run(full, svg, &len);
+	ret = run(full, svg, &len, why, why_len);
 	free(full);
 	if (!ret && !strstr(*svg, "<svg")) {
 		free(*svg);
 		*svg = NULL;
 		ret = -EIO;
+		if (why && why_len)
+			snprintf(why, why_len, "its output has no <svg> element");
 	}
 	if (!ret)
 		ret = xml_text_safe(svg);
@@ -210,7 +267,7 @@ int mt_plot_svg(const char *script, const char *data, char **svg)
 }
 
 int mt_plot_pdf(const char *const *scripts, const char *const *datas, size_t n, char **pdf,
-		size_t *len)
+		size_t *len, char *why, size_t why_len)
 {
 	char *buf = NULL, *part;
 	size_t blen = 0;
@@ -234,13 +291,15 @@ int mt_plot_pdf(const char *const *scripts, const char *const *datas, size_t n, 
 	if (fclose(f))
 		ret = ret ? ret : -ENOMEM;
 	if (!ret)
-		ret = run(buf, pdf, len);
+		ret = run(buf, pdf, len, why, why_len);
 	free(buf);
 	if (!ret && (*len < 5 || memcmp(*pdf, "%PDF-", 5))) {
 		free(*pdf);
 		*pdf = NULL;
 		*len = 0;
 		ret = -EIO;
+		if (why && why_len)
+			snprintf(why, why_len, "its output is not a PDF");
 	}
 	return ret;
 }
@@ -250,7 +309,7 @@ int mt_plot_has_pdf(void)
 	char *out;
 	size_t len;
 	/* gnuplot reading a script exits non-zero on an unknown terminal. */
-	int ret = run("set terminal pdfcairo\n", &out, &len);
+	int ret = run("set terminal pdfcairo\n", &out, &len, NULL, 0);
 
 	if (ret == -EIO)
 		return -ENOTSUP;

@@ -9,9 +9,13 @@
  * stdin the data as the datablock $data, then the script, which plots
  * '$data'; no file is written. *svg gets its standard output (malloc'ed).
  * Returns 0, -ENOENT when gnuplot is not installed, -EIO when it failed,
- * -EINVAL for data with a line "EOD" (it would end the block), -ENOMEM.
+ * with why (why_len bytes; NULL: not wanted) its first two lines on stderr
+ * ("" when it said nothing), raw: untrusted text, for the printer to
+ * escape; -EINVAL for data with a line "EOD" (it would end the block),
+ * -ENOMEM.
  */
-int mt_plot_svg(const char *script, const char *data, char **svg);
+#define MT_PLOT_WHY_MAX 256
+int mt_plot_svg(const char *script, const char *data, char **svg, char *why, size_t why_len);
 
 /*
  * n plots as the pages of one PDF (gnuplot's pdfcairo terminal): scripts[i]
@@ -20,7 +24,7 @@ int mt_plot_svg(const char *script, const char *data, char **svg);
  * mt_plot_svg does.
  */
 int mt_plot_pdf(const char *const *scripts, const char *const *datas, size_t n, char **pdf,
-		size_t *len);
+		size_t *len, char *why, size_t why_len);
 
 /* 0 when gnuplot has the pdfcairo terminal, -ENOTSUP when it lacks it, -ENOENT without gnuplot. */
 int mt_plot_has_pdf(void);

@@ -555,17 +555,14 @@ static json_t *probe_json(const struct mt_probe_result *r, const struct mt_sysin
 	return root;
 }
 
-int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct mt_sysinfo *si,
-			 struct mt_msg *msg)
+int mt_report_probe_from_json(json_t *root, struct mt_probe_result **out,
+			      struct mt_sysinfo *si, struct mt_msg *msg)
 {
 	struct mt_probe_result *r;
-	json_t *root, *meta, *schema;
+	json_t *meta, *schema;
 	int ret;
 
 	*out = NULL;
-	ret = mt_report_load_json(path, &root, msg);
-	if (ret)
-		return ret;
 	meta = json_object_get(root, "memtlb");
 	schema = json_object_get(meta, "schema");
 	ret = -EINVAL;
@@ -592,6 +589,20 @@ int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct 
 			ret = 0;
 		}
 	}
+	return ret;
+}
+
+int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct mt_sysinfo *si,
+			 struct mt_msg *msg)
+{
+	json_t *root;
+	int ret;
+
+	*out = NULL;
+	ret = mt_report_load_json(path, &root, msg);
+	if (ret)
+		return ret;
+	ret = mt_report_probe_from_json(root, out, si, msg);
 	json_decref(root);
 	return ret;
 }

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "measure/probe.h"
 #include "sys/sysinfo.h"
 #include "sys/msg.h"
@@ -37,5 +39,8 @@ int mt_report_print_probe_json(FILE *f, const struct mt_probe_result *r,
  */
 int mt_report_load_probe(const char *path, struct mt_probe_result **out, struct mt_sysinfo *si,
 			 struct mt_msg *msg);
+/* The same from a document already read (mt_report_load_json): each file read once. */
+int mt_report_probe_from_json(json_t *root, struct mt_probe_result **out,
+			      struct mt_sysinfo *si, struct mt_msg *msg);
 
 #endif

@@ -4,27 +4,23 @@
  * in XHTML the plots, drawn by gnuplot and inlined as SVG so that the file
  * needs nothing else (no network, no side files).
  */
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/matrix.h"
+#include "model/flush.h"
 #include "model/reach.h"
 #include "model/size.h"
 #include "report/cells.h"
 #include "report/compare.h"
-#include "report/json.h"
-#include "report/plot.h"
+#include "report/flush.h"
+#include "report/probe.h"
 #include "report/render.h"
 #include "report/sweep.h"
+#include "report/table.h"
 #include "stats/compare.h"
-
-#define MAX_KNEES 32
-#define MAX_ROWS 64	/* a matrix's rows: every page size, at every region */
-#define MAX_MATS 16
 
 /* Markdown cells: a pipe would split the cell. */
 static void md_esc(FILE *f, const char *raw)
@@ -194,63 +190,374 @@ static const char *cache_list(const struct mt_sysinfo *si, char *buf, size_t len
 	return buf;
 }
 
-/* Rows of facts, a column per input. */
-static int facts(FILE *f, enum mt_format fmt, const struct mt_report *const *reps,
-		 const char *const *files, unsigned int n, bool system)
+/*
+ * The rows of the system and configuration tables: every row a kind may
+ * show, named once here; the table of kinds says which rows each kind has.
+ */
+enum fact {
+	/* the system, of every kind */
+	F_KERNEL, F_HOST, F_MACHINE, F_CPU, F_PMU, F_HW_COUNTERS, F_EMULATED, F_CACHES,
+	F_PAGE_SIZE, F_THP_ENABLED, F_THP_DEFRAG, F_PARANOID, F_VERSION,
+	/* the configuration, each kind its own */
+	F_COMMAND, F_COMMAND_LINE, F_RUNS, F_EXIT, F_OP, F_TASKS, F_OPS, F_REGION, F_BLOCK,
+	F_ITERATIONS, F_PASSES, F_BACKING, F_PAGES, F_PROBE_PAGES, F_PROBE_MAX, F_REPS,
+	F_RATIO, F_MAPPING, F_EVENTS, F_COUNTERS, F_POINTS, F_LEVELS,
+	F_MAX,
+};
+
+#define FACT(f) (UINT64_C(1) << (f))
+#define SYSTEM_FACTS (FACT(F_VERSION) - 1)
+
+static const char *const fact_names[F_MAX] = {
+	[F_KERNEL] = "kernel", [F_HOST] = "host", [F_MACHINE] = "machine", [F_CPU] = "CPU",
+	[F_PMU] = "PMU (libpfm4)", [F_HW_COUNTERS] = "hardware counters",
+	[F_EMULATED] = "CPU emulated", [F_CACHES] = "caches (CPU 0)",
+	[F_PAGE_SIZE] = "page size", [F_THP_ENABLED] = "THP enabled",
+	[F_THP_DEFRAG] = "THP defrag", [F_PARANOID] = "perf_event_paranoid",
+	[F_VERSION] = "memtlb", [F_COMMAND] = "command", [F_COMMAND_LINE] = "command line",
+	[F_RUNS] = "runs", [F_EXIT] = "exit status", [F_OP] = "op",
+	[F_TASKS] = "tasks of the mm", [F_OPS] = "ops per point", [F_REGION] = "region",
+	[F_BLOCK] = "block", [F_ITERATIONS] = "iterations", [F_PASSES] = "passes",
+	[F_BACKING] = "backing", [F_PAGES] = "pages", [F_PROBE_PAGES] = "pages against",
+	[F_PROBE_MAX] = "largest size", [F_REPS] = "repetitions", [F_RATIO] = "step ratio",
+	[F_MAPPING] = "each variant's mapping", [F_EVENTS] = "events",
+	[F_COUNTERS] = "counters", [F_POINTS] = "points", [F_LEVELS] = "levels found",
+};
+
+/* The sections of a document, in its order; a kind has those its table names. */
+enum section {
+	S_PLOTS,	/* the plots (XHTML), or where they are */
+	S_SWEEP,	/* per-block cost against region, knees, page sizes, TLB levels */
+	S_COMPARE,	/* the inputs against the first, as memtlb compare says */
+	S_RESULTS,	/* each point's phase table and counts per block */
+	S_RUN,		/* memtlb run's table of each input */
+	S_FLUSH,	/* memtlb flush's tables of each input */
+	S_PROBE,	/* memtlb probe's table and levels of each input */
+	S_MAX,
+};
+
+#define SEC(s) (1u << (s))
+#define PLOT(p) (1u << (p))
+
+/* What each kind's document holds: the one table of them. */
+static const struct kind {
+	const char *commands[2];	/* the commands whose reports are of this kind */
+	uint64_t facts;			/* bit per enum fact */
+	unsigned int sections;		/* bit per enum section */
+	unsigned int plots;		/* bit per enum mt_render_plot */
+	const char *footer;		/* the last line, NULL: none */
+} kinds[MT_RENDER_KINDS] = {
+	[MT_RENDER_WORKLOAD] = {
+		{ "stat", "sweep" },
+		SYSTEM_FACTS | FACT(F_VERSION) | FACT(F_COMMAND) | FACT(F_REGION) |
+		FACT(F_BLOCK) | FACT(F_ITERATIONS) | FACT(F_PASSES) | FACT(F_BACKING) |
+		FACT(F_PAGES) | FACT(F_EVENTS) | FACT(F_COUNTERS) | FACT(F_POINTS),
+		SEC(S_PLOTS) | SEC(S_SWEEP) | SEC(S_COMPARE) | SEC(S_RESULTS),
+		PLOT(MT_PLOT_PHASES) | PLOT(MT_PLOT_SWEEP_WRITE) | PLOT(MT_PLOT_SWEEP_READ) |
+		PLOT(MT_PLOT_MATRIX_TOUCH) | PLOT(MT_PLOT_MATRIX_STEADY),
+		"Times are means over iterations; counts are means per iteration of each "
+		"phase, (x%) the share of time counted where multiplexed and scaled.",
+	},
+	[MT_RENDER_RUN] = {
+		{ "run" },
+		SYSTEM_FACTS | FACT(F_VERSION) | FACT(F_COMMAND_LINE) | FACT(F_RUNS) |
+		FACT(F_EXIT) | FACT(F_EVENTS) | FACT(F_COUNTERS),
+		SEC(S_PLOTS) | SEC(S_RUN),
+		PLOT(MT_PLOT_PHASES),
+		NULL,
+	},
+	[MT_RENDER_FLUSH] = {
+		{ "flush" },
+		SYSTEM_FACTS | FACT(F_VERSION) | FACT(F_OP) | FACT(F_TASKS) | FACT(F_OPS) |
+		FACT(F_ITERATIONS) | FACT(F_EVENTS) | FACT(F_COUNTERS) | FACT(F_POINTS),
+		SEC(S_PLOTS) | SEC(S_FLUSH),
+		PLOT(MT_PLOT_FLUSH),
+		NULL,
+	},
+	[MT_RENDER_PROBE] = {
+		{ "probe" },
+		SYSTEM_FACTS | FACT(F_PROBE_PAGES) | FACT(F_PROBE_MAX) | FACT(F_REPS) |
+		FACT(F_RATIO) | FACT(F_MAPPING) | FACT(F_POINTS) | FACT(F_LEVELS),
+		SEC(S_PLOTS) | SEC(S_PROBE),
+		PLOT(MT_PLOT_PROBE),
+		NULL,
+	},
+};
+
+int mt_render_kind(const char *command)
 {
+	for (int k = 0; k < MT_RENDER_KINDS; k++)
+		for (int c = 0; c < 2; c++)
+			if (kinds[k].commands[c] && !strcmp(command, kinds[k].commands[c]))
+				return k;
+	return -EINVAL;
+}
+
+/*
+ * The kind of a loaded input: its command's, a report of another command
+ * (none is written, a crafted file may say anything) read as a workload's,
+ * and a flush's only with the flush's own data.
+ */
+static enum mt_render_kind kind_of(const struct mt_render_input *in)
+{
+	int k;
+
+	if (!in->rep)
+		return MT_RENDER_PROBE;
+	k = mt_render_kind(in->rep->command);
+	if (k < 0 || k == MT_RENDER_PROBE || (k == MT_RENDER_FLUSH && !in->rep->flush))
+		return MT_RENDER_WORKLOAD;
+	return (enum mt_render_kind)k;
+}
+
+int mt_render_doc_init(struct mt_render_doc *d, const struct mt_render_input *in, unsigned int n)
+{
+	if (!n)
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++)
+		if ((!in[i].rep && (!in[i].probe || !in[i].si)) || kind_of(&in[i]) != kind_of(in))
+			return -EINVAL;
+	d->in = in;
+	d->n = n;
+	d->kind = kind_of(in);
+	d->plots = kinds[d->kind].plots;
+	return 0;
+}
+
+const struct mt_sysinfo *mt_render_system(const struct mt_render_input *in)
+{
+	return in->si ? in->si : &in->rep->system;
+}
+
+/* A document being written. */
+struct doc {
+	FILE *f;
+	enum mt_format fmt;
+	struct mt_render_doc rd;
+	const struct mt_report **reps;	/* the inputs' reports, for the workload's tables */
+	const char **files;
+	bool missing;			/* gnuplot is not installed */
+};
+
+/* "2 of 2", "1 of 5 (stopped at the failing one)". */
+static const char *runs_cell(const struct mt_report *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u of %u%s", r->runs, r->repeats,
+		 r->exit_status && r->runs < r->repeats ? " (stopped at the failing one)" : "");
+	return buf;
+}
+
+/* Row f's cell of input in, into buf; returns what to show. */
+static const char *fact_cell(enum fact f, const struct mt_render_input *in, char *buf,
+			     size_t len)
+{
+	const struct mt_sysinfo *si = mt_render_system(in);
+	const struct mt_report *r = in->rep;
+	const struct mt_probe_result *p = in->probe;
+	const struct mt_config *c = r ? &r->config : NULL;
+
+	buf[0] = '\0';
+	switch (f) {
+	case F_KERNEL:
+		return si->kernel;
+	case F_HOST:
+		return si->host[0] ? si->host : "(unknown)";
+	case F_MACHINE:
+		return si->machine;
+	case F_CPU:
+		return si->cpu;
+	case F_PMU:
+		return si->pmu[0] ? si->pmu : "none";
+	case F_HW_COUNTERS:
+		return si->hw_counters < 0 ? "unknown" : si->hw_counters ? "yes" : "no";
+	case F_EMULATED:
+		/* qemu TCG (sys/emulation): no TLB conclusion from its counts */
+		return si->emulation.emulated > 0 ? "yes: no TLB conclusion" :
+			!si->emulation.emulated ? "no" : mt_emulation_maybe(&si->emulation) ?
+			"perhaps (qemu's board): under TCG no TLB conclusion" : "unknown";
+	case F_CACHES:
+		return cache_list(si, buf, len);
+	case F_PAGE_SIZE:
+		snprintf(buf, len, "%ld", si->page_size);
+		return buf;
+	case F_THP_ENABLED:
+		return si->thp_enabled;
+	case F_THP_DEFRAG:
+		return si->thp_defrag;
+	case F_PARANOID:
+		snprintf(buf, len, "%d", si->perf_event_paranoid);
+		return buf;
+	case F_VERSION:
+		return r ? r->version : "";
+	case F_COMMAND:
+		return r ? r->command : "probe";
+	case F_COMMAND_LINE:
+		return r ? r->command_line : "";
+	case F_RUNS:
+		return r ? runs_cell(r, buf, len) : "";
+	case F_EXIT:
+		if (r)
+			snprintf(buf, len, "%d%s", r->exit_status,
+				 r->exit_status ? " (failed)" : "");
+		return buf;
+	case F_OP:
+		return r && r->flush && mt_flush_op_name(r->flush->op)
+			? mt_flush_op_name(r->flush->op) : "";
+	case F_TASKS:
+		if (r && r->flush)
+			snprintf(buf, len, "%lu", r->flush->tasks);
+		return buf;
+	case F_OPS:
+		if (r && r->flush)
+			snprintf(buf, len, "%lu", r->flush->ops);
+		return buf;
+	case F_REGION:
+		if (c)
+			mt_size_format(c->region, buf, len);
+		return buf;
+	case F_BLOCK:
+		if (c)
+			mt_size_format(c->block, buf, len);
+		return buf;
+	case F_ITERATIONS:
+		if (c)
+			snprintf(buf, len, "%lu", c->iterations);
+		return buf;
+	case F_PASSES:
+		if (c)
+			snprintf(buf, len, "%lu", c->passes);
+		return buf;
+	case F_BACKING:
+		return c ? mt_backing_name(c->backing) : "";
+	case F_PAGES:
+		return c ? mt_pages_name(c->pages) : "";
+	case F_PROBE_PAGES:
+		if (p)
+			snprintf(buf, len, "%s%s", mt_probe_pages_name(p->kind) ?: "?",
+				 p->vs_packed ? " (the packed control from the step)" : "");
+		return buf;
+	case F_PROBE_MAX:
+		if (p)
+			mt_size_format(p->max, buf, len);
+		return buf;
+	case F_REPS:
+		if (p)
+			snprintf(buf, len, "%u", p->reps);
+		return buf;
+	case F_RATIO:
+		if (p)
+			snprintf(buf, len, "%g", p->ratio);
+		return buf;
+	case F_MAPPING:
+		if (p)
+			mt_size_format(p->map_bytes, buf, len);
+		return buf;
+	case F_EVENTS:
+		return r && r->events[0] ? r->events : "(none)";
+	case F_COUNTERS:
+		if (r)
+			snprintf(buf, len, "%s%s", r->backend,
+				 r->user_only ? " (user space only)" : "");
+		return buf;
+	case F_POINTS:
+		snprintf(buf, len, "%zu", r ? r->n_results : p->n_points);
+		return buf;
+	case F_LEVELS:
+		snprintf(buf, len, "%zu", p ? p->n_levels : 0);
+		return buf;
+	default:
+		return buf;
+	}
+}
+
+/*
+ * A long value (an event list, a command line) on lines of TEXT_CELL_MAX
+ * columns in text, so that the table fits 80 columns beside its names:
+ * the part of s for line k, broken after a comma or at a space. Returns
+ * false past the last line.
+ */
+#define TEXT_CELL_MAX 52
+
+static bool cell_line(const char *s, unsigned int k, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+
+	for (unsigned int i = 0;; i++) {
+		size_t take = n;
+
+		if (n > TEXT_CELL_MAX) {
+			take = TEXT_CELL_MAX;
+			while (take > 1 && s[take - 1] != ',' && s[take] != ' ')
+				take--;
+			if (take <= 1)
+				take = TEXT_CELL_MAX;
+		}
+		if (i == k) {
+			snprintf(buf, len, "%.*s", (int)take, s);
+			return n > 0 || !k;
+		}
+		s += take;
+		n -= take;
+		while (*s == ' ') {
+			s++;
+			n--;
+		}
+		if (!n)
+			return false;
+	}
+}
+
+/* The rows of facts the kind has, system or configuration, a column per input. */
+static int facts(struct doc *d, bool system)
+{
+	uint64_t rows = kinds[d->rd.kind].facts & (system ? SYSTEM_FACTS | FACT(F_VERSION)
+							    : ~(SYSTEM_FACTS | FACT(F_VERSION)));
 	struct mt_table *t;
-	char cl[160];
-	int ret = mt_table_create(&t, n + 1);
+	char buf[160], part[160];
+	int ret = mt_table_create(&t, d->rd.n + 1);
 
 	if (ret)
 		return ret;
 	t->gap = 2;
 	mt_table_add(t, "%s", system ? "system" : "configuration");
-	for (unsigned int i = 0; i < n; i++)
-		mt_table_add(t, "%s", files[i]);
-#define ROW(name, ...)							\
-	do {								\
-		mt_table_add(t, "%s", name);				\
-		for (unsigned int i = 0; i < n; i++) {			\
-			const struct mt_report *r = reps[i];		\
-			const struct mt_sysinfo *si = &r->system;	\
-			const struct mt_config *c = &r->config;		\
-			char sz[32];					\
-			(void)si; (void)c; (void)sz;			\
-			mt_table_add(t, __VA_ARGS__);			\
-		}							\
-	} while (0)
-	if (system) {
-		ROW("kernel", "%s", si->kernel);
-		ROW("host", "%s", si->host[0] ? si->host : "(unknown)");
-		ROW("machine", "%s", si->machine);
-		ROW("CPU", "%s", si->cpu);
-		ROW("PMU (libpfm4)", "%s", si->pmu[0] ? si->pmu : "none");
-		ROW("hardware counters", "%s", si->hw_counters < 0 ? "unknown"
-					       : si->hw_counters ? "yes" : "no");
-		/* qemu TCG (sys/emulation): no TLB conclusion from its counts */
-		ROW("CPU emulated", "%s", si->emulation.emulated > 0 ? "yes: no TLB conclusion" :
-			!si->emulation.emulated ? "no" : mt_emulation_maybe(&si->emulation) ?
-			"perhaps (qemu's board): under TCG no TLB conclusion" : "unknown");
-		ROW("caches (CPU 0)", "%s", cache_list(si, cl, sizeof(cl)));
-		ROW("page size", "%ld", si->page_size);
-		ROW("THP enabled", "%s", si->thp_enabled);
-		ROW("THP defrag", "%s", si->thp_defrag);
-		ROW("perf_event_paranoid", "%d", si->perf_event_paranoid);
-		ROW("memtlb", "%s", r->version);
-	} else {
-		ROW("command", "%s", r->command);
-		ROW("region", "%s", (mt_size_format(c->region, sz, sizeof(sz)), sz));
-		ROW("block", "%s", (mt_size_format(c->block, sz, sizeof(sz)), sz));
-		ROW("iterations", "%lu", c->iterations);
-		ROW("passes", "%lu", c->passes);
-		ROW("backing", "%s", mt_backing_name(c->backing));
-		ROW("events", "%s", r->events[0] ? r->events : "(none)");
-		ROW("counters", "%s%s", r->backend, r->user_only ? " (user space only)" : "");
-		ROW("points", "%zu", r->n_results);
+	for (unsigned int i = 0; i < d->rd.n; i++)
+		mt_table_add(t, "%s", d->rd.in[i].file);
+	for (int f = 0; f < F_MAX; f++) {
+		bool more = true;
+
+		if (!(rows & FACT(f)))
+			continue;
+		/* in text a long value goes on, a line after another, under its name */
+		for (unsigned int k = 0; more; k++) {
+			more = false;
+			for (unsigned int i = 0; i < d->rd.n; i++) {
+				const char *v = fact_cell((enum fact)f, &d->rd.in[i], buf,
+							  sizeof(buf));
+
+				if (d->fmt == MT_FORMAT_TEXT)
+					more |= cell_line(v, k, part, sizeof(part));
+				else
+					more |= !k;
+			}
+			if (!more)
+				break;
+			mt_table_add(t, "%s", k ? "" : fact_names[f]);
+			for (unsigned int i = 0; i < d->rd.n; i++) {
+				const char *v = fact_cell((enum fact)f, &d->rd.in[i], buf,
+							  sizeof(buf));
+
+				if (d->fmt != MT_FORMAT_TEXT)
+					mt_table_add(t, "%s", v);
+				else if (cell_line(v, k, part, sizeof(part)))
+					mt_table_add(t, "%s", part);
+				else
+					mt_table_add(t, "%s", "");
+			}
+			if (d->fmt != MT_FORMAT_TEXT)
+				break;
+		}
 	}
-#undef ROW
-	ret = t->err ? t->err : tbl_print(f, t, fmt);
+	ret = t->err ? t->err : tbl_print(d->f, t, d->fmt);
 	mt_table_destroy(t);
 	return ret;
 }
@@ -302,352 +609,6 @@ static int per_block_table(FILE *f, enum mt_format fmt, const struct mt_result *
 	return ret;
 }
 
-/*
- * The read pass of the curves and tables: the report's one policy
- * (read_4, seed 000's column, else the last read pass), as sweep uses.
- */
-static const char *read_phase(const struct mt_report *rep)
-{
-	static char read_0[MT_PHASE_NAME_MAX];
-	const char *ph = mt_report_default_phase(rep);
-
-	return ph ? ph : mt_phase_name(read_0, sizeof(read_0), MT_PHASE_READ, 0);
-}
-
-/* The first touch: write_0, as the workload names it. */
-static const char *first_write(void)
-{
-	static char write_0[MT_PHASE_NAME_MAX];
-
-	return mt_phase_name(write_0, sizeof(write_0), MT_PHASE_WRITE, 0);
-}
-
-/*
- * A gnuplot single-quoted string: nothing in it is interpreted but '' (a
- * quote), so a title from a file name or a report is text, never code.
- * Control bytes are escaped (mt_cell_safe): the SVG goes into XHTML.
- */
-static void gp_str(FILE *f, const char *raw)
-{
-	char safe[MT_SAFE_MAX];
-	const char *s = mt_cell_safe(safe, sizeof(safe), raw);
-
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-/*
- * A label in the datablock: a double-quoted gnuplot datum of letters,
- * digits and ._- only, so a line is never "EOD" and no quote ends it.
- */
-static void gp_datum(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		fputc(isalnum((unsigned char)*s) || strchr("._-", *s) ? *s : '_', f);
-	fputc('"', f);
-}
-
-/* reset: in a PDF the plots share one gnuplot, and none inherits the last's labels. */
-static const char gp_head[] = "reset\nset key below\nset grid ytics\n";
-static const char gp_svg[] = "set terminal svg size 760,400 font 'sans,11' noenhanced\n";
-
-/* Per-phase bars, mean +/- stddev, one bar per input (its first point). */
-static void plot_phases(FILE *script, FILE *data, const struct mt_report *const *reps,
-		       const char *const *files, unsigned int n)
-{
-	const struct mt_result *r0 = reps[0]->results[0];
-
-	fputs("set title 'Time per phase (mean +/- stddev over iterations)'\n"
-	      "set ylabel 'us (log scale)'\nset logscale y\nset style data histograms\n"
-	      "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.6 border -1\n"
-	      "plot ", script);
-	for (unsigned int i = 0; i < n; i++) {
-		fprintf(script, "%s%s using %u:%u%s title ", i ? ", " : "", i ? "''" : "$data",
-			2 * i + 2, 2 * i + 3, i ? "" : ":xtic(1)");
-		gp_str(script, files[i]);
-	}
-	fputc('\n', script);
-	for (unsigned int p = 0; p < r0->n_phases; p++) {
-		gp_datum(data, r0->phases[p].name);
-		for (unsigned int i = 0; i < n; i++) {
-			const struct mt_phase_stat *ps = reps[i]->n_results
-				? mt_result_phase(reps[i]->results[0], r0->phases[p].name) : NULL;
-
-			if (ps)
-				fprintf(data, " %.6g %.6g", ps->time_ns.mean / 1000.0,
-					ps->time_ns.stddev / 1000.0);
-			else
-				fprintf(data, " NaN NaN");
-		}
-		fputc('\n', data);
-	}
-}
-
-/*
- * Each TLB level's reach where it falls within the data, labelled with its
- * source: where a knee is expected. The levels are those the knees' lines
- * name (mt_reach_levels: cpuid's, then the probe's of --tlb). A probe level
- * is a range of entries, so its reach is a band between two dashed lines.
- */
-static void plot_reach(FILE *script, const struct mt_report *rep, double xmin, double xmax)
-{
-	struct mt_reach lv[2 * MT_REACH_MAX];
-	size_t n = mt_reach_levels(rep, lv, 2 * MT_REACH_MAX);
-
-	for (size_t i = 0; i < n; i++) {
-		double lo = (double)mt_reach_min(&lv[i]), hi = (double)mt_reach_max(&lv[i]);
-		char pg[32], a[32], b[32], *label;
-		int len;
-
-		if (hi < xmin || lo > xmax)
-			continue;
-		mt_size_format_short(lv[i].page_size, pg, sizeof(pg));
-		mt_size_format_short(mt_reach_min(&lv[i]), a, sizeof(a));
-		mt_size_format_short(mt_reach_max(&lv[i]), b, sizeof(b));
-		if (lo == hi)
-			len = asprintf(&label, "%s %s reach %s (%s)", lv[i].name, pg, b,
-				       lv[i].source);
-		else
-			len = asprintf(&label, "%s %s reach %s..%s (%s)", lv[i].name, pg, a, b,
-				       lv[i].source);
-		if (len < 0)
-			return;
-		/* a range is drawn where it meets the data, as a line is */
-		lo = lo < xmin ? xmin : lo;
-		hi = hi > xmax ? xmax : hi;
-		if (lo < hi)
-			fprintf(script, "set object rect from %.17g, graph 0 to %.17g, graph 1 "
-				"behind fc rgb '#eeeeee' fs solid noborder\n", lo, hi);
-		for (int e = 0; e < (lo < hi ? 2 : 1); e++)
-			fprintf(script, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead "
-				"dt 2 lc rgb '#777777'\n", e ? hi : lo, e ? hi : lo);
-		fputs("set label ", script);
-		gp_str(script, label);
-		free(label);
-		fprintf(script, " at %.17g, graph 0.97 rotate by 90 right offset -0.7,0 "
-			"font ',8' textcolor rgb '#555555'\n", lo);
-	}
-}
-
-/*
- * Per-block cost against region size, one line per input; each knee
- * marked (memtlb sweep's, on the same phase) and the TLB reaches drawn.
- */
-static void plot_sweep(FILE *script, FILE *data, const struct mt_report *const *reps,
-		      const char *const *files, unsigned int n, bool first)
-{
-	double xmin = 0, xmax = 0;
-
-	for (unsigned int i = 0; i < n; i++) {
-		const char *ph = first ? first_write() : read_phase(reps[i]);
-		double kx[MAX_KNEES], ky[MAX_KNEES];
-		int nk;
-
-		for (size_t k = 0; k < reps[i]->n_results; k++) {
-			const struct mt_result *r = reps[i]->results[k];
-			const struct mt_phase_stat *ps = mt_result_phase(r, ph);
-			double x = (double)r->region;
-
-			if (!ps || !r->blocks)
-				continue;
-			fprintf(data, "%llu %.6g %.6g\n", (unsigned long long)r->region,
-				ps->time_ns.mean / (double)r->blocks,
-				ps->time_ns.stddev / (double)r->blocks);
-			if (xmax == 0 || x < xmin)
-				xmin = x;
-			if (x > xmax)
-				xmax = x;
-		}
-		fputs("\n\n", data);
-		nk = mt_report_knee_points(reps[i], ph, NULL, kx, ky, MAX_KNEES);
-		for (int k = 0; k < nk; k++)
-			fprintf(script, "set label 'knee' at %.17g, %.6g point pt 6 ps 2 "
-				"offset 1,1\n", kx[k], ky[k]);
-	}
-	if (xmax > 0)
-		plot_reach(script, reps[0], xmin, xmax);
-	/* x ends at the data: no offsets and no rounding out to the next tic. */
-	fprintf(script, "set title '%s: time per block against region size'\n"
-		"set xlabel 'region'\nset ylabel 'ns per block'\nset logscale x 2\n"
-		"set format x '%%.0b%%BB'\nset autoscale xfix\n"
-		"set offsets 0, 0, graph 0.1, graph 0.1\nplot ",
-		first ? "first write (write_0)" : "read pass");
-	for (unsigned int i = 0; i < n; i++) {
-		const char *ph = first ? first_write() : read_phase(reps[i]);
-		char title[512];
-
-		snprintf(title, sizeof(title), "%s (%s)", files[i], ph);
-		fprintf(script, "%s$data index %u using 1:2:3 with yerrorlines pt 7 title ",
-			i ? ", " : "", i);
-		gp_str(script, title);
-	}
-	fputc('\n', script);
-}
-
-/*
- * The page-size matrix: cost against folio size, one line per input and
- * region, each point with its 95% interval. Only the sizes measured are
- * drawn (a row whose size the kernel's policy chose has no x: left out),
- * and a row not proven as asked is drawn hollow, as it has no verdict.
- */
-static void plot_matrix(FILE *script, FILE *data, const struct mt_report *const *reps,
-			const char *const *files, unsigned int n, bool first)
-{
-	unsigned int lines = 0;
-
-	fprintf(script, "set title '%s against page size (95%% CI)'\n"
-		"set xlabel 'folio size'\nset ylabel '%s'\nset logscale x 2\n"
-		"set format x '%%.0b%%BB'\nset offsets graph 0.05, graph 0.05, graph 0.1, "
-		"graph 0.1\nplot ",
-		first ? "First touch (write_0)" : "Steady access",
-		first ? "ns per 4 KiB" : "ns per block");
-	for (unsigned int i = 0; i < n; i++) {
-		struct mt_matrix_row rows[MAX_ROWS];
-		struct mt_matrix mats[MAX_MATS];
-		size_t nr;
-		int nm = mt_matrix_build(reps[i], read_phase(reps[i]), rows, MAX_ROWS, &nr, mats,
-					 MAX_MATS);
-
-		for (int g = 0; g < nm; g++) {
-			char reg[32], title[512];
-			bool unproven = false;
-
-			for (int proven = 1; proven >= 0; proven--) {
-				for (size_t k = mats[g].first; k < mats[g].first + mats[g].n; k++) {
-					double y = first ? rows[k].touch_ns_4k : rows[k].steady_ns;
-					double ci = first ? rows[k].touch_ci95_4k
-							  : rows[k].steady_ci95;
-
-					if (!rows[k].folio || !isfinite(y) ||
-					    rows[k].proven != proven)
-						continue;
-					fprintf(data, "%llu %.6g %.6g\n",
-						(unsigned long long)rows[k].folio, y,
-						isfinite(ci) ? ci : 0.0);
-					unproven |= !proven;
-				}
-				/* an empty block still needs its place: NaN draws nothing */
-				fputs("NaN NaN NaN\n\n\n", data);
-			}
-			mt_size_format_short(mats[g].region, reg, sizeof(reg));
-			snprintf(title, sizeof(title), "%s, region %s", files[i], reg);
-			fprintf(script, "%s$data index %u using 1:2:3 with yerrorlines pt 7 lc %u "
-				"title ", lines ? ", " : "", 2 * lines, lines + 1);
-			gp_str(script, title);
-			if (unproven)
-				fprintf(script, ", $data index %u using 1:2:3 with yerrorbars pt 6 "
-					"lc %u title 'not proven as asked'", 2 * lines + 1,
-					lines + 1);
-			lines++;
-		}
-	}
-	fputc('\n', script);
-}
-
-enum plot_kind {
-	PLOT_PHASES,
-	PLOT_SWEEP_WRITE,
-	PLOT_SWEEP_READ,
-	PLOT_MATRIX_TOUCH,
-	PLOT_MATRIX_STEADY,
-	PLOT_KINDS_MAX = 4,	/* at most this many in one document */
-};
-
-static void plot_script(FILE *script, FILE *data, enum plot_kind kind,
-			const struct mt_report *const *reps, const char *const *files,
-			unsigned int n)
-{
-	fputs(gp_head, script);
-	if (kind == PLOT_PHASES)
-		plot_phases(script, data, reps, files, n);
-	else if (kind == PLOT_SWEEP_WRITE || kind == PLOT_SWEEP_READ)
-		plot_sweep(script, data, reps, files, n, kind == PLOT_SWEEP_WRITE);
-	else
-		plot_matrix(script, data, reps, files, n, kind == PLOT_MATRIX_TOUCH);
-}
-
-/*
- * The plots the inputs call for, into kinds: against region size where a
- * region varied, against page size where the pages did (both when both),
- * else the phases of each input's point. Returns how many.
- */
-static size_t plot_kinds(const struct mt_report *const *reps, unsigned int n,
-			 enum plot_kind kinds[PLOT_KINDS_MAX])
-{
-	bool regions = false, matrix = false;
-	size_t k = 0;
-
-	for (unsigned int i = 0; i < n; i++) {
-		struct mt_matrix_row rows[MAX_ROWS];
-		struct mt_matrix mats[MAX_MATS];
-		size_t nr;
-
-		for (size_t j = 1; j < reps[i]->n_results; j++)
-			regions |= reps[i]->results[j]->region != reps[i]->results[0]->region;
-		matrix |= mt_matrix_build(reps[i], read_phase(reps[i]), rows, MAX_ROWS, &nr, mats,
-					  MAX_MATS) > 0;
-	}
-	if (regions) {
-		kinds[k++] = PLOT_SWEEP_WRITE;
-		kinds[k++] = PLOT_SWEEP_READ;
-	}
-	if (matrix) {
-		kinds[k++] = PLOT_MATRIX_TOUCH;
-		kinds[k++] = PLOT_MATRIX_STEADY;
-	}
-	if (!k && n && reps[0]->n_results)
-		kinds[k++] = PLOT_PHASES;
-	return k;
-}
-
-/* One plot inline; without gnuplot, *missing is set and the tables carry on. */
-static int plot(FILE *f, enum plot_kind kind, const struct mt_report *const *reps,
-		const char *const *files, unsigned int n, bool *missing)
-{
-	char *sbuf = NULL, *dbuf = NULL, *svg = NULL, *elem;
-	size_t slen, dlen;
-	FILE *script, *data;
-	int ret;
-
-	if (*missing)
-		return 0;
-	script = open_memstream(&sbuf, &slen);
-	data = open_memstream(&dbuf, &dlen);
-	if (!script || !data) {
-		if (script)
-			fclose(script);
-		free(sbuf);
-		return -ENOMEM;
-	}
-	fputs(gp_svg, script);
-	plot_script(script, data, kind, reps, files, n);
-	ret = fclose(script) | fclose(data) ? -ENOMEM : 0;
-	if (!ret)
-		ret = mt_plot_svg(sbuf, dbuf, &svg);
-	free(sbuf);
-	free(dbuf);
-	if (ret == -ENOENT) {
-		*missing = true;
-		return 0;
-	}
-	/* Inline: the SVG element itself, without its XML prolog; no element is a failure. */
-	elem = ret ? NULL : strstr(svg, "<svg");
-	if (!elem) {
-		free(svg);
-		note(f, MT_FORMAT_HTML, "gnuplot failed on this plot: left out.");
-		return 0;
-	}
-	fprintf(f, "<figure>\n%s</figure>\n", elem);
-	free(svg);
-	return 0;
-}
-
 /* A document table whose head is the NULL-ended list head. */
 static int head_table(struct mt_table **t, const char *const *head)
 {
@@ -679,8 +640,8 @@ static int sweep_table(FILE *f, enum mt_format fmt, const struct mt_report *cons
 	for (unsigned int i = 0; i < n; i++) {
 		for (size_t k = 0; k < reps[i]->n_results; k++) {
 			const struct mt_result *r = reps[i]->results[k];
-			const struct mt_phase_stat *w = mt_result_phase(r, first_write());
-			const struct mt_phase_stat *rd = mt_result_phase(r, read_phase(reps[i]));
+			const struct mt_phase_stat *w = mt_result_phase(r, mt_render_first_write());
+			const struct mt_phase_stat *rd = mt_result_phase(r, mt_render_read_phase(reps[i]));
 			char a[32] = "-", b[32] = "-", c[32] = "-";
 
 			if (w && mt_phase_has(w, MT_DERIVED_NS_PER_BLOCK))
@@ -742,7 +703,7 @@ static int knees_section(FILE *f, enum mt_format fmt, const struct mt_report *co
 		m = open_memstream(&buf, &len);
 		if (!m)
 			return -ENOMEM;
-		ret = mt_report_print_knees(m, reps[i], read_phase(reps[i]), NULL, 80);
+		ret = mt_report_print_knees(m, reps[i], mt_render_read_phase(reps[i]), NULL, 80);
 		if (fclose(m) && !ret)
 			ret = -ENOMEM;
 		if (!ret) {
@@ -773,7 +734,7 @@ static int matrix_section(FILE *f, enum mt_format fmt, const struct mt_report *c
 
 		if (!m)
 			return -ENOMEM;
-		ret = mt_report_print_matrix(m, reps[i], read_phase(reps[i]), 80);
+		ret = mt_report_print_matrix(m, reps[i], mt_render_read_phase(reps[i]), 80);
 		if (fclose(m) && !ret)
 			ret = -ENOMEM;
 		if (!ret && len) {
@@ -873,6 +834,169 @@ static int compare_section(FILE *f, enum mt_format fmt, const struct mt_report *
 	return ret;
 }
 
+/* The plots (XHTML), or where they are. */
+static int sec_plots(struct doc *d)
+{
+	int ret = 0;
+
+	heading(d->f, d->fmt, 1, "Plots");
+	if (d->fmt != MT_FORMAT_HTML)
+		note(d->f, d->fmt, "Plots are in the HTML report (--format html).");
+	else
+		ret = mt_render_plots_html(d->f, &d->rd, &d->missing);
+	if (d->missing)
+		note(d->f, d->fmt, "gnuplot is not installed: plots left out, tables below "
+				   "(apt-get install gnuplot-nox).");
+	return ret;
+}
+
+/* Sweeps: the per-block costs, the knees, the page sizes, the TLB levels. */
+static int sec_sweep(struct doc *d)
+{
+	bool sweep = false;
+	int ret;
+
+	for (unsigned int i = 0; i < d->rd.n; i++)
+		sweep |= d->reps[i]->n_results > 1;
+	if (!sweep)
+		return 0;
+	heading(d->f, d->fmt, 1, "Per-block cost against region size");
+	ret = sweep_table(d->f, d->fmt, d->reps, d->files, d->rd.n);
+	ret = ret ? ret : knees_section(d->f, d->fmt, d->reps, d->files, d->rd.n);
+	ret = ret ? ret : matrix_section(d->f, d->fmt, d->reps, d->files, d->rd.n);
+	return ret ? ret : levels_section(d->f, d->fmt, d->reps, d->files, d->rd.n);
+}
+
+static int sec_compare(struct doc *d)
+{
+	return d->rd.n > 1 ? compare_section(d->f, d->fmt, d->reps, d->files, d->rd.n) : 0;
+}
+
+/* Each point of each input: its parameters, its phase table, counts per block. */
+static int sec_results(struct doc *d)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; !ret && i < d->rd.n; i++) {
+		for (size_t k = 0; !ret && k < d->reps[i]->n_results; k++) {
+			const struct mt_result *r = d->reps[i]->results[k];
+			char h[600];
+
+			snprintf(h, sizeof(h), "%s: %s", d->files[i], r->params);
+			heading(d->f, d->fmt, 1, h);
+			ret = phase_table(d->f, d->fmt, d->reps[i], r);
+			if (!ret && r->n_events) {
+				heading(d->f, d->fmt, 2, "Counts per block");
+				ret = per_block_table(d->f, d->fmt, r);
+			}
+		}
+	}
+	return ret;
+}
+
+/*
+ * memtlb run's table of each input under its command: a run has no
+ * region or block (its point's parameters are zeros), the command is
+ * what it measured.
+ */
+static int sec_run(struct doc *d)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; !ret && i < d->rd.n; i++) {
+		struct mt_table *t;
+		char h[sizeof(d->reps[i]->command_line) + 600];
+
+		snprintf(h, sizeof(h), "%s: %s", d->files[i], d->reps[i]->command_line);
+		heading(d->f, d->fmt, 1, h);
+		if (d->reps[i]->exit_status)
+			note(d->f, d->fmt, "FAILED: the command's exit status is not 0; the "
+					   "runs stopped after it.");
+		ret = mt_run_table(&t, d->reps[i], false);
+		if (ret == -ENODATA) {
+			note(d->f, d->fmt, "No run completed: nothing was measured.");
+			ret = 0;
+			continue;
+		}
+		if (ret)
+			break;
+		t->gap = 2;
+		ret = tbl_print(d->f, t, d->fmt);
+		if (!ret)
+			ret = notes_print(d->f, t, d->fmt);
+		mt_table_destroy(t);
+	}
+	return ret;
+}
+
+/* A printer's text (memtlb flush's, memtlb probe's) as preformatted lines. */
+static int pre_of(struct doc *d, const char *title, int (*print)(FILE *, const void *),
+		  const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	ret = print(m, arg);
+	if (fclose(m) && !ret)
+		ret = -ENOMEM;
+	if (!ret) {
+		heading(d->f, d->fmt, 1, title);
+		pre(d->f, d->fmt, buf);
+	}
+	free(buf);
+	return ret;
+}
+
+static int print_flush(FILE *f, const void *rep)
+{
+	return mt_flush_print_table(f, rep, false);
+}
+
+/* memtlb flush's tables of each input, as it prints them (80 columns). */
+static int sec_flush(struct doc *d)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; !ret && i < d->rd.n; i++) {
+		char h[600];
+
+		snprintf(h, sizeof(h), "%s: memtlb flush", d->files[i]);
+		ret = pre_of(d, h, print_flush, d->reps[i]);
+	}
+	return ret;
+}
+
+static int print_probe(FILE *f, const void *arg)
+{
+	const struct mt_render_input *in = arg;
+
+	return mt_report_print_probe(f, in->probe, in->si);
+}
+
+/* memtlb probe's table, levels and cpuid's word on them, of each input. */
+static int sec_probe(struct doc *d)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; !ret && i < d->rd.n; i++) {
+		char h[600];
+
+		snprintf(h, sizeof(h), "%s: memtlb probe", d->files[i]);
+		ret = pre_of(d, h, print_probe, &d->rd.in[i]);
+	}
+	return ret;
+}
+
+static int (*const sections[S_MAX])(struct doc *d) = {
+	[S_PLOTS] = sec_plots, [S_SWEEP] = sec_sweep, [S_COMPARE] = sec_compare,
+	[S_RESULTS] = sec_results, [S_RUN] = sec_run, [S_FLUSH] = sec_flush,
+	[S_PROBE] = sec_probe,
+};
+
 static const char html_head[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n"
 	"<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
@@ -884,113 +1008,62 @@ static const char html_head[] =
 	"td.metric { text-align: left; }\n.changed { font-weight: bold; }\n"
 	"figure { margin: 1em 0; }\n</style>\n</head>\n<body>\n";
 
-int mt_render(FILE *f, const struct mt_report *const *reps, const char *const *files,
-	      unsigned int n, enum mt_format fmt)
+static void title(struct doc *d)
 {
-	bool sweep = false, missing = false;
-	char title[1024];
+	char title[1024], safe[MT_SAFE_MAX];
 	size_t len = 0;
+
+	title[0] = '\0';
+	for (unsigned int i = 0; i < d->rd.n && len < sizeof(title); i++)
+		len += (size_t)snprintf(title + len, sizeof(title) - len, "%s%s", i ? ", " : "",
+					d->files[i]);
+	if (d->fmt == MT_FORMAT_HTML) {
+		fputs(html_head, d->f);
+		fputs("<h1>memtlb report: ", d->f);
+		mt_cell_html(d->f, title);
+		fputs("</h1>\n", d->f);
+	} else {
+		fprintf(d->f, "%smemtlb report: %s\n", d->fmt == MT_FORMAT_MARKDOWN ? "# " : "",
+			mt_cell_safe(safe, sizeof(safe), title));
+	}
+}
+
+int mt_render(FILE *f, const struct mt_render_input *in, unsigned int n, enum mt_format fmt)
+{
+	struct doc d = { .f = f, .fmt = fmt };
+	const struct kind *k;
 	int ret;
 
 	if (!(MT_FORMAT_BIT(fmt) & MT_FORMATS_DOCUMENT))
 		return -EINVAL;
+	ret = mt_render_doc_init(&d.rd, in, n);
+	if (ret)
+		return ret;
+	d.reps = calloc(n, sizeof(*d.reps));
+	d.files = calloc(n, sizeof(*d.files));
+	if (!d.reps || !d.files) {
+		free(d.reps);
+		free(d.files);
+		return -ENOMEM;
+	}
 	for (unsigned int i = 0; i < n; i++) {
-		sweep |= reps[i]->n_results > 1;
-		if (len < sizeof(title))
-			len += snprintf(title + len, sizeof(title) - len, "%s%s", i ? ", " : "",
-					files[i]);
+		d.reps[i] = in[i].rep;
+		d.files[i] = in[i].file;
 	}
-	if (fmt == MT_FORMAT_HTML)
-		fputs(html_head, f);
-	if (fmt == MT_FORMAT_HTML) {
-		fputs("<h1>memtlb report: ", f);
-		mt_cell_html(f, title);
-		fputs("</h1>\n", f);
-	} else {
-		char safe[MT_SAFE_MAX];
-
-		fprintf(f, "%smemtlb report: %s\n", fmt == MT_FORMAT_MARKDOWN ? "# " : "",
-			mt_cell_safe(safe, sizeof(safe), title));
-	}
+	k = &kinds[d.rd.kind];
+	title(&d);
 	heading(f, fmt, 1, "System");
-	ret = facts(f, fmt, reps, files, n, true);
+	ret = facts(&d, true);
 	heading(f, fmt, 1, "Configuration");
-	ret = ret ? ret : facts(f, fmt, reps, files, n, false);
-
-	heading(f, fmt, 1, "Plots");
-	if (fmt != MT_FORMAT_HTML) {
-		note(f, fmt, "Plots are in the HTML report (--format html).");
-	} else {
-		enum plot_kind kinds[PLOT_KINDS_MAX];
-		size_t nk = plot_kinds(reps, n, kinds);
-
-		for (size_t k = 0; k < nk && !ret; k++)
-			ret = plot(f, kinds[k], reps, files, n, &missing);
-	}
-	if (missing)
-		note(f, fmt, "gnuplot is not installed: plots left out, tables below "
-			     "(apt-get install gnuplot-nox).");
-
-	if (sweep && !ret) {
-		heading(f, fmt, 1, "Per-block cost against region size");
-		ret = sweep_table(f, fmt, reps, files, n);
-		ret = ret ? ret : knees_section(f, fmt, reps, files, n);
-		ret = ret ? ret : matrix_section(f, fmt, reps, files, n);
-		ret = ret ? ret : levels_section(f, fmt, reps, files, n);
-	}
-	if (n > 1 && !ret)
-		ret = compare_section(f, fmt, reps, files, n);
-
-	for (unsigned int i = 0; !ret && i < n; i++) {
-		for (size_t k = 0; !ret && k < reps[i]->n_results; k++) {
-			const struct mt_result *r = reps[i]->results[k];
-			char h[600];
-
-			snprintf(h, sizeof(h), "%s: %s", files[i], r->params);
-			heading(f, fmt, 1, h);
-			ret = phase_table(f, fmt, reps[i], r);
-			if (!ret && r->n_events) {
-				heading(f, fmt, 2, "Counts per block");
-				ret = per_block_table(f, fmt, r);
-			}
-		}
-	}
-	note(f, fmt, "Times are means over iterations; counts are means per iteration of each "
-		     "phase, (x%) the share of time counted where multiplexed and scaled.");
+	ret = ret ? ret : facts(&d, false);
+	for (int s = 0; s < S_MAX && !ret; s++)
+		if (k->sections & SEC(s))
+			ret = sections[s](&d);
+	if (k->footer)
+		note(f, fmt, k->footer);
 	if (fmt == MT_FORMAT_HTML)
 		fputs("</body>\n</html>\n", f);
-	return ret;
-}
-
-int mt_render_pdf(const struct mt_report *const *reps, const char *const *files,
-		  unsigned int n, char **pdf, size_t *len)
-{
-	enum plot_kind kinds[PLOT_KINDS_MAX];
-	char *sbuf[PLOT_KINDS_MAX] = { 0 }, *dbuf[PLOT_KINDS_MAX] = { 0 };
-	size_t k = plot_kinds(reps, n, kinds), slen, dlen;
-	int ret = 0;
-
-	*pdf = NULL;
-	*len = 0;
-	if (!k)
-		return -ENODATA;
-	for (size_t i = 0; i < k && !ret; i++) {
-		FILE *script = open_memstream(&sbuf[i], &slen);
-		FILE *data = open_memstream(&dbuf[i], &dlen);
-
-		if (script && data)
-			plot_script(script, data, kinds[i], reps, files, n);
-		if (!script || !data)
-			ret = -ENOMEM;
-		/* both closed whatever the first says: | on purpose, not || */
-		if ((script && fclose(script)) | (data && fclose(data)))
-			ret = -ENOMEM;
-	}
-	if (!ret)
-		ret = mt_plot_pdf((const char *const *)sbuf, (const char *const *)dbuf, k, pdf, len);
-	for (size_t i = 0; i < PLOT_KINDS_MAX; i++) {
-		free(sbuf[i]);
-		free(dbuf[i]);
-	}
+	free(d.reps);
+	free(d.files);
 	return ret;
 }

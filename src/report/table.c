@@ -121,13 +121,7 @@ static void run_row(struct mt_table *t, const char *what, const struct mt_summar
 		mt_table_add(t, "%s", "");
 }
 
-/*
- * memtlb run: one row per event, perf stat's shape, with the spread
- * spelt out: sample stddev and cv over the runs, and the standard error
- * of the mean (what perf prints as "+- x%") in its own labelled column.
- * Events that did not count are named in a note (rows of them with verbose).
- */
-static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int width)
+int mt_run_table(struct mt_table **out, const struct mt_report *rep, bool verbose)
 {
 	const struct mt_result *r = rep->n_results ? rep->results[0] : NULL;
 	const struct mt_phase_stat *ps;
@@ -135,20 +129,12 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	bool multiplexed = false, derived = false;
 	double scale;
 	const char *unit;
-	char cmd[MT_SAFE_MAX], set[MT_SAFE_MAX];
-	int ret, prose = MT_PROSE_WIDTH(width);
+	char what[32];
+	int ret;
 
-	mt_text_wrapf(f, prose, "memtlb run: %s: %u run%s%s%s",
-	      mt_cell_safe(cmd, sizeof(cmd), rep->command_line), rep->runs,
-	      rep->runs == 1 ? "" : "s", rep->event_set[0] ? ", event set " : "",
-	      rep->event_set[0] ? mt_cell_safe(set, sizeof(set), rep->event_set) : "");
-	/* a line of its own: a long command line cannot wrap it away */
-	if (rep->exit_status)
-		fprintf(f, "FAILED: exit status %d; stopped after it\n", rep->exit_status);
-	mt_report_print_system(f, rep, prose);
-	fputc('\n', f);
+	*out = NULL;
 	if (!r || !r->n_phases)
-		return ferror(f) ? -EIO : 0;
+		return -ENODATA;
 	ps = &r->phases[0];
 	for (unsigned int e = 0; e < r->n_events; e++)
 		multiplexed |= ps->counters[e].state == MT_COUNTER_OK &&
@@ -164,29 +150,24 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 	if (multiplexed)
 		mt_table_add(t, "%s", "running");
 	unit = mt_time_unit(&ps->time_ns.mean, 1, &scale);
-	{
-		char what[32];
-
-		snprintf(what, sizeof(what), "wall time (%s)", unit);
-		run_row(t, what, &ps->time_ns, scale, 1.0, false);
-	}
+	snprintf(what, sizeof(what), "wall time (%s)", unit);
+	run_row(t, what, &ps->time_ns, scale, 1.0, false);
 	for (unsigned int e = 0; e < r->n_events; e++) {
 		const struct mt_counter_stat *cs = &ps->counters[e];
-
 		const char *tu = mt_event_time_unit(r->events[e].name);
 
 		if (cs->state == MT_COUNTER_OK) {
-			char what[sizeof(r->events[e].name) + 64];
+			char name[sizeof(r->events[e].name) + 64];
 			int n;
 
 			/* a clock's nanoseconds as perf shows them, in msec */
-			n = snprintf(what, sizeof(what), "%s%s%s%s", r->events[e].name,
+			n = snprintf(name, sizeof(name), "%s%s%s%s", r->events[e].name,
 				     tu ? " (" : "", tu ? tu : "", tu ? ")" : "");
 			/* over the runs that counted it, and says so */
-			if (cs->s.n < ps->time_ns.n && n > 0 && (size_t)n < sizeof(what))
-				snprintf(what + n, sizeof(what) - (size_t)n, " n=%zu of %zu",
+			if (cs->s.n < ps->time_ns.n && n > 0 && (size_t)n < sizeof(name))
+				snprintf(name + n, sizeof(name) - (size_t)n, " n=%zu of %zu",
 					 cs->s.n, ps->time_ns.n);
-			run_row(t, what, &cs->s, tu ? MT_CLOCK_NS_PER_UNIT : 1.0, cs->running,
+			run_row(t, name, &cs->s, tu ? MT_CLOCK_NS_PER_UNIT : 1.0, cs->running,
 				!tu);
 			continue;
 		}
@@ -209,26 +190,53 @@ static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int wid
 		for (unsigned int c = 2; c < t->ncols; c++)
 			mt_table_add(t, "%s", "");
 	}
-	ret = t->err;
-	if (!ret)
-		ret = mt_table_print_fit(f, t, verbose ? 0 : width, 1);
+	ret = t->err ? t->err : mt_table_notes(t, rep, r, verbose);
+	/* a note each, so that a wrap never cuts a definition */
+	mt_table_note(t, "mean over the runs; stddev: sample standard deviation (n-1); "
+		      "cv = stddev/mean");
+	mt_table_note(t, "sem = stddev/sqrt(runs)/mean, the standard error of the mean "
+		      "(perf's \"+- x%%\")");
+	if (multiplexed)
+		mt_table_note(t, "running: share of time counted where multiplexed, values scaled");
+	if (derived)
+		mt_table_note(t, "derived metrics: from the means");
+	ret = ret ? ret : t->err;
+	if (ret) {
+		mt_table_destroy(t);
+		return ret;
+	}
+	*out = t;
+	return 0;
+}
+
+/* memtlb run: its title, the system, and mt_run_table under them. */
+static int print_run(FILE *f, const struct mt_report *rep, bool verbose, int width)
+{
+	struct mt_table *t;
+	char cmd[MT_SAFE_MAX], set[MT_SAFE_MAX];
+	int ret, prose = MT_PROSE_WIDTH(width);
+
+	mt_text_wrapf(f, prose, "memtlb run: %s: %u run%s%s%s",
+	      mt_cell_safe(cmd, sizeof(cmd), rep->command_line), rep->runs,
+	      rep->runs == 1 ? "" : "s", rep->event_set[0] ? ", event set " : "",
+	      rep->event_set[0] ? mt_cell_safe(set, sizeof(set), rep->event_set) : "");
+	/* a line of its own: a long command line cannot wrap it away */
+	if (rep->exit_status)
+		fprintf(f, "FAILED: exit status %d; stopped after it\n", rep->exit_status);
+	mt_report_print_system(f, rep, prose);
 	fputc('\n', f);
-	if (!ret)
-		ret = mt_table_notes(t, rep, r, verbose);
+	ret = mt_run_table(&t, rep, verbose);
+	if (ret == -ENODATA)
+		return ferror(f) ? -EIO : 0;
+	if (ret)
+		return ret;
+	ret = mt_table_print_fit(f, t, verbose ? 0 : width, 1);
+	fputc('\n', f);
 	if (!ret)
 		ret = mt_table_print_notes_fit(f, t, prose);
 	mt_table_destroy(t);
 	if (ret)
 		return ret;
-	/* one line each, so that a wrap never cuts a definition */
-	mt_text_wrapf(f, prose, "mean over the runs; stddev: sample standard deviation (n-1); "
-	      "cv = stddev/mean");
-	mt_text_wrapf(f, prose, "sem = stddev/sqrt(runs)/mean, the standard error of the mean "
-	      "(perf's \"+- x%%\")");
-	if (multiplexed)
-		mt_text_wrapf(f, prose, "running: share of time counted where multiplexed, values scaled");
-	if (derived)
-		mt_text_wrapf(f, prose, "derived metrics: from the means");
 	return ferror(f) ? -EIO : 0;
 }
 

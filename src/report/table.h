@@ -18,6 +18,16 @@
  */
 int mt_report_print_table(FILE *f, const struct mt_report *rep, bool verbose);
 /*
+ * memtlb run's table: a row for the wall time, one per event that counted
+ * (every event when verbose), one per derived metric; mean, stddev, cv and
+ * sem over the runs (perf stat's shape, the spread spelt out); under it
+ * the notes, the columns' definitions last. The same for memtlb run and
+ * memtlb report. 0, -ENODATA (no result), -ENOMEM; *out NULL on failure.
+ */
+struct mt_table;
+int mt_run_table(struct mt_table **out, const struct mt_report *rep, bool verbose);
+
+/*
  * Every value a row: point, phase, metric, unit, mean, stddev, cv, running,
  * status; integers as integers, the rest in the digits that read back.
  */

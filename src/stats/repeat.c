@@ -7,6 +7,7 @@
 
 #include "stats/ci.h"
 #include "stats/repeat.h"
+#include "stats/stats.h"
 
 bool mt_repeat_ci_met(const double *x, size_t n, double pct)
 {
@@ -37,42 +38,19 @@ enum mt_stop mt_repeat_decide(const struct mt_config *cfg, size_t done, double e
 	return MT_STOP_NONE;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double quantile(const double *sorted, size_t n, double q)
-{
-	double h = q * (double)(n - 1);
-	size_t lo = (size_t)floor(h);
-
-	if (lo + 1 >= n)
-		return sorted[n - 1];
-	return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
-}
-
 int mt_repeat_outliers(const double *x, size_t n, bool *flag)
 {
-	double *s, q1, q3, iqr;
+	double q[3], iqr;
 	int count = 0;
 
 	memset(flag, 0, n * sizeof(*flag));
 	if (n < 4)
 		return 0;
-	s = malloc(n * sizeof(*s));
-	if (!s)
+	if (mt_stats_quartiles(x, n, q))
 		return -ENOMEM;
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	q1 = quantile(s, n, 0.25);
-	q3 = quantile(s, n, 0.75);
-	iqr = q3 - q1;
-	free(s);
+	iqr = q[2] - q[0];
 	for (size_t i = 0; i < n; i++) {
-		flag[i] = x[i] > q3 + 1.5 * iqr || x[i] < q1 - 1.5 * iqr;
+		flag[i] = x[i] > q[2] + 1.5 * iqr || x[i] < q[0] - 1.5 * iqr;
 		count += flag[i];
 	}
 	return count;

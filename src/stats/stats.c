@@ -15,6 +15,44 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The q-quantile of n sorted samples, interpolated between the two around it. */
+static double quantile(const double *sorted, size_t n, double q)
+{
+	double h = q * (double)(n - 1);
+	size_t lo = (size_t)floor(h);
+
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
+}
+
+/* x[0..n) sorted into a new array (free it); NULL: no memory. */
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *sorted = malloc(n * sizeof(*sorted));
+
+	if (!sorted)
+		return NULL;
+	memcpy(sorted, x, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	return sorted;
+}
+
+int mt_stats_quartiles(const double *x, size_t n, double q[3])
+{
+	double *sorted;
+
+	if (!n)
+		return -EINVAL;
+	sorted = sorted_copy(x, n);
+	if (!sorted)
+		return -ENOMEM;
+	for (int i = 0; i < 3; i++)
+		q[i] = quantile(sorted, n, 0.25 * (i + 1));
+	free(sorted);
+	return 0;
+}
+
 int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s)
 {
 	double sum = 0.0, ss = 0.0, *sorted;
@@ -22,11 +60,9 @@ int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s)
 	memset(s, 0, sizeof(*s));
 	if (!n)
 		return -EINVAL;
-	sorted = malloc(n * sizeof(*sorted));
+	sorted = sorted_copy(x, n);
 	if (!sorted)
 		return -ENOMEM;
-	memcpy(sorted, x, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	for (size_t i = 0; i < n; i++)
 		sum += x[i];
 	s->n = n;

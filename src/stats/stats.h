@@ -13,6 +13,14 @@
 int mt_stats_summarize(const double *x, size_t n, struct mt_summary *s);
 
 /*
+ * The quartiles of x[0..n) by linear interpolation between the sorted
+ * samples (numpy's default): q[0] the first, q[1] the median, q[2] the
+ * third. A spread that cannot go below the least sample, as a mean's
+ * stddev can. 0, -EINVAL (n 0), -ENOMEM.
+ */
+int mt_stats_quartiles(const double *x, size_t n, double q[3]);
+
+/*
  * Scale and summarise the raw samples of a run into a result: each
  * iteration's delta scaled by enabled/running time; iterations that never
  * ran are left out of the summary and of the running share. With no

@@ -147,7 +147,7 @@ PY
 			"$out" "matrix: the fallbacks of a size not proven"
 	fi
 	if [ "$name" = matrix ] && command -v gnuplot >/dev/null; then
-		n=$(grep -c 'against page size (95% CI)</text>' "$work/$name.html")
+		n=$(grep -c 'against page size (median, IQR)</text>' "$work/$name.html")
 		[ "$n" -eq 2 ] && ok || fail "matrix: $n plots against page size, expected 2"
 		expect_grep '^<h2>Page sizes</h2>' "$work/$name.html" "matrix: its section"
 	fi
@@ -180,7 +180,7 @@ export MEMTLB_GNUPLOT
 run report --format html "$D/base.json" -o "$work/fakeplot.html"
 unset MEMTLB_GNUPLOT
 expect_status 0 "gnuplot without svg"
-expect_grep 'gnuplot failed on this plot: left out' "$work/fakeplot.html" "gnuplot failed note"
+expect_grep 'gnuplot failed on this plot: its output has no &lt;svg&gt; element: left out' "$work/fakeplot.html" "gnuplot failed note"
 expect_grep '<td>write_0</td>' "$work/fakeplot.html" "gnuplot failed: tables kept"
 if grep -q '<svg\|(null)' "$work/fakeplot.html"; then fail "gnuplot failed: svg or (null)"; else ok; fi
 xml_ok "$work/fakeplot.html" "gnuplot failed html"
@@ -193,7 +193,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 d["system"]["tlb"] = [
     {"level": 1, "type": "data", "pages": "4K", "entries": 64, "ways": 0},
-    {"level": 2, "type": "data", "pages": "4K", "entries": 2048, "ways": 8}]
+    {"level": 2, "type": "data", "pages": "4K", "entries": 2048, "ways": 8},
+    {"level": 1, "type": "data", "pages": "2M", "entries": 16, "ways": 0}]
 for r in d["results"]:
     blocks = r["params"]["blocks"]
     for p in r["phases"]:
@@ -242,6 +243,12 @@ expect_grep "^set arrow from 8388608, graph 0 to 8388608, graph 1 nohead" "$work
 	"plots: the L2 dTLB reach as a vertical line"
 expect_grep "^set label 'L2 dTLB 4k reach 8m \(cpuid\)' at 8388608, graph" "$work/gp-input" \
 	"plots: the reach labelled"
+# a level of 2 MiB pages (32m, within the data) explains nothing on base pages
+expect_no_grep "^set label 'L1 dTLB 2m" "$work/gp-input" "plots: only the page size measured"
+# medians and quartiles, never a mean's stddev: no bar below zero, none on a log axis
+expect_grep "^set title 'read pass: time per block against region size \\(median, IQR\\)'" \
+	"$work/gp-input" "plots: the intervals named"
+expect_no_grep 'histogram' "$work/gp-input" "plots: no bars"
 if grep -q "^set arrow from 262144," "$work/gp-input"; then
 	fail "plots: the L1 reach (256k) drawn outside the data (1m..64m)"; else ok; fi
 expect_grep '^set autoscale xfix$' "$work/gp-input" "plots: x ends at the data"
@@ -311,6 +318,173 @@ expect_one_error_line "bad format"
 run report "$D/base.json" -o /nonexistent-dir/r.html
 expect_status 2 "unwritable -o"
 expect_one_error_line "unwritable -o"
+
+# Every kind of report memtlb writes (issue 32): a document of its own
+# kind, its facts and sections from render.c's table of kinds.
+R=$MEMTLB_TEST_DATA/report
+# within80 FILE WHAT: the text fits 80 columns
+within80() {
+	if awk 'length > 80 { print "  " length ": " $0; bad = 1 } END { exit bad }' "$1" >&2
+	then ok; else fail "$2: a line over 80 columns"; fi
+}
+# run: the command, its runs and exit status, memtlb run's table; no region,
+# no passes, no point's parameters (a run has none: they read 0)
+run report "$R/run.json"
+expect_status 0 "run: text"
+expect_grep '^command line +true$' "$out" "run: the command line"
+expect_grep '^runs +3 of 3$' "$out" "run: runs of repeats"
+expect_grep '^exit status +0$' "$out" "run: exit status"
+expect_grep '^events +minor-faults,task-clock$' "$out" "run: events"
+expect_grep '^== .*/run\.json: true$' "$out" "run: headed by its command"
+expect_grep '^wall time \((ns|us|ms|s)\) +[0-9.]+ ' "$out" "run: memtlb run's table"
+expect_grep '^sem = stddev/sqrt\(runs\)/mean' "$out" "run: its definitions"
+expect_no_grep 'region=0|^region |^passes |^block ' "$out" "run: no region, passes or params"
+within80 "$out" "run"
+# flush: memtlb flush's own tables; nothing of a workload's sweep
+run report "$R/flush.json"
+expect_status 0 "flush: text"
+expect_grep '^op +madvise$' "$out" "flush: the op"
+expect_grep '^ pages +us/op +cv +median us +mean us +ns/page +ops +refault/op$' "$out" \
+	"flush: memtlb flush's table"
+expect_grep '^Knee: ' "$out" "flush: its knee line"
+expect_no_grep '^== (Knees|TLB levels|Per-block)|write_0' "$out" "flush: not a sweep"
+within80 "$out" "flush"
+# probe: rendered, not refused: its table with the levels and cpuid's word
+run report "$R/probe.json"
+expect_status 0 "probe: text"
+expect_grep '^kernel +6\.1\.0-fixture$' "$out" "probe: the system"
+expect_grep '^levels found +1$' "$out" "probe: its facts"
+expect_grep '^ +104 +416\.0 KiB .* <- L1 dTLB$' "$out" "probe: the table, the step marked"
+expect_grep '^L1 dTLB: 96\.\.104 entries x 4\.0 KiB' "$out" "probe: the level"
+expect_grep '^cpuid 0x80000005' "$out" "probe: cpuid's word"
+within80 "$out" "probe"
+for kind in run flush probe; do
+	run report --format markdown "$R/$kind.json"
+	expect_status 0 "$kind: markdown"
+	if markdown_ok "$out"; then ok; else fail "$kind: markdown table column counts"; fi
+	run report --format html "$R/$kind.json" -o "$work/$kind.html"
+	expect_status 0 "$kind: html"
+	xml_ok "$work/$kind.html" "$kind html"
+done
+
+# Each file read once: a probe or a stat report from a pipe.
+for f in "$R/probe.json" "$D/base.json"; do
+	"$MEMTLB" report /dev/stdin <"$f" >"$work/pipe.txt" 2>"$work/pipe.err"
+	expect_grep '^== Configuration$' "$work/pipe.txt" "a report from a pipe: $(basename "$f")"
+done
+
+# One kind per document: refused before any input is loaded, one line.
+for pair in "$D/base.json:$R/run.json:stat:run" "$R/probe.json:$D/sweep.json:probe:sweep" \
+	    "$R/flush.json:$R/run.json:flush:run"; do
+	a=${pair%%:*}; rest=${pair#*:}; b=${rest%%:*}; rest=${rest#*:}
+	ka=${rest%%:*}; kb=${rest#*:}
+	run report "$a" "$b" "$work/not-there.json" -o "$work/mixed.html"
+	expect_status 2 "mixed $ka and $kb"
+	expect_one_error_line "mixed $ka and $kb"
+	expect_grep "^memtlb: report: .*: a $ka report, .*: a $kb report: one kind per document\$" \
+		"$err" "mixed $ka and $kb: says why"
+	expect_grep '^hint: ' "$err" "mixed $ka and $kb: a hint"
+	if [ -e "$work/mixed.html" ]; then fail "mixed $ka and $kb: wrote output"; else ok; fi
+done
+# a command whose reports are not rendered: refused with the reason
+python3 - "$D/base.json" "$work/bisect.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["command"] = "bisect\u001b[2J"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run report "$work/bisect.json"
+expect_status 2 "another command"
+expect_one_error_line "another command"
+expect_grep 'renders those of stat, sweep, run, flush and probe' "$err" "another command: why"
+
+# gnuplot's own words when it fails, its first two lines, escaped.
+printf '%s\n' '#!/bin/sh' 'cat >/dev/null' \
+	"printf 'line 3: <b>bad\\033[2J & worse\\n\\n   ^\\nsecond line\\nthird line\\n' >&2" \
+	'exit 1' >"$work/gp-fail"
+chmod +x "$work/gp-fail"
+MEMTLB_GNUPLOT=$work/gp-fail run report "$D/base.json" -o "$work/gpfail.html"
+expect_status 0 "gnuplot fails"
+expect_grep '<p>gnuplot failed on this plot: line 3: &lt;b&gt;bad\\x1b\[2J &amp; worse; second line: left out\.</p>' \
+	"$work/gpfail.html" "gnuplot fails: its message"
+expect_no_grep 'third line' "$work/gpfail.html" "gnuplot fails: two lines at most"
+xml_ok "$work/gpfail.html" "gnuplot fails html"
+# -o FILE.pdf: the check of pdfcairo passes, the plots fail: said on one line
+printf '%s\n' '#!/bin/sh' 'in=$(cat)' \
+	'case "$in" in *plot*) echo "line 7: all points y value undefined!" >&2; exit 1;; esac' \
+	>"$work/gp-pdffail"
+chmod +x "$work/gp-pdffail"
+MEMTLB_GNUPLOT=$work/gp-pdffail run report "$D/base.json" -o "$work/f.pdf"
+expect_status 1 "pdf: gnuplot fails"
+expect_one_error_line "pdf: gnuplot fails"
+expect_grep 'gnuplot failed on the plots: line 7: all points y value undefined!$' "$err" \
+	"pdf: gnuplot's message"
+
+# The plots of each kind exist in the XHTML: an SVG with the plot's title
+# and, per series, its legend and a point drawn besides the legend's own.
+# svg_ok FILE WHAT TITLE [LEGEND...]
+svg_ok() {
+	if python3 - "$@" <<'PY'; then ok; else fail "$2: plot '$3'"; fi
+import re, sys
+path, what, title, legends = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+doc = open(path).read()
+for svg in re.findall(r"<svg.*?</svg>", doc, re.S):
+    if "<text>%s</text>" % title not in svg:
+        continue
+    parts = re.split(r'<g id="gnuplot_plot_\d+[a-z]?" >', svg)[1:]
+    names = [re.search(r"<text>(.*?)</text>", p).group(1) for p in parts]
+    uses = [len(re.findall(r"<use xlink:href='#gpPt", p)) for p in parts]
+    bad = [n for n, u in zip(names, uses) if u < 2]
+    if not parts or bad:
+        sys.exit("  %s: no point drawn for %s" % (what, bad or "any series"))
+    if legends and names[:len(legends)] != legends:
+        sys.exit("  %s: legends %s, expected %s" % (what, names, legends))
+    sys.exit(0)
+sys.exit("  %s: no plot titled %s" % (what, title))
+PY
+}
+if command -v gnuplot >/dev/null; then
+	M=$MEMTLB_TEST_DATA/matrix-2m.json
+	run report "$D/base.json" -o "$work/k-stat.html"
+	svg_ok "$work/k-stat.html" stat 'Time per phase (median, IQR over iterations)' \
+		'kernel 6.1.0-base'
+	run report "$D/sweep.json" -o "$work/k-sweep.html"
+	for t in 'first write (write_0)' 'read pass'; do
+		svg_ok "$work/k-sweep.html" sweep "$t: time per block against region size (median, IQR)"
+	done
+	run report "$M" -o "$work/k-matrix.html"
+	for t in 'First touch (write_0)' 'Steady access'; do
+		svg_ok "$work/k-matrix.html" matrix "$t against page size (median, IQR)"
+	done
+	run report "$R/run.json" -o "$work/k-run.html"
+	svg_ok "$work/k-run.html" run 'Wall time of the command (median, IQR over runs)' \
+		'kernel 6.1.0-fixture'
+	run report "$R/flush.json" -o "$work/k-flush.html"
+	svg_ok "$work/k-flush.html" flush \
+		'flush (madvise): time per page against region size (median, IQR)'
+	run report "$R/probe.json" -o "$work/k-probe.html"
+	svg_ok "$work/k-probe.html" probe 'Translation cost per access against size (95% CI)'
+	expect_grep '<text>L1 dTLB 96\.\.104 x 4k \(probe\)</text>' "$work/k-probe.html" \
+		"probe: the level found marked"
+	# legends: what differs between the inputs, not their file names
+	run report "$D/base.json" "$D/regression.json" -o "$work/k-kernels.html"
+	svg_ok "$work/k-kernels.html" kernels 'Time per phase (median, IQR over iterations)' \
+		'kernel 6.1.0-base' 'kernel 6.1.0-slow'
+	python3 - "$D/base.json" "$work/pages-a.json" "$work/pages-b.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for path, pages in (sys.argv[2], "default"), (sys.argv[3], "thp"):
+    d["config"]["pages"] = pages
+    json.dump(d, open(path, "w"))
+PY
+	run report "$work/pages-a.json" "$work/pages-b.json" -o "$work/k-pages.html"
+	svg_ok "$work/k-pages.html" pages 'Time per phase (median, IQR over iterations)' \
+		'pages default' 'pages thp'
+	cp "$D/base.json" "$work/same-b.json"
+	run report "$D/base.json" "$work/same-b.json" -o "$work/k-files.html"
+	svg_ok "$work/k-files.html" 'nothing differs' \
+		'Time per phase (median, IQR over iterations)' "$D/base.json" "$work/same-b.json"
+fi
 
 # sweep --from and report read the same default phase of one file: read_4
 # of a 10-pass sweep (not the last read pass, read_9), so the same curve.

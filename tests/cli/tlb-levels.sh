@@ -82,10 +82,11 @@ expect_grep '^set object rect from 6291456, graph 0 to 10485760, graph 1 behind'
 	"$work/gp-input" "plot: the probe's reach range as a band"
 expect_grep '^set arrow from 10485760, graph 0 to 10485760, graph 1 nohead dt 2' \
 	"$work/gp-input" "plot: the range's upper edge"
-# A probe report has no points to show: refused, and said so.
-usage_case "report of a probe report" report "$work/p.json"
+# A probe report has no workload's points: compare refuses it, and says so
+# (memtlb report renders a whole one as a probe's document: report.sh).
+usage_case "compare of a probe report" compare "$work/p.json" "$work/p.json"
 expect_grep 'a memtlb probe report: its levels are read by stat and sweep --tlb' "$err" \
-	"report of a probe report: why"
+	"compare of a probe report: why"
 
 # cpuid's L2 inside the probe's range: agree; outside: disagree.
 zen3='[{"level": 1, "type": "data", "pages": "4K", "entries": 64, "ways": 0},

@@ -34,21 +34,19 @@ static ssize_t discard(void *cookie, const char *buf, size_t len)
  */
 static void render_many(FILE *out, const struct mt_report *rep, unsigned int n)
 {
-	const struct mt_report *many[64];
-	const char *many_names[64];
+	struct mt_render_input many[64];
 	size_t cells = 0;
 
 	for (size_t i = 0; i < rep->n_results; i++)
 		cells += rep->results[i]->n_events + rep->results[i]->n_phases;
 	if (cells > 32 && n > 4)
 		n = 4;
-	for (unsigned int i = 0; i < n; i++) {
-		many[i] = rep;
-		many_names[i] = i & 1 ? "b\x1b[2J,\"q\".json" : "a DATAFILE b.json";
-	}
-	mt_render(out, many, many_names, n, MT_FORMAT_TEXT);
+	for (unsigned int i = 0; i < n; i++)
+		many[i] = (struct mt_render_input){
+			.file = i & 1 ? "b\x1b[2J,\"q\".json" : "a DATAFILE b.json", .rep = rep };
+	mt_render(out, many, n, MT_FORMAT_TEXT);
 	if (n < 8)
-		mt_render(out, many, many_names, n, MT_FORMAT_MARKDOWN);
+		mt_render(out, many, n, MT_FORMAT_MARKDOWN);
 }
 
 /*
@@ -66,6 +64,8 @@ static void render(FILE *out, const struct mt_report *rep, uint32_t sel)
 	static const unsigned int counts[] = { 3, 4, 7, 8, 9, 16, 63, 64 };
 	const struct mt_report *two[2] = { rep, rep };
 	const char *names[2] = { "a.json", "b.json" };
+	const struct mt_render_input both[2] = { { .file = "a.json", .rep = rep },
+						 { .file = "b.json", .rep = rep } };
 	struct mt_comparison *cmp;
 
 	switch (sel % 16 / 3) {
@@ -92,10 +92,10 @@ static void render(FILE *out, const struct mt_report *rep, uint32_t sel)
 		}
 		break;
 	case 3:
-		mt_render(out, two, names, 2, MT_FORMAT_TEXT);
+		mt_render(out, both, 2, MT_FORMAT_TEXT);
 		break;
 	case 4:
-		mt_render(out, two, names, 2, MT_FORMAT_MARKDOWN);
+		mt_render(out, both, 2, MT_FORMAT_MARKDOWN);
 		break;
 	default:	/* 15 */
 		render_many(out, rep, counts[sel / 16 % 8]);

@@ -227,10 +227,9 @@ static int print_stat_wide(FILE *f, const void *rep)
 
 static int print_doc(FILE *f, const void *rep)
 {
-	const struct mt_report *reps[] = { rep };
-	const char *files[] = { "r.json" };
+	const struct mt_render_input in = { .file = "r.json", .rep = rep };
 
-	return mt_render(f, reps, files, 1, MT_FORMAT_TEXT);
+	return mt_render(f, &in, 1, MT_FORMAT_TEXT);
 }
 
 /* Lines from the one starting "phase " and "mean (" to the blank line after. */
