@@ -16,7 +16,11 @@
 #   bench/bisect-replay.sh [BISECTIONS [NOISE.json]]   (default 20, measured)
 #
 # NOISE.json: a stat report whose read_4 samples give the noise; without
-# it, `memtlb stat --region 64m -i 10 -j` is run here. SCALE=F multiplies
+# it, `memtlb stat --region 64m -i 10 -j` is run here. The man page's
+# figures used bench/data/bisect-noise-i10.json (-i 10, cv 11.9%, tails
+# of +26%) and bisect-noise-i30.json (-i 30, 3 of 30 iterations at 30x
+# the rest), both of the 2-vCPU build machine, kept so that they can be
+# reproduced; MEMTLB=PATH judges with another build (the old rule's). SCALE=F multiplies
 # the noise's deviations (SCALE=0.1: a machine ten times as quiet);
 # THRESHOLD (default 2.5, half the step), BASE_N (the baseline's
 # iterations, default 30), MAX (--max-runs, default 30), SEED.

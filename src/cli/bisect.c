@@ -57,7 +57,8 @@ struct job {
 	bool emulated;
 	char phase[MT_PHASE_NAME_MAX];
 	char field[MT_EVENT_NAME_MAX];
-	struct mt_summary base_s;
+	double *base_x;		/* the baseline's samples, what each look judges against */
+	struct mt_bisect_array base_a;
 };
 
 /* A report bisect-run can judge: a stat report of one point. */
@@ -75,6 +76,7 @@ static int metric_check(struct job *j)
 {
 	const struct mt_result *r = j->base->results[0];
 	double *x = NULL, mean, half;
+	struct mt_summary s;
 	size_t n = 0;
 	int ret;
 
@@ -107,10 +109,9 @@ static int metric_check(struct job *j)
 	if (ret == -ENOMEM)
 		return mt_cli_fail("bisect-run", ret);
 	if (!ret && n >= 2) {
-		mt_stats_summarize(x, n, &j->base_s);
+		mt_stats_summarize(x, n, &s);
 		ret = mt_ci_mean95(x, n, &mean, &half);
 	}
-	free(x);
 	if (ret == -ENOENT) {
 		mt_err("--metric: %s:%s: not in %s", j->phase, j->field, j->baseline);
 		mt_hint("a phase of the report, and ns_per_block, time_us or an event");
@@ -119,21 +120,29 @@ static int metric_check(struct job *j)
 		       ret ? "no samples kept" : "fewer than 2 samples");
 		mt_hint("a stat report of 2 or more iterations; ns_per_block, time_us "
 			"or a counted event");
-	} else if (fabs(half) >= fabs(mean)) {
-		/* 0 or a base whose own interval holds 0: no percentage means anything */
-		mt_err("%s: %s:%s: %g, not clear of 0: no change in %% to judge",
-		       j->baseline, j->phase, j->field, mean);
+	} else if (fabs(half) >= fabs(mean) || s.median == 0.0) {
+		/*
+		 * 0 or a base whose own interval holds 0: no percentage means
+		 * anything; the change is in percent of the median, which must
+		 * not be 0 either
+		 */
+		mt_err("%s: %s:%s: %s %g, not clear of 0: no change in %% to judge",
+		       j->baseline, j->phase, j->field, s.median == 0.0 ? "median" : "mean",
+		       s.median == 0.0 ? 0.0 : mean);
 		mt_hint("judge a metric the baseline measured above 0, with --metric");
 	} else {
+		j->base_x = x;
+		j->base_a = (struct mt_bisect_array){ x, n };
 		return 0;
 	}
+	free(x);
 	return MT_EXIT_USAGE;
 }
 
 static int decide(struct job *j, mt_bisect_more_fn more, void *arg,
 		  struct mt_bisect_decision *d)
 {
-	int ret = mt_bisect_decide(&j->rule, &j->base_s, more, arg, d);
+	int ret = mt_bisect_decide(&j->rule, &j->base_a, more, arg, d);
 
 	if (ret == -ENOMEM)
 		return mt_cli_fail("bisect-run", ret);
@@ -246,7 +255,7 @@ static int judge_live(struct job *j, struct mt_bisect_decision *d)
 	return ret;
 }
 
-/* How the interval stands to the threshold: the verdict's reason. */
+/* How the bounds stand to the threshold: the verdict's reason. */
 static const char *const verdict_sign[MT_BISECT_VERDICT_MAX] = {
 	[MT_BISECT_GOOD] = "<=",
 	[MT_BISECT_BAD] = ">",
@@ -255,14 +264,16 @@ static const char *const verdict_sign[MT_BISECT_VERDICT_MAX] = {
 
 /*
  * One line, within 80 columns for the default metric: the verdict, the
- * change and its 95% CI against the threshold, the repetitions used.
+ * change and its bounds against the threshold, the repetitions used. Each
+ * bound holds with 95% over all the looks (stats/bisect.c), the pair
+ * with 90%: "bounds", not a "95% CI", which would claim the pair's.
  */
 static void say(const struct job *j, const struct mt_bisect_decision *d)
 {
-	char ci[64] = " (no bounded 95% CI)";
+	char ci[64] = " (no 95% bounds yet)";
 
 	if (d->have_ci)
-		snprintf(ci, sizeof(ci), " (95%% CI %+.1f..%+.1f) %s %g%%", d->ci_low,
+		snprintf(ci, sizeof(ci), " (95%% bounds %+.1f..%+.1f) %s %g%%", d->ci_low,
 			 d->ci_high, verdict_sign[d->verdict], j->rule.threshold_pct);
 	fprintf(stderr, "memtlb: %s: %s:%s %+.1f%%%s, n=%zu\n",
 		mt_bisect_verdict_name(d->verdict), j->phase, j->field, d->change, ci, d->n);
@@ -358,6 +369,7 @@ static int cmd_bisect_run(int argc, char *argv[])
 		say(&j, &d);
 	mt_report_destroy(j.base);
 	mt_report_destroy(j.cand);
+	free(j.base_x);
 	/*
 	 * Whatever stopped memtlb before a verdict must stop the bisection, not
 	 * mark the commit: bad input and failures to start are git's abort.

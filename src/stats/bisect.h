@@ -12,8 +12,11 @@
  * memtlb bisect-run's rule: whether a kernel's metric changed beyond a
  * threshold from a baseline's, decided sequentially on plain samples, so
  * that tests decide it on synthetic ones. A few repetitions first; more
- * only while the change's 95% interval still holds the threshold; and no
+ * only while the change's interval still holds the threshold; and no
  * verdict at all (undecided) rather than a guess once the budget is spent.
+ * The interval is the Hodges-Lehmann shift's (stats/mwu), which outliers
+ * move by a rank rather than by their size, each end a bound that holds
+ * with 95% over all the looks the budget allows (Bonferroni's split).
  */
 
 /* The first look, and the most repetitions unless --max-runs says. */
@@ -41,26 +44,44 @@ struct mt_bisect_decision {
 	enum mt_bisect_verdict verdict;
 	size_t n;		/* the candidate's repetitions judged */
 	unsigned int looks;	/* how many times the rule was asked */
-	double change;		/* percent, candidate against baseline */
-	bool have_ci;		/* false: the interval is unbounded (a noisy base) */
-	double ci_low, ci_high;	/* its 95% interval, percent */
+	double change;		/* percent of the base's median: the shift's estimate */
+	bool have_ci;		/* false: unbounded (too few repetitions yet) */
+	double ci_low, ci_high;	/* percent: each a 95% bound over all the looks */
 };
 
 /*
  * After n repetitions, how many to have at the next look: the first at
  * MT_BISECT_FIRST_LOOK, then half as many again each time (3, 5, 8, 12,
- * 18, 27, ...), never past max. Few looks keep the chance that one of
- * them errs small; growing ones spend the repetitions where it is close.
+ * 18, 27, ...), never past max, and max rather than a last step of less
+ * than half (3, 5, 8, 12, 18, 30 for 30). Few looks keep the share of the
+ * error each may spend large; growing ones spend the repetitions where it
+ * is close.
  */
 size_t mt_bisect_next_look(size_t n, size_t max);
 
 /*
- * One look: base the baseline's summary (n >= 2, mean not 0), cand[0..n)
- * the candidate's repetitions so far. The verdict is MORE only while n is
- * below the rule's budget. 0, or -EDOM (a base that cannot be a
- * percentage's, a rule without a budget).
+ * The chance of a wrong verdict that a look at n repetitions may spend,
+ * one-sided (each end of its interval at this level): 5% split over the
+ * looks a budget of max allows, in proportion to their repetitions, so
+ * that all the looks together err at most 5% (stats/bisect.c says why).
  */
-int mt_bisect_judge(const struct mt_bisect_rule *rule, const struct mt_summary *base,
+double mt_bisect_look_alpha(size_t n, size_t max);
+
+/* A series of samples: the baseline's; a saved candidate's (--from). */
+struct mt_bisect_array {
+	const double *x;
+	size_t n;
+};
+
+/*
+ * One look: base the baseline's samples (n >= 2, median not 0), cand[0..n)
+ * the candidate's repetitions so far. The change is the Hodges-Lehmann
+ * shift of the candidate from the base in percent of the base's median,
+ * its ends at mt_bisect_look_alpha(n, max_runs) each. The
+ * verdict is MORE only while n is below the rule's budget. 0, -EDOM (a
+ * base that cannot be a percentage's, a rule without a budget), -ENOMEM.
+ */
+int mt_bisect_judge(const struct mt_bisect_rule *rule, const struct mt_bisect_array *base,
 		    const double *cand, size_t n, struct mt_bisect_decision *out);
 
 /*
@@ -71,15 +92,10 @@ int mt_bisect_judge(const struct mt_bisect_rule *rule, const struct mt_summary *
 typedef int (*mt_bisect_more_fn)(void *arg, size_t want, const double **x, size_t *n);
 
 /* The sequential test: looks at mt_bisect_next_look's counts until a verdict. */
-int mt_bisect_decide(const struct mt_bisect_rule *rule, const struct mt_summary *base,
+int mt_bisect_decide(const struct mt_bisect_rule *rule, const struct mt_bisect_array *base,
 		     mt_bisect_more_fn more, void *arg, struct mt_bisect_decision *out);
 
 /* A saved series as a source: its first want repetitions (--from). */
-struct mt_bisect_array {
-	const double *x;
-	size_t n;
-};
-
 int mt_bisect_array_more(void *arg, size_t want, const double **x, size_t *n);
 
 /*

@@ -30,4 +30,21 @@ int mt_stats_mwu(const double *x, size_t nx, const double *y, size_t ny, struct 
  */
 double mt_stats_mwu_sf(size_t m, size_t n, double u);
 
+/*
+ * The Hodges-Lehmann estimate of the shift of x from y, the median of the
+ * nx ny differences x_i - y_j, and the interval that inverts the two-sided
+ * Mann-Whitney test at alpha (Lehmann): the differences of rank c and
+ * nx ny + 1 - c, c the largest count with P(U < c) <= alpha / 2 under the
+ * null hypothesis. Free of any assumption on the distribution but that x
+ * is y shifted: a few outliers move the bounds by a rank, not by their size.
+ */
+struct mt_hl {
+	double shift;
+	double low, high;	/* -INFINITY and INFINITY: too few values for alpha */
+};
+
+/* 0; -EDOM (a sample empty or with a NAN, alpha not in (0, 1)); -ENOMEM. */
+int mt_stats_hl(const double *x, size_t nx, const double *y, size_t ny, double alpha,
+		struct mt_hl *out);
+
 #endif

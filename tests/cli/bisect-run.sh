@@ -44,14 +44,14 @@ mk "$work/fast.json" 0.80 30
 
 run bisect-run --baseline "$work/good.json" --from "$work/same.json" --threshold 2.5
 expect_status 0 "same kernel: good"
-expect_grep '^memtlb: good: read_1:ns_per_block [+-]0\.[0-9]% \(95% CI .*\) <= 2\.5%, n=3$' \
+expect_grep '^memtlb: good: read_1:ns_per_block [+-]0\.[0-9]% \(95% bounds .*\) <= 2\.5%, n=3$' \
 	"$err" "one verdict line, after the first look"
 [ "$(wc -l <"$err")" -eq 1 ] && ok || fail "more than one line on stderr"
 [ ! -s "$out" ] && ok || fail "stdout not empty"
 
 run bisect-run --baseline "$work/good.json" --from "$work/slow.json" --threshold 2.5
 expect_status 1 "10% slower: bad"
-expect_grep '^memtlb: bad: read_1:ns_per_block \+(9|10)\.[0-9]% \(95% CI \+.*\) > 2\.5%, n=3$' \
+expect_grep '^memtlb: bad: read_1:ns_per_block \+(9|10)\.[0-9]% \(95% bounds \+.*\) > 2\.5%, n=3$' \
 	"$err" "bad verdict line"
 
 run bisect-run --baseline "$work/good.json" --from "$work/fast.json"

@@ -4,7 +4,8 @@
  * bad at the first look, a clear non-change good, an interval that holds
  * the threshold asks for more and, with the budget spent, gives no
  * verdict; an improvement is never bad; a saved series that runs out
- * ends the test where it ends.
+ * ends the test where it ends; outliers that mislead a mean's interval
+ * leave the verdict right or undecided.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,20 +18,20 @@
 #include <cmocka.h>
 
 #include "stats/bisect.h"
+#include "stats/compare.h"
 #include "stats/stats.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* 100 +- 1: a quiet baseline of 10 */
-static const double base_x[] = { 99, 101, 100, 99.5, 100.5, 100, 99, 101, 100.2, 99.8 };
+/*
+ * 100 +- 1: a quiet baseline of 20. Fewer could not decide at 3: the
+ * first look spends 0.2% (test_look_alpha), and 3 against 10 have 286
+ * orders, the rarest 0.35%.
+ */
+static const double base_x[] = { 99, 101, 100, 99.5, 100.5, 100, 99, 101, 100.2, 99.8,
+				  99.1, 100.9, 100.1, 99.6, 100.4, 99.9, 99.3, 100.7, 100.3, 99.7 };
 
-static struct mt_summary base(void)
-{
-	struct mt_summary s;
-
-	assert_int_equal(mt_stats_summarize(base_x, N(base_x), &s), 0);
-	return s;
-}
+static const struct mt_bisect_array b = { base_x, N(base_x) };
 
 static const struct mt_bisect_rule rule = { .threshold_pct = 2.5, .worse = 1, .max_runs = 30 };
 
@@ -43,12 +44,30 @@ static void test_looks(void **state)
 	assert_int_equal(mt_bisect_next_look(8, 30), 12);
 	assert_int_equal(mt_bisect_next_look(27, 30), 30);
 	assert_int_equal(mt_bisect_next_look(0, 3), 3);
+	/* not 27 then 30: a last look of less than half a step is the budget */
+	assert_int_equal(mt_bisect_next_look(18, 30), 30);
+	assert_int_equal(mt_bisect_next_look(18, 50), 27);
+	assert_int_equal(mt_bisect_next_look(0, 4), 3);
+	assert_int_equal(mt_bisect_next_look(3, 4), 4);
+}
+
+/* The looks' levels: 5% over 3 + 5 + 8 + 12 + 18 + 30 = 76 repetitions. */
+static void test_look_alpha(void **state)
+{
+	double sum = 0.0;
+
+	(void)state;
+	for (size_t n = 0; n < 30; n = mt_bisect_next_look(n, 30))
+		sum += mt_bisect_look_alpha(mt_bisect_next_look(n, 30), 30);
+	assert_float_equal(sum, 0.05, 1e-15);
+	assert_float_equal(mt_bisect_look_alpha(3, 30), 0.05 * 3 / 76, 1e-15);
+	assert_float_equal(mt_bisect_look_alpha(30, 30), 0.05 * 30 / 76, 1e-15);
+	assert_float_equal(mt_bisect_look_alpha(3, 3), 0.05, 1e-15);
 }
 
 static void test_clear_bad(void **state)
 {
 	const double x[] = { 110, 111, 109 };
-	struct mt_summary b = base();
 	struct mt_bisect_decision d;
 
 	(void)state;
@@ -62,7 +81,6 @@ static void test_clear_bad(void **state)
 static void test_clear_good(void **state)
 {
 	const double x[] = { 100, 100.3, 99.8 };
-	struct mt_summary b = base();
 	struct mt_bisect_decision d;
 
 	(void)state;
@@ -76,7 +94,6 @@ static void test_overlap(void **state)
 {
 	const double x[] = { 100, 105, 102.5, 101, 104 };
 	struct mt_bisect_rule spent = rule;
-	struct mt_summary b = base();
 	struct mt_bisect_decision d;
 
 	(void)state;
@@ -93,7 +110,6 @@ static void test_improvement(void **state)
 {
 	const double x[] = { 80, 81, 79 };
 	struct mt_bisect_rule down = rule;
-	struct mt_summary b = base();
 	struct mt_bisect_decision d;
 
 	(void)state;
@@ -109,13 +125,45 @@ static void test_improvement(void **state)
 
 static void test_bad_base(void **state)
 {
-	struct mt_summary zero = { .n = 5 }, one = { .n = 1, .mean = 100 };
-	const double x[] = { 1, 2, 3 };
+	const double zeros[] = { 0, 0, 0, 1, 2 }, x[] = { 1, 2, 3 };
+	const struct mt_bisect_array zero = { zeros, N(zeros) }, one = { base_x, 1 };
 	struct mt_bisect_decision d;
 
 	(void)state;
+	/* a median of 0: no percentage of it */
 	assert_int_equal(mt_bisect_judge(&rule, &zero, x, N(x), &d), -EDOM);
 	assert_int_equal(mt_bisect_judge(&rule, &one, x, N(x), &d), -EDOM);
+}
+
+/*
+ * Heavy tails: a base of 30 whose iterations were clean but for 7 at 1.5x
+ * (a loaded machine's steal), and a kernel whose every clean iteration is
+ * 5% slower. The outliers lift the base's mean past the candidate's, and
+ * Welch's interval of the means says good, however many repetitions; the
+ * shift's interval holds the threshold at 5 (more, then 125 if it stayed
+ * so) and is wholly above it, bad, at 30.
+ */
+static void test_heavy_tail(void **state)
+{
+	double y[30], x[30], lo, hi;
+	const struct mt_bisect_array heavy = { y, N(y) };
+	struct mt_summary sy, sx;
+	struct mt_bisect_decision d;
+
+	(void)state;
+	for (size_t i = 0; i < N(y); i++) {
+		y[i] = i % 4 == 3 && i < 28 ? 150 : 100 + (i % 2 ? 0.5 : -0.5);
+		x[i] = 105 + (i % 2 ? 0.3 : -0.3);
+	}
+	for (size_t n = 5; n <= N(x); n += N(x) - 5) {
+		assert_int_equal(mt_stats_summarize(y, N(y), &sy), 0);
+		assert_int_equal(mt_stats_summarize(x, n, &sx), 0);
+		assert_int_equal(mt_compare_ci_pct(&sy, &sx, &lo, &hi), 0);
+		assert_true(hi <= rule.threshold_pct);	/* the mean's rule: good, wrong */
+		assert_int_equal(mt_bisect_judge(&rule, &heavy, x, n, &d), 0);
+		assert_int_equal(d.verdict, n == 5 ? MT_BISECT_MORE : MT_BISECT_BAD);
+		assert_true(fabs(d.change - 5.0) < 0.5);
+	}
 }
 
 /* The sequential driver: more repetitions only while it is close. */
@@ -124,7 +172,6 @@ static void test_decide(void **state)
 	/* close first (+2.5% at 3 and 5), then clearly over as it settles */
 	double x[30];
 	struct mt_bisect_array a = { x, N(x) };
-	struct mt_summary b = base();
 	struct mt_bisect_decision d;
 
 	(void)state;
@@ -171,11 +218,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_looks),
+		cmocka_unit_test(test_look_alpha),
 		cmocka_unit_test(test_clear_bad),
 		cmocka_unit_test(test_clear_good),
 		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_improvement),
 		cmocka_unit_test(test_bad_base),
+		cmocka_unit_test(test_heavy_tail),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_names),
 	};

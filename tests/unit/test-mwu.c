@@ -101,6 +101,51 @@ static void test_degenerate(void **state)
 	assert_int_equal(mt_stats_mwu(a, 3, bad, 2, &m), -EDOM);
 }
 
+static void check_hl(const double *x, size_t nx, const double *y, size_t ny, double alpha,
+		     double shift, double low, double high)
+{
+	struct mt_hl hl;
+
+	assert_int_equal(mt_stats_hl(x, nx, y, ny, alpha, &hl), 0);
+	assert_float_equal(hl.shift, shift, 1e-12);
+	assert_float_equal(hl.low, low, 1e-12);
+	assert_float_equal(hl.high, high, 1e-12);
+}
+
+/*
+ * Hodges-Lehmann against a brute force (tests/data/compare/hl-reference.py):
+ * every difference sorted, the exact U counts from every split of the
+ * pooled ranks, the normal quantile from Python's statistics.NormalDist.
+ */
+static void test_hl(void **state)
+{
+	const double males[] = { 19, 22, 16, 29, 24 }, females[] = { 20, 11, 17, 12 };
+	const double e[] = { 10.5, 12.25, 9.75 }, two[] = { 1, 2 }, other[] = { 3, 4 };
+	double f[12], g[12], h[10];
+	struct mt_hl hl;
+
+	(void)state;
+	/* exact: P(U <= 1) = 2 / 126 <= 0.025 < P(U <= 2) = 4 / 126 */
+	check_hl(males, N(males), females, N(females), 0.05, 7, -1, 17);
+	for (int i = 0; i < 12; i++)
+		f[i] = i + 1;
+	check_hl(e, N(e), f, 12, 0.05, 4.375, -0.25, 8.75);
+	/* a smaller alpha, a wider interval */
+	check_hl(e, N(e), f, 12, 0.01, 4.375, -1.5, 10.25);
+	/* both sides above 8: the normal approximation, c = 30 of 120 */
+	for (int i = 1; i <= 12; i++)
+		g[i - 1] = fmod(1.5 * i, 17) + 0.1 * i;
+	for (int i = 1; i <= 10; i++)
+		h[i - 1] = (7 * i) % 13 + 0.05 * i;
+	check_hl(g, 12, h, 10, 0.05, 2.525, -2.2, 7.35);
+	/* 2 against 2: no split is rare enough for 95%, the interval unbounded */
+	assert_int_equal(mt_stats_hl(two, 2, other, 2, 0.05, &hl), 0);
+	assert_float_equal(hl.shift, -2, 0);
+	assert_true(isinf(hl.low) && hl.low < 0 && isinf(hl.high) && hl.high > 0);
+	assert_int_equal(mt_stats_hl(two, 0, other, 2, 0.05, &hl), -EDOM);
+	assert_int_equal(mt_stats_hl(two, 2, other, 2, 0, &hl), -EDOM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -109,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_asymptotic),
 		cmocka_unit_test(test_sf),
 		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_hl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
