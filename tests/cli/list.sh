@@ -101,8 +101,11 @@ expect_grep '"event_set": "faults"' "$work/r.json" "report names the set"
 expect_grep 'page-faults' "$out" "set events in the table"
 expect_grep '"meaning": "all page faults, read from getrusage at phase boundaries"' "$work/r.json" \
 	"report carries what each event measures"
+# what each event measures: with -v (a perf user knows the generic ones)
+if grep -q '^  page-faults: all page faults' "$out"; then fail "meanings without -v"; else ok; fi
+run stat --from "$work/r.json" -v
 expect_grep '^  page-faults: all page faults, read from getrusage at phase boundaries$' \
-	"$out" "table says what each event measures, and how a set's faults are read"
+	"$out" "-v: the table says what each event measures, and how a set's faults are read"
 run run --events faults -- /bin/true
 expect_status 0 "run --events faults"
 expect_grep 'event set faults' "$err" "run names the set"
