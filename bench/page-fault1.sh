@@ -39,7 +39,7 @@ cp -r "$peer/." "$work/wis"
 make -s -C "$work/wis" page_fault1_processes page_fault1_threads >/dev/null
 
 echo "will-it-scale page_fault1 (-s $seconds) vs memtlb stat --region 128m --backing anon" \
-     "--task-region private -p 1, $rounds rounds"
+     "--task-region private --passes 1, $rounds rounds"
 for r in $(seq "$rounds"); do
 	for n in $tasks; do
 		for mode in process thread; do
@@ -52,7 +52,7 @@ for r in $(seq "$rounds"); do
 				set --
 				[ "$ev" = default ] || set -- -e "$ev"
 				"$memtlb" stat --region 128m --backing anon --tasks "$n" \
-					--task-mode "$mode" --task-region private -p 1 \
+					--task-mode "$mode" --task-region private --passes 1 \
 					-i $((seconds * 4)) "$@" -o "$work/mt.$ev.$mode.$n.$r" \
 					>/dev/null 2>&1
 			done

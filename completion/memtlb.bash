@@ -70,13 +70,13 @@ _memtlb_events()
 	_memtlb_reply "$word" "${names[@]}"
 }
 
-# --phase: mmap, write_0 .. read_N-1 for -p/--passes N (default 5), munmap.
+# --phase: mmap, write_0 .. read_N-1 for --passes N (default 5), munmap.
 _memtlb_phases()
 {
 	local word=$1 passes=5 first="" i k names=()
 	for ((i = 1; i < ${#_memtlb_w[@]}; i++)); do
 		case ${_memtlb_w[i]} in
-		-p | --passes) passes=${_memtlb_w[i + 1]} ;;
+		--passes) passes=${_memtlb_w[i + 1]} ;;
 		--passes=*) passes=${_memtlb_w[i]#--passes=} ;;
 		--read-first) first=read_first ;;
 		esac

@@ -164,9 +164,6 @@ int mt_cli_usage(const struct mt_msg *msg)
 	return MT_EXIT_USAGE;
 }
 
-/* stat's -r, kept to tell a region of a few bytes from perf's -r (repeat) */
-static const char *region_arg;
-
 /*
  * perf stat's spellings beside a key: --repeat N, -x SEP, -j. In the order
  * of their ids (MT_CLI_REPEAT...), after the key whose group lists them.
@@ -176,8 +173,8 @@ static const struct alias {
 	const char *arg, *help;
 	enum mt_cfg_key after;
 } aliases[MT_CLI_END - MT_CFG_MAX] = {
-	[MT_CLI_REPEAT - MT_CFG_MAX] = { { "repeat", required_argument, NULL, MT_OPT_REPEAT }, "N",
-		"the same, perf stat's name", MT_CFG_ITERATIONS },
+	[MT_CLI_REPEAT - MT_CFG_MAX] = { { "repeat", required_argument, NULL, 'r' }, "N",
+		"the same, perf stat's -r", MT_CFG_ITERATIONS },
 	[MT_CLI_FIELD_SEP - MT_CFG_MAX] = { { "field-separator", required_argument, NULL, 'x' },
 		"SEP", "CSV with SEP between fields (perf stat -x)", MT_CFG_FORMAT },
 	[MT_CLI_JSON - MT_CFG_MAX] = { { "json", no_argument, NULL, 'j' }, NULL,
@@ -395,15 +392,18 @@ static int alias_opt(int c, const char *arg, struct mt_config *cfg, const char *
 	case 'j':
 		cfg->format = MT_FORMAT_JSON;
 		return MT_EXIT_OK;
-	case MT_OPT_REPEAT:
+	case 'r':
+		/* perf's -r repeats; test_with_mmap's -r SIZE is --region's */
+		if (arg[strspn(arg, "0123456789")]) {
+			mt_err("-r: %s: not a count: -r repeats the run, as perf stat -r", arg);
+			mt_hint("the region is --region %s (test_with_mmap's -r)", arg);
+			return MT_EXIT_USAGE;
+		}
 		*key = "iterations";
 		return -1;
 	case 'e':
 		if (cfg->events_given)
 			return add_events(cfg, arg);
-		return -1;
-	case 'r':
-		region_arg = arg;
 		return -1;
 	default:
 		return -1;
@@ -423,7 +423,7 @@ int mt_cli_workload_opt(int c, const char *arg, struct mt_config *cfg)
 		return ret;
 	if (!mt_config_set(cfg, key, arg, &msg))
 		return MT_EXIT_OK;
-	mt_err("--%s: %s", c == MT_OPT_REPEAT ? "repeat" : key, msg.text);
+	mt_err("--%s: %s", c == 'r' ? "repeat" : key, msg.text);
 	if (msg.hint[0])
 		mt_hint("%s", msg.hint);
 	return MT_EXIT_USAGE;
@@ -586,10 +586,6 @@ int mt_cli_config_check(const struct mt_config *cfg)
 		return MT_EXIT_USAGE;
 	if (mt_workload_check(cfg, &msg)) {
 		ret = mt_cli_usage(&msg);
-		if (region_arg && !region_arg[strspn(region_arg, "0123456789")] &&
-		    cfg->region < cfg->block)
-			mt_hint("-r is the region, as in test_with_mmap; perf's repeat is "
-				"-i or --repeat");
 		return ret;
 	}
 	if (mt_workload_caveat(cfg, &msg))
@@ -627,6 +623,36 @@ static const char *failed_element(int c, int argc, char *argv[])
 	return optind > 0 ? argv[optind - 1] : "";
 }
 
+/*
+ * perf's letters a command does not take, each with what a perf user
+ * meant by it: said, never taken for something else (stat -p 31994 once
+ * started a run of 31994 passes). One meaning per letter in every command.
+ */
+static const struct {
+	char letter;
+	const char *meant, *instead;
+} reflexes[] = {
+	{ 'p', "counts a running process (perf stat -p PID)",
+	  "memtlb run -p PID counts one; the passes are --passes N" },
+	{ 'r', "repeats the run (perf stat -r N)", "memtlb %s --help lists the options" },
+	{ 'I', "prints counts at intervals (perf stat -I MS)", "memtlb run -I MS prints them" },
+	{ 'a', "counts every CPU (perf stat -a)",
+	  "memtlb counts its own workload, or a command: memtlb run" },
+};
+
+static bool reflex_hint(const char *cmd, int letter)
+{
+	for (size_t i = 0; i < sizeof(reflexes) / sizeof(reflexes[0]); i++) {
+		if (reflexes[i].letter != letter)
+			continue;
+		mt_err("%s: -%c: not an option of memtlb %s; in perf it %s", cmd, letter, cmd,
+		       reflexes[i].meant);
+		mt_hint(reflexes[i].instead, cmd);
+		return true;
+	}
+	return false;
+}
+
 int mt_cli_getopt_fail(const char *cmd, int c, int argc, char *argv[],
 		       const struct option *opts)
 {
@@ -638,6 +664,8 @@ int mt_cli_getopt_fail(const char *cmd, int c, int argc, char *argv[],
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(el, "="), el);
 	else
 		snprintf(name, sizeof(name), "-%c", optopt ? optopt : '?');
+	if (!is_long && optopt && reflex_hint(cmd, optopt))
+		return MT_EXIT_USAGE;
 	if (c == ':') {
 		mt_err("%s: option '%s' needs a value", cmd, name);
 	} else if (is_long && strchr(el, '=') && optopt) {

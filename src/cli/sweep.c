@@ -54,7 +54,7 @@ static void help(void)
 	       "Run the stat measurement at every point of a region range (and of a grid of\n"
 	       "--vary values), print one row per region and the knees of the cost curve.\n\n"
 	       "Sweep:\n"
-	       "  -r, --region RANGE       A..B (doubling), A..B:STEP or A..B:xF,\n"
+	       "      --region RANGE       A..B (doubling), A..B:STEP or A..B:xF,\n"
 	       "                           e.g. 256m..16g:64m\n"
 	       "      --vary KEY=V1,V2,... also sweep KEY: a workload option (block, backing,\n"
 	       "                           iterations, passes, ...), sysfs:/sys/PATH or\n"
@@ -461,7 +461,7 @@ static int cmd_sweep(int argc, char *argv[])
 			help();
 			ret = MT_EXIT_OK;
 			goto out;
-		case 'r':
+		case MT_OPT_KEY(MT_CFG_REGION):
 			sc.region_auto = !strcmp(optarg, "auto");
 			if (sc.region_auto)
 				continue;

@@ -366,7 +366,7 @@ static int set_event(struct mt_config *cfg, const char *value, struct mt_msg *ms
  */
 static const struct mt_config_key keys[MT_CFG_MAX] = {
 	[MT_CFG_REGION] = { KEY("region", "region", MT_KEY_SIZE, region),
-		.flags = MT_KEY_VARY | MT_KEY_REQUIRED, .letter = 'r', .arg = "SIZE",
+		.flags = MT_KEY_VARY | MT_KEY_REQUIRED, .arg = "SIZE",
 		.help = "region to map (default 1g; k/m/g/t, 0x hex)", .group = MT_GROUP_WORKLOAD },
 	[MT_CFG_BLOCK] = { KEY("block", "block", MT_KEY_SIZE, block),
 		.flags = MT_KEY_VARY | MT_KEY_REQUIRED, .letter = 'b', .arg = "SIZE",
@@ -376,7 +376,7 @@ static const struct mt_config_key keys[MT_CFG_MAX] = {
 		.max = 1000000, .flags = MT_KEY_VARY | MT_KEY_REQUIRED, .letter = 'i', .arg = "N",
 		.help = "mmap/touch/munmap cycles (default 10);", .group = MT_GROUP_WORKLOAD },
 	[MT_CFG_PASSES] = { KEY("passes", "passes", MT_KEY_COUNT, passes), .max = 1000000,
-		.flags = MT_KEY_VARY | MT_KEY_REQUIRED, .letter = 'p', .arg = "N",
+		.flags = MT_KEY_VARY | MT_KEY_REQUIRED, .arg = "N",
 		.help = "write+read passes per iteration (default 5)", .group = MT_GROUP_WORKLOAD },
 	[MT_CFG_BACKING] = { KEY("backing", "backing", MT_KEY_CUSTOM, backing),
 		.set = set_backing, CHOICES(backings), .flags = MT_KEY_VARY, .arg = "KIND",

@@ -16,7 +16,7 @@ check_py() {	# WHAT FILE ARGS... (python on stdin)
 }
 
 # --ci-target: between min and max, and a reason that the samples bear out.
-run stat --region 1m -p 1 --ci-target 5 --min-iterations 3 --max-iterations 12 \
+run stat --region 1m --passes 1 --ci-target 5 --min-iterations 3 --max-iterations 12 \
 	--warmup 2 -e minor-faults -o "$work/r.json"
 expect_status 0 "stat --ci-target"
 expect_grep '^iterations: [0-9]+ summarised, stopped: (target|max-iterations) \(target' \
@@ -56,7 +56,7 @@ for o in res["outliers"]:
 PY
 
 # The fixed -i stays the default: exactly -i iterations, stop "iterations".
-run stat --region 1m -p 1 -i 4 --warmup 1 -e minor-faults -o "$work/f.json"
+run stat --region 1m --passes 1 -i 4 --warmup 1 -e minor-faults -o "$work/f.json"
 expect_status 0 "stat -i 4 --warmup 1"
 check_py "fixed -i report" "$work/f.json" <<'PY'
 import json, sys
@@ -72,7 +72,7 @@ assert ph["write_0"]["counters"]["minor-faults"]["mean"] >= 256, ph["write_0"]["
 PY
 
 # --max-time stops at an iteration boundary: a reason among the three.
-run stat --region 1m -p 1 --ci-target 0.001 --max-iterations 1000 --max-time 0.2 \
+run stat --region 1m --passes 1 --ci-target 0.001 --max-iterations 1000 --max-time 0.2 \
 	-e minor-faults -o "$work/t.json"
 expect_status 0 "stat --max-time"
 check_py "--max-time report" "$work/t.json" <<'PY'
@@ -95,11 +95,11 @@ usage_case "--min above --max" stat --region 1m --ci-target 5 --min-iterations 9
 usage_case "--warmup -1" stat --region 1m --warmup -1
 usage_case "--max-time 0" stat --region 1m --ci-target 5 --max-time 0
 usage_case "--phase without --ci-target" stat --region 1m --phase read_0
-usage_case "--phase not a phase" stat --region 1m -p 1 --ci-target 5 --phase read_0,read_1
+usage_case "--phase not a phase" stat --region 1m --passes 1 --ci-target 5 --phase read_0,read_1
 usage_case "--phase empty name" stat --region 1m --ci-target 5 --phase read_0,
 
 # --phase: the target waits for those phases only, and says so.
-run stat --region 1m -p 1 --ci-target 20 --max-iterations 10 --phase read_0 \
+run stat --region 1m --passes 1 --ci-target 20 --max-iterations 10 --phase read_0 \
 	-e minor-faults -o "$work/p.json"
 expect_status 0 "stat --ci-target --phase"
 expect_grep '(^|[ ])read_0\)$' "$out" "the table names the phase waited for"
@@ -131,20 +131,20 @@ for p, res in enumerate(rep["results"]):
 print(rep["config"]["order"], " ".join(str(p) for t, p in sorted(marks)))
 PY
 }
-run sweep --region 1m..4m -p 1 -i 3 -e minor-faults --order interleaved -o "$work/i.json"
+run sweep --region 1m..4m --passes 1 -i 3 -e minor-faults --order interleaved -o "$work/i.json"
 expect_status 0 "sweep --order interleaved"
 got=$(order_of "$work/i.json")
 [ "$got" = "interleaved 0 1 2 0 1 2 0 1 2" ] && ok || fail "interleaved: '$got'"
 
-run sweep --region 1m..4m -p 1 -i 3 -e minor-faults -o "$work/s.json"
+run sweep --region 1m..4m --passes 1 -i 3 -e minor-faults -o "$work/s.json"
 expect_status 0 "sweep, sequential by default"
 got=$(order_of "$work/s.json")
 [ "$got" = "sequential 0 0 0 1 1 1 2 2 2" ] && ok || fail "sequential: '$got'"
 
 # random: every round holds every point once; the same seed, the same order.
-run sweep --region 1m..8m -p 1 -i 4 -e minor-faults --order random --seed 7 -o "$work/a.json"
+run sweep --region 1m..8m --passes 1 -i 4 -e minor-faults --order random --seed 7 -o "$work/a.json"
 expect_status 0 "sweep --order random"
-run sweep --region 1m..8m -p 1 -i 4 -e minor-faults --order random --seed 7 -o "$work/b.json"
+run sweep --region 1m..8m --passes 1 -i 4 -e minor-faults --order random --seed 7 -o "$work/b.json"
 a=$(order_of "$work/a.json")
 b=$(order_of "$work/b.json")
 [ "$a" = "$b" ] && ok || fail "random, seed 7: '$a' then '$b'"
@@ -160,7 +160,7 @@ assert any(r != [0, 1, 2, 3] for r in rounds), "never shuffled: %s" % rounds
 PY
 # Interleaved with warm-up and --ci-target: each point stops on its own,
 # its warm-up left out, and the summarised iterations still alternate.
-run sweep --region 1m..2m -p 1 --warmup 1 --ci-target 50 --max-iterations 4 \
+run sweep --region 1m..2m --passes 1 --warmup 1 --ci-target 50 --max-iterations 4 \
 	-e minor-faults --order interleaved -o "$work/c.json"
 expect_status 0 "sweep --order interleaved --ci-target"
 check_py "interleaved --ci-target" "$work/c.json" <<'PY'

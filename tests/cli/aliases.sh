@@ -4,7 +4,7 @@
 # sweep and run (issue 15).
 . "$(dirname "$0")/lib.sh"
 
-w="--region 64k -i 2 -p 1"
+w="--region 64k -i 2 --passes 1"
 
 # -x: CSV with that separator, the same fields as --format csv.
 run stat $w -e minor-faults --format csv
@@ -38,7 +38,7 @@ expect_status 0 "stat -j"
 expect_grep '^  "memtlb": \{' "$out" "-j is JSON"
 
 # --repeat: the iterations.
-run stat --region 64k -p 1 --repeat 3 -e minor-faults -j
+run stat --region 64k --passes 1 --repeat 3 -e minor-faults -j
 expect_status 0 "stat --repeat 3"
 expect_grep '"iterations": 3' "$out" "--repeat sets the iterations"
 usage_case "--repeat 0" stat --region 64k --repeat 0
@@ -51,17 +51,33 @@ expect_grep '^0,write_0,minor-faults,' "$out" "first -e kept"
 expect_grep '^0,write_0,major-faults,' "$out" "second -e added"
 usage_case "duplicate across -e" stat $w -e minor-faults -e minor-faults
 
-# stat -r 5: a region of 5 bytes, and a hint about perf's -r.
-usage_case "stat -r 5" stat -r 5
-expect_grep "^hint: -r is the region, as in test_with_mmap; perf's repeat is -i or --repeat$" \
-	"$err" "-r hint"
+# One meaning per letter in every command, perf's: -r repeats (stat's
+# iterations), -p is a process; test_with_mmap's -r SIZE and -p N, which
+# once meant the region and the passes here, are refused with the long
+# option they meant (stat -p 31994 started a run of 31994 passes).
+run stat --region 64k --passes 1 -r 3 -e minor-faults -j
+expect_grep '"iterations": 3' "$out" "stat -r 3: three iterations, perf's repeat"
+usage_case "stat -r 16g" stat -r 16g
+expect_grep '^hint: the region is --region 16g \(test_with_mmap.s -r\)$' "$err" "-r SIZE: the hint"
+usage_case "sweep -r 4m..8m" sweep -r 4m..8m
+expect_grep '^hint: the region is --region 4m\.\.8m' "$err" "sweep -r RANGE: the hint"
+for cmd in stat sweep flush; do
+	usage_case "$cmd -p 31994" $cmd -p 31994
+	expect_grep "^memtlb: $cmd: -p: not an option of memtlb $cmd; in perf it counts a running process" \
+		"$err" "$cmd -p: what perf means by it"
+	expect_grep '^hint: memtlb run -p PID counts one; the passes are --passes N$' "$err" \
+		"$cmd -p: the hint"
+done
+# run's -p is the pid, as perf's
+usage_case "run -p not a pid" run -p x -- true
+expect_grep '^memtlb: -p: x: not a process id$' "$err" "run -p: a pid"
 
 # sweep: the same options.
-run sweep --region 64k..128k -i 2 -p 1 -e minor-faults -x';'
+run sweep --region 64k..128k -i 2 --passes 1 -e minor-faults -x';'
 expect_status 0 "sweep -x;"
 expect_grep '^[a-z_][a-z0-9_]*(;[a-z_][a-z0-9_]*)+$' "$out" "sweep -x; header"
 if grep -q ',' "$out"; then fail "sweep -x; left a comma"; else ok; fi
-run sweep --region 64k..128k --repeat 2 -p 1 -e minor-faults -e major-faults -j
+run sweep --region 64k..128k --repeat 2 --passes 1 -e minor-faults -e major-faults -j
 expect_status 0 "sweep -j --repeat -e -e"
 expect_grep '"iterations": 2' "$out" "sweep --repeat"
 expect_grep '"name": "major-faults"' "$out" "sweep second -e"

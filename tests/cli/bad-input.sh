@@ -70,7 +70,7 @@ printf 'set syntax\ndescription d\nbogus line\n' >"$ev/syntax.events"
 printf 'set nopmu\ndescription d\npmu nosuchpmu\nevent FOO - foo\n' >"$ev/nopmu.events"
 printf 'set empty\ndescription d\n' >"$ev/empty.events"
 many=$(awk 'BEGIN { for (i = 0; i < 500; i++) printf "%sno_such_event_%d", i ? "," : "", i }')
-for cmd in "stat -r 4m" "sweep -r 4m..8m" "run"; do
+for cmd in "stat --region 4m" "sweep --region 4m..8m" "run"; do
 	tail=
 	[ "$cmd" = run ] && tail="-- true"
 	# shellcheck disable=SC2086 # $cmd and $tail are word lists
@@ -89,7 +89,7 @@ for cmd in "stat -r 4m" "sweep -r 4m..8m" "run"; do
 		usage_case "$cmd: empty set" $cmd --events-dir "$ev" --events empty $tail
 	}
 done
-run stat -r 4m --events-dir "$ev" --events syntax
+run stat --region 4m --events-dir "$ev" --events syntax
 expect_grep '\.events:[0-9]+: ' "$err" "events file errors name file:line"
 
 # An existing output is not damaged by a failing report.

@@ -9,7 +9,7 @@
 printf 'task-clock: 12345678\ncycles: 1000000\n' >"$work/replay.txt"
 export MEMTLB_BACKEND=replay:$work/replay.txt
 
-run stat -r 1m -i 2 -p 1 -e task-clock,cycles -o "$work/a.json"
+run stat --region 1m -i 2 --passes 1 -e task-clock,cycles -o "$work/a.json"
 expect_status 0 "stat"
 expect_grep 'task-clock \(msec\)' "$out" "stat: task-clock's column in msec"
 expect_grep '^write_0 .* 12\.35 +1,000,000$' "$out" "stat: 12.35 msec, cycles a count"

@@ -331,7 +331,7 @@ usage_case "bad --test" compare --test t "$D/base.json" "$D/base.json"
 
 # The environment that decides whether numbers compare: one warning per
 # field that differs (governor, boost, ASLR here), none for what is the same.
-run stat --region 4m -i 2 -p 1 -o "$work/env-a.json"
+run stat --region 4m -i 2 --passes 1 -o "$work/env-a.json"
 expect_status 0 "stat for the environment check"
 python3 - "$work/env-a.json" "$work/env-b.json" "$work/env-c.json" <<'PY'
 import json, sys

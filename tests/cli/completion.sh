@@ -84,8 +84,8 @@ fi
 complete_line "$MEMTLB sweep --phase "
 exactly "mmap write_0 read_0 write_1 read_1 write_2 read_2 write_3 read_3 write_4 read_4 munmap" \
 	"--phase: the default 5 passes"
-complete_line "$MEMTLB sweep -p 2 --region 1m..4m --phase r"
-exactly "read_0 read_1" "--phase after -p 2"
+complete_line "$MEMTLB sweep --passes 2 --region 1m..4m --phase r"
+exactly "read_0 read_1" "--phase after --passes 2"
 complete_line "$MEMTLB sweep --passes 3 --read-first --phase "
 exactly "mmap read_first write_0 read_0 write_1 read_1 write_2 read_2 munmap" \
 	"--phase with --passes 3 --read-first"

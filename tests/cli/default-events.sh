@@ -14,9 +14,9 @@ d = json.load(open(sys.argv[1]))
 print(d["config"].get("event_set", "-"), *[e["name"] for e in d["results"][0]["events"]])' "$1"
 }
 
-run stat --region 256k -i 2 -p 1 -o "$work/bare.json"
+run stat --region 256k -i 2 --passes 1 -o "$work/bare.json"
 expect_status 0 "bare stat"
-run stat --region 256k -i 2 -p 1 --events default -o "$work/set.json"
+run stat --region 256k -i 2 --passes 1 --events default -o "$work/set.json"
 expect_status 0 "stat --events default"
 bare=$(names "$work/bare.json") set=$(names "$work/set.json")
 if [ "$bare" = "$set" ]; then ok; else fail "bare stat counts '$bare', --events default '$set'"; fi
@@ -37,11 +37,11 @@ if d["system"]["hw_counters"] is False:
 	fail "bare stat: software events not counted, or a hardware one without a PMU"; fi
 
 # -e replaces the default set; -e beside an explicit --events is still refused.
-run stat --region 256k -i 2 -p 1 -e minor-faults -o "$work/e.json"
+run stat --region 256k -i 2 --passes 1 -e minor-faults -o "$work/e.json"
 expect_status 0 "stat -e"
 got=$(names "$work/e.json")
 if [ "$got" = "- minor-faults" ]; then ok; else fail "stat -e minor-faults counts '$got'"; fi
-run stat --region 256k -i 2 -p 1 --events default -e minor-faults
+run stat --region 256k -i 2 --passes 1 --events default -e minor-faults
 expect_status 2 "--events and -e"
 expect_one_error_line "--events and -e"
 # run and sweep count the same default
@@ -53,7 +53,7 @@ if [ "${got%% *}" = default ]; then ok; else fail "run: not the default set: $go
 # No default set where the sets are read from: the generic list, as before
 # (the set's own generic section, so the report still names the set).
 mkdir "$work/empty"
-run stat --region 256k -i 2 -p 1 --events-dir "$work/empty" -o "$work/none.json"
+run stat --region 256k -i 2 --passes 1 --events-dir "$work/empty" -o "$work/none.json"
 expect_status 0 "no default set readable"
 got=$(names "$work/none.json")
 if [ "$got" = "default cycles instructions dTLB-loads dTLB-load-misses minor-faults major-faults" ]; then
@@ -63,7 +63,7 @@ if [ "$got" = "default cycles instructions dTLB-loads dTLB-load-misses minor-fau
 # the default set's roles are there.
 MEMTLB_BACKEND=replay:$MEMTLB_TEST_DATA/replay/tlb.txt
 export MEMTLB_BACKEND
-run stat --region 1m -i 2 -p 1 --format json
+run stat --region 1m -i 2 --passes 1 --format json
 unset MEMTLB_BACKEND
 expect_status 0 "replay, default events"
 if python3 -c 'import json, sys
@@ -76,11 +76,11 @@ assert abs(ph["read_0"]["derived"]["dtlb_miss_ratio"] - 2621 / 262144) < 1e-9, p
 # Each ratio shown is said by the events it divides, and only when shown.
 MEMTLB_BACKEND=replay:$MEMTLB_TEST_DATA/replay/tlb.txt
 export MEMTLB_BACKEND
-run stat --region 1m -i 2 -p 1
+run stat --region 1m -i 2 --passes 1
 unset MEMTLB_BACKEND
 expect_status 0 "replay, table"
 expect_grep '^  dTLB miss ratio = dTLB-load-misses / dTLB-loads$' "$out" "replay: the ratio's events"
-run stat --region 256k -i 2 -p 1
+run stat --region 256k -i 2 --passes 1
 if python3 -c 'import json, sys
 sys.exit(json.load(open(sys.argv[1]))["system"]["hw_counters"] is not False)' "$work/bare.json"; then
 	if grep -Eq '^  [^ ]+.* = .* / ' "$out"; then fail "no PMU: a ratio named that is not shown"; else ok; fi

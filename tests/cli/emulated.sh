@@ -21,7 +21,7 @@ expect_grep '"cpu_emulated_evidence": "qemu TCG: pSeries' "$out" "sysinfo --json
 MEMTLB_SYSROOT=$data/sysroot-pmu run sysinfo
 expect_grep '^cpu emulated +no$' "$out" "sysinfo: a machine's tree is not emulated"
 
-MEMTLB_SYSROOT=$data/sysroot-qemu-arm64 run stat -r 1m -i 1 -p 1 -o "$work/guest.json"
+MEMTLB_SYSROOT=$data/sysroot-qemu-arm64 run stat --region 1m -i 1 --passes 1 -o "$work/guest.json"
 expect_status 0 "stat, arm64 guest"
 expect_grep '^emulated CPU: qemu TCG: MIDR' "$out" "stat: says emulated"
 expect_grep "^these counts and times are qemu's, not hardware's: no TLB conclusion$" "$out" \
@@ -30,7 +30,7 @@ if awk 'length > 80 && /emulated|conclusion/ { bad = 1 } END { exit bad }' "$out
 	fail "stat: the emulated lines fit 80 columns"; fi
 expect_grep '"cpu_emulated": true' "$work/guest.json" "report: cpu_emulated"
 
-MEMTLB_SYSROOT=$data/sysroot-pmu run stat -r 1m -i 1 -p 1 -o "$work/host.json"
+MEMTLB_SYSROOT=$data/sysroot-pmu run stat --region 1m -i 1 --passes 1 -o "$work/host.json"
 expect_status 0 "stat, a machine"
 if grep -q 'emulated' "$out"; then fail "stat: a machine said emulated"; else ok; fi
 expect_grep '"cpu_emulated": false' "$work/host.json" "report: cpu_emulated false"
@@ -39,14 +39,14 @@ expect_grep '"cpu_emulated": false' "$work/host.json" "report: cpu_emulated fals
 # is the real core's, but its PMU has qemu's modelled events alone.
 cp -R "$data/sysroot-qemu-arm64" "$work/a57"
 printf 'processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd07\n' >"$work/a57/proc/cpuinfo"
-MEMTLB_SYSROOT=$work/a57 run stat -r 1m -i 1 -p 1
+MEMTLB_SYSROOT=$work/a57 run stat --region 1m -i 1 --passes 1
 expect_status 0 "stat, cortex-a57 on qemu's virt board"
 expect_grep "^emulated CPU: qemu TCG: virt board, its PMU counts only qemu's" "$out" \
 	"stat: a cortex-a57 TCG guest is emulated"
 # The same with the host core's events (KVM passes them): cannot be told.
 ev=$work/a57/sys/bus/event_source/devices/armv8_pmuv3/events
 for e in l1d_cache l1d_cache_refill l1d_tlb_refill br_mis_pred; do echo "event=0x1" >"$ev/$e"; done
-MEMTLB_SYSROOT=$work/a57 run stat -r 1m -i 1 -p 1
+MEMTLB_SYSROOT=$work/a57 run stat --region 1m -i 1 --passes 1
 expect_status 0 "stat, cortex-a57 on qemu's virt board, a host's PMU"
 expect_grep '^CPU perhaps emulated: qemu virt board \(linux,dummy-virt\)' "$out" \
 	"stat: perhaps emulated"
@@ -58,7 +58,7 @@ expect_grep "^under TCG these counts and times are qemu's: no TLB conclusion$" "
 MEMTLB_SYSROOT=$data/sysroot-qemu-arm64-acpi run sysinfo
 expect_grep '^cpu emulated +yes \(qemu TCG: SMBIOS product QEMU Virtual Machine' "$out" \
 	"sysinfo: a cortex-a57 TCG guest booted by UEFI"
-MEMTLB_SYSROOT=$data/sysroot-qemu-arm64-acpi run stat -r 1m -i 1 -p 1
+MEMTLB_SYSROOT=$data/sysroot-qemu-arm64-acpi run stat --region 1m -i 1 --passes 1
 expect_grep '^emulated CPU: qemu TCG: SMBIOS product QEMU Virtual Machine' "$out" \
 	"stat: a cortex-a57 TCG guest booted by UEFI"
 cp -R "$data/sysroot-qemu-arm64-acpi" "$work/a57kvm"
@@ -66,7 +66,7 @@ echo "KVM Virtual Machine" >"$work/a57kvm/sys/class/dmi/id/product_name"
 MEMTLB_SYSROOT=$work/a57kvm run sysinfo
 expect_grep '^cpu emulated +no \(qemu KVM: SMBIOS product KVM Virtual Machine\)$' "$out" \
 	"sysinfo: the same under KVM"
-MEMTLB_SYSROOT=$work/a57kvm run stat -r 1m -i 1 -p 1
+MEMTLB_SYSROOT=$work/a57kvm run stat --region 1m -i 1 --passes 1
 expect_no_grep 'emulated' "$out" "stat: a KVM guest is not said emulated"
 
 run compare "$work/host.json" "$work/guest.json"
@@ -128,9 +128,9 @@ expect_grep '^CPU emulated +yes: no TLB conclusion$' "$out" "report: CPU emulate
 # Perhaps emulated (a cortex-a57 on qemu's board, no PMU, no SMBIOS): its
 # times are no verdict either, against a machine's report.
 rm -r "$work/a57/sys/bus/event_source/devices/armv8_pmuv3"
-MEMTLB_SYSROOT=$work/a57 run stat -r 1m -i 2 -p 1 -o "$work/maybe.json"
+MEMTLB_SYSROOT=$work/a57 run stat --region 1m -i 2 --passes 1 -o "$work/maybe.json"
 expect_grep '^CPU perhaps emulated: ' "$out" "stat: perhaps emulated without a PMU"
-MEMTLB_SYSROOT=$data/sysroot-pmu run stat -r 1m -i 2 -p 1 -o "$work/host2.json"
+MEMTLB_SYSROOT=$data/sysroot-pmu run stat --region 1m -i 2 --passes 1 -o "$work/host2.json"
 python3 - "$work/maybe.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

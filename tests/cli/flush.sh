@@ -10,7 +10,7 @@ usage_case_o "K of 0" flush --pages 0
 usage_case_o "range from 0" flush --pages 0..8
 usage_case_o "K not a count" flush --pages many
 usage_case_o "K larger than the region" flush --pages 65 --region 256k
-usage_case_o "range past the region" flush --pages 1..128:x2 -r 64k
+usage_case_o "range past the region" flush --pages 1..128:x2 --region 64k
 usage_case_o "unknown op" flush --op flushall
 usage_case_o "no tasks" flush --tasks 0
 usage_case_o "too many tasks" flush --tasks 65

@@ -12,7 +12,7 @@ check() {	# FILE EXPR WHAT
 		fail "$3: $2"; fi
 }
 
-run stat --region 64k -i 2 -p 1 -e $events -o "$work/r.json"
+run stat --region 64k -i 2 --passes 1 -e $events -o "$work/r.json"
 expect_status 0 "stat on two-counter replay"
 j=$work/r.json
 check "$j" '[e["group"] for e in r["results"][0]["events"]] == [0, 0, 1, 1, 0, 2, None]' \
@@ -44,7 +44,7 @@ expect_grep '^dTLB-loads +800,000 .* 50\.0%$' "$err" "run: multiplexed count wit
 # A group the kernel takes but never schedules (one free counter): stat
 # counts again with the events split; run says so and does not rerun.
 export MEMTLB_BACKEND="replay:$MEMTLB_TEST_DATA/replay-unscheduled.txt"
-run stat --region 64k -i 2 -p 1 -e cycles,instructions,minor-faults -o "$work/u.json"
+run stat --region 64k -i 2 --passes 1 -e cycles,instructions,minor-faults -o "$work/u.json"
 expect_status 0 "stat with a never-scheduled group"
 expect_grep 'never scheduled.*counting again' "$err" "stat says it split and counted again"
 check "$work/u.json" '[e["group"] for e in r["results"][0]["events"]] == [0, 1, 2]' "split one per group"
@@ -56,7 +56,7 @@ expect_grep '^not counted .*: cycles' "$err" "run: not counted, never 0"
 expect_grep 'never scheduled' "$err" "run says the group never ran"
 
 # A sweep counts every event after the split, at every point, and says so once.
-run sweep --region 64k..192k:64k -i 2 -p 1 -e cycles,instructions,minor-faults -o "$work/s.json"
+run sweep --region 64k..192k:64k -i 2 --passes 1 -e cycles,instructions,minor-faults -o "$work/s.json"
 expect_status 0 "sweep with a never-scheduled group"
 n=$(grep -c 'never scheduled' "$err")
 [ "$n" = 1 ] && ok || fail "sweep: the split said once, not $n times"

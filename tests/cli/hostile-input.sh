@@ -26,7 +26,7 @@ brun() {
 # replay_bad NAME CONTENT: a replay file that is refused before the run
 replay_bad() {
 	printf "$2" >"$r/$1.txt"
-	MEMTLB_BACKEND=replay:$r/$1.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+	MEMTLB_BACKEND=replay:$r/$1.txt brun stat --region 1m -i 1 --passes 1 -e minor-faults
 	expect_status 2 "replay $1"
 	expect_grep 'not a valid replay file' "$err" "replay $1 named as invalid"
 }
@@ -49,33 +49,33 @@ replay_bad unsupported-extra 'minor-faults: unsupported EACCES 7\n'
 
 # CRLF is a line end like LF: every line is kept
 printf 'minor-faults: 0 256 0 0\r\ncycles: 1 2 3 4\r\n' >"$r/crlf.txt"
-MEMTLB_BACKEND=replay:$r/crlf.txt brun stat --region 1m -i 1 -p 1 -e minor-faults,cycles
+MEMTLB_BACKEND=replay:$r/crlf.txt brun stat --region 1m -i 1 --passes 1 -e minor-faults,cycles
 expect_status 0 "replay with CRLF"
 expect_grep '^write_0 .* 256 ' "$out" "CRLF: minor-faults kept"
 if grep -q 'not supported' "$out"; then fail "CRLF: a line was lost"; else ok; fi
 # the largest count is still a count
 printf 'minor-faults: 18446744073709551615 0 0 0\n' >"$r/max.txt"
-MEMTLB_BACKEND=replay:$r/max.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+MEMTLB_BACKEND=replay:$r/max.txt brun stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 0 "replay 2^64-1"
 
 # not regular files: a directory, a device that never ends, a FIFO
-MEMTLB_BACKEND=replay:$r brun stat --region 1m -i 1 -p 1 -e minor-faults
+MEMTLB_BACKEND=replay:$r brun stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 2 "replay: a directory"
 expect_grep 'not a valid replay file' "$err" "replay directory named"
-MEMTLB_BACKEND=replay:/dev/zero brun stat --region 1m -i 1 -p 1 -e minor-faults
+MEMTLB_BACKEND=replay:/dev/zero brun stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 2 "replay: /dev/zero"
 ln -s /dev/zero "$r/zero.txt"
-MEMTLB_BACKEND=replay:$r/zero.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+MEMTLB_BACKEND=replay:$r/zero.txt brun stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 2 "replay: a link to /dev/zero"
 # a FIFO is refused unread, however much its writer would send
 mkfifo "$r/fifo.txt"
 (yes '# endless' >"$r/fifo.txt" 2>/dev/null &)
-MEMTLB_BACKEND=replay:$r/fifo.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+MEMTLB_BACKEND=replay:$r/fifo.txt brun stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 2 "replay: a FIFO"
 timeout 1 cat "$r/fifo.txt" >/dev/null 2>&1	# the writer left waiting
 # over the size cap (1 MiB): a comment line that long is no recording
 { cat "$good"; head -c 1100000 /dev/zero | tr '\0' '#'; echo; } >"$r/big.txt"
-MEMTLB_BACKEND=replay:$r/big.txt brun stat --region 1m -i 1 -p 1 -e minor-faults
+MEMTLB_BACKEND=replay:$r/big.txt brun stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 2 "replay: over the size cap"
 
 
@@ -87,7 +87,7 @@ usage_case "region of 10^10 points" stat --region 1..16t:x1.0000000011 -i 1
 for seed in ' -1' '-1' '+1' ' 1' 18446744073709551615 9223372036854775808; do
 	usage_case "seed '$seed'" stat --region 1m -i 1 --seed "$seed"
 done
-MEMTLB_BACKEND=replay:$good brun stat --region 1m -i 1 -p 1 -e minor-faults \
+MEMTLB_BACKEND=replay:$good brun stat --region 1m -i 1 --passes 1 -e minor-faults \
 	--seed 9223372036854775807 --format json
 expect_status 0 "seed 2^63-1"
 expect_grep '"seed": 9223372036854775807' "$out" "seed 2^63-1 recorded as given"

@@ -89,25 +89,25 @@ trial() {
 	check_trial "$what SIG$sig after ${delay}s" $? $want
 }
 
-max=$(span stat --region 32m -i 3 -p 2 -e minor-faults -o "$report")
+max=$(span stat --region 32m -i 3 --passes 2 -e minor-faults -o "$report")
 i=0
 while [ $i -lt 16 ]; do
 	i=$((i + 1))
-	trial "stat" "$max" stat --region 32m -i 3 -p 2 -e minor-faults -o "$report"
+	trial "stat" "$max" stat --region 32m -i 3 --passes 2 -e minor-faults -o "$report"
 done
-max=$(span stat --region 32m -i 3 -p 2 -e minor-faults --backing "file:$work" -o "$report")
+max=$(span stat --region 32m -i 3 --passes 2 -e minor-faults --backing "file:$work" -o "$report")
 i=0
 while [ $i -lt 12 ]; do
 	i=$((i + 1))
-	trial "stat file" "$max" stat --region 32m -i 3 -p 2 -e minor-faults --backing "file:$work" \
+	trial "stat file" "$max" stat --region 32m -i 3 --passes 2 -e minor-faults --backing "file:$work" \
 		-o "$report"
 done
-max=$(span sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
+max=$(span sweep --region 8m..32m:8m -i 2 --passes 1 -e minor-faults -o "$report" \
 	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never)
 i=0
 while [ $i -lt 12 ]; do
 	i=$((i + 1))
-	trial "sweep" "$max" sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
+	trial "sweep" "$max" sweep --region 8m..32m:8m -i 2 --passes 1 -e minor-faults -o "$report" \
 		--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never
 done
 
@@ -115,7 +115,7 @@ done
 i=0
 while [ $i -lt 4 ]; do
 	i=$((i + 1))
-	trial "sweep" "$max" HUP sweep --region 8m..32m:8m -i 2 -p 1 -e minor-faults -o "$report" \
+	trial "sweep" "$max" HUP sweep --region 8m..32m:8m -i 2 --passes 1 -e minor-faults -o "$report" \
 		--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never
 done
 

@@ -20,10 +20,10 @@ doc() {	# NAME ARGS...: run memtlb, keep the JSON it wrote to $work/NAME.json
 	if [ "$status" -eq 0 ] && [ -s "$work/$name.json" ]; then ok; docs="$docs $work/$name.json"
 	else fail "$name: exit $status, no document"; sed 's/^/  stderr: /' "$err" >&2; fi
 }
-doc stat stat --region 1m -i 2 -p 1 -o "$work/stat.json"
-doc runs stat --region 1m -i 2 -p 1 --runs 2 -o "$work/runs.json"
-doc sweep sweep --region 1m..4m -i 2 -p 1 -o "$work/sweep.json"
-doc pages sweep --region 2m --vary pages=base,thp -i 2 -p 1 -o "$work/pages.json"
+doc stat stat --region 1m -i 2 --passes 1 -o "$work/stat.json"
+doc runs stat --region 1m -i 2 --passes 1 --runs 2 -o "$work/runs.json"
+doc sweep sweep --region 1m..4m -i 2 --passes 1 -o "$work/sweep.json"
+doc pages sweep --region 2m --vary pages=base,thp -i 2 --passes 1 -o "$work/pages.json"
 doc probe probe --max 256k --format json -o "$work/probe.json"
 doc coalesce probe --max 1m --coalesce --format json -o "$work/coalesce.json"
 doc flush flush --pages 1..4:x2 -i 2 --ops 5 -o "$work/flush.json"
@@ -33,7 +33,7 @@ doc explain compare --explain "$MEMTLB_TEST_DATA/compare/base.json" \
 	"$MEMTLB_TEST_DATA/compare/regression.json" -o "$work/explain.json"
 MEMTLB_BACKEND=replay:$replay
 export MEMTLB_BACKEND
-doc replay stat --region 1m -i 2 -p 1 -e "$events" -o "$work/replay.json"
+doc replay stat --region 1m -i 2 --passes 1 -e "$events" -o "$work/replay.json"
 unset MEMTLB_BACKEND
 
 # shellcheck disable=SC2086

@@ -65,7 +65,7 @@ else
 	fail "stat --backing file did not run"
 fi
 # the page-size matrix's roofline calibration, read back by sweep --from
-if run sweep --region 2m --vary pages=base,thp -i 2 -p 1 -o "$work/pages.json" >/dev/null 2>&1
+if run sweep --region 2m --vary pages=base,thp -i 2 --passes 1 -o "$work/pages.json" >/dev/null 2>&1
 then
 	roundtrip "sweep --vary pages" "$work/pages.json" as-written
 else

@@ -7,7 +7,7 @@
 # RLIMIT_AS: the mmap fails; the message names the limit. Sanitizer builds
 # cannot start under a small address space at all: skip them.
 if (ulimit -v 600000 && "$MEMTLB" --version) >/dev/null 2>&1; then
-	(ulimit -v 600000 && exec "$MEMTLB" stat --region 1g -i 1 -p 1) >"$work/out" 2>"$work/err"
+	(ulimit -v 600000 && exec "$MEMTLB" stat --region 1g -i 1 --passes 1) >"$work/out" 2>"$work/err"
 	status=$? out="$work/out" err="$work/err"
 	expect_status 1 "RLIMIT_AS"
 	expect_grep '^memtlb: stat: Cannot allocate memory$' "$err" "RLIMIT_AS: what failed"
@@ -17,7 +17,7 @@ else
 fi
 
 # RLIMIT_NOFILE: counters need a descriptor each.
-(ulimit -n 4 && exec "$MEMTLB" stat --region 4m -i 1 -p 1 -e minor-faults,major-faults) \
+(ulimit -n 4 && exec "$MEMTLB" stat --region 4m -i 1 --passes 1 -e minor-faults,major-faults) \
 	>"$work/out" 2>"$work/err"
 status=$? out="$work/out" err="$work/err"
 expect_status 1 "RLIMIT_NOFILE"
@@ -31,7 +31,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && command -v prlimit >
 	setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$MEMTLB"; then
 	for mode in process thread; do
 		prlimit --nproc=20 setpriv --reuid=nobody --regid=nogroup --clear-groups \
-			"$MEMTLB" stat --region 4m -i 1 -p 1 -e minor-faults --tasks 50 \
+			"$MEMTLB" stat --region 4m -i 1 --passes 1 -e minor-faults --tasks 50 \
 			--task-mode $mode >"$work/out" 2>"$work/err"
 		status=$? out="$work/out" err="$work/err"
 		expect_status 1 "RLIMIT_NPROC ($mode)"
@@ -45,7 +45,7 @@ fi
 
 # More tasks than CPUs: allowed, with one warning.
 cpus=$(getconf _NPROCESSORS_ONLN)
-run stat --region 4m -i 1 -p 1 -e minor-faults --tasks $((cpus + 2))
+run stat --region 4m -i 1 --passes 1 -e minor-faults --tasks $((cpus + 2))
 expect_status 0 "more tasks than CPUs"
 expect_grep "^memtlb: warning: --tasks $((cpus + 2)): more tasks than the $cpus online CPUs" \
 	"$err" "more tasks than CPUs: warned"

@@ -85,7 +85,7 @@ expect_status 0 "--events-dir"
 expect_grep '^mine: my faults' "$out" "set from --events-dir"
 MEMTLB_EVENTS_PATH=$work/ev run list mine
 expect_status 0 "MEMTLB_EVENTS_PATH"
-MEMTLB_EVENTS_PATH=$work/ev run stat --region 64k -i 1 -p 1 --events mine
+MEMTLB_EVENTS_PATH=$work/ev run stat --region 64k -i 1 --passes 1 --events mine
 expect_status 0 "stat --events from MEMTLB_EVENTS_PATH"
 expect_grep 'minor-faults' "$out" "stat counts the set's events"
 printf 'set bad\npmu any\nevent minor-faults nosuchrole x\n' >"$work/ev/zbad.events"
@@ -95,7 +95,7 @@ expect_one_error_line "bad events file"
 expect_grep "zbad.events:3: event minor-faults: unknown role 'nosuchrole'" "$err" "file:line"
 
 # --events for stat and run.
-run stat --region 64k -i 1 -p 1 --events faults -o "$work/r.json"
+run stat --region 64k -i 1 --passes 1 --events faults -o "$work/r.json"
 expect_status 0 "stat --events faults"
 expect_grep '"event_set": "faults"' "$work/r.json" "report names the set"
 expect_grep 'page-faults' "$out" "set events in the table"

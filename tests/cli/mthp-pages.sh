@@ -36,7 +36,7 @@ print(sum(f["share"] for f in r["pages"].get("folios", []) if f["size"] == int(s
       r["as_requested"])' "$1" "$2"
 }
 
-run stat --pages mthp:64k --backing anon --region 8m -i 2 -p 1 -o "$work/anon.json"
+run stat --pages mthp:64k --backing anon --region 8m -i 2 --passes 1 -o "$work/anon.json"
 expect_status 0 "mthp:64k anon"
 expect_grep '^pages mthp:64k, access seq' "$out" "the header names the size"
 expect_grep 'in 64 KiB folios \(100\.0%\).*as requested' "$out" "anon: proven 64 KiB folios"
@@ -51,7 +51,7 @@ assert s["alloc"] + s["fallback"] == s["iterations"] * 128 and s["fallback"] == 
 	"$work/anon.json" && ok || fail "anon: the per-size stats not a fault per folio"
 expect_grep '^folio stats: [0-9]+ faults got 64 KiB folios, 0 fell' "$out" "anon: the stats line"
 
-run stat --pages mthp:16k --region 8m -i 2 -p 1 -o "$work/shmem.json"
+run stat --pages mthp:16k --region 8m -i 2 --passes 1 -o "$work/shmem.json"
 expect_status 0 "mthp:16k shared (shmem)"
 expect_grep 'in 16 KiB folios \(100\.0%\).*as requested' "$out" "shmem: proven 16 KiB folios"
 controls | cmp -s - "$work/before" && ok || fail "shmem: the mTHP controls not restored"
@@ -62,7 +62,7 @@ cmp -s "$out" "$work/anon.json" && ok || fail "mthp: not read back as written"
 
 # a sweep over sizes, interleaved: each point's size set for its iterations,
 # and the page-size matrix: a row per size, faults per block exact
-run sweep --region 4m --vary pages=base,mthp:16k,mthp:64k -i 3 -p 1 --backing anon \
+run sweep --region 4m --vary pages=base,mthp:16k,mthp:64k -i 3 --passes 1 --backing anon \
 	-o "$work/sweep.json"
 expect_status 0 "sweep --vary pages=base,mthp:16k,mthp:64k"
 cp "$out" "$work/sweep.txt"
@@ -142,7 +142,7 @@ fi
 # pages=all: base pages and every size offered for anonymous memory
 offered=$(ls -d "$thp"/hugepages-*kB | while read -r d; do
 	[ -e "$d/enabled" ] && echo x; done | wc -l)
-run sweep --region 2m --vary pages=all -i 2 -p 1 --backing anon -o "$work/all.json"
+run sweep --region 2m --vary pages=all -i 2 --passes 1 --backing anon -o "$work/all.json"
 expect_status 0 "sweep --vary pages=all"
 python3 - "$work/all.json" "$offered" <<'PY' && ok || fail "pages=all: not base and every size"
 import json, sys
@@ -166,7 +166,7 @@ wait "$pid" 2>/dev/null
 # then there is nothing for the next memtlb to say, only to check
 left=0
 [ -e /run/memtlb/journal ] && left=1
-run stat --region 1m -i 2 -p 1
+run stat --region 1m -i 2 --passes 1
 expect_status 0 "the memtlb after a killed one"
 if [ "$left" -eq 1 ]; then
 	expect_grep 'ended without restoring' "$err" "the next memtlb says what it restored"

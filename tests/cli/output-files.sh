@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export MEMTLB_BACKEND="replay:$MEMTLB_TEST_DATA/replay/tlb.txt"
-stat1="stat --region 64k -i 1 -p 1 -e minor-faults,cycles"
+stat1="stat --region 64k -i 1 --passes 1 -e minor-faults,cycles"
 d="$work/o"
 mkdir "$d" "$d/sub"
 
@@ -60,7 +60,7 @@ run $stat1 -o -
 expect_status 0 "stat -o -"
 is_report "$out" "stat -o -"
 if [ -e ./- ] || [ -e "$work/-" ]; then fail "-o - made a file named -"; else ok; fi
-run sweep --region 64k..128k -i 1 -p 1 -e minor-faults -o -
+run sweep --region 64k..128k -i 1 --passes 1 -e minor-faults -o -
 expect_status 0 "sweep -o -"
 is_report "$out" "sweep -o -: one report on stdout"
 run run -e minor-faults -o - -- /bin/true
@@ -101,7 +101,7 @@ ln -s p.json "$d/p-link.json"
 for o in "$d/p.json" "$d/p-link.json"; do
 	usage_case "stat --tlb P -o P ($o)" $stat1 --tlb "$d/p.json" -o "$o"
 	expect_grep 'is the input' "$err" "stat --tlb P -o P: says why"
-	usage_case "sweep --tlb P -o P ($o)" sweep --region 64k..128k -i 1 -p 1 \
+	usage_case "sweep --tlb P -o P ($o)" sweep --region 64k..128k -i 1 --passes 1 \
 		-e minor-faults --tlb "$d/p.json" -o "$o"
 	if cmp -s "$d/p.json" "$d/p.orig"; then ok; else
 		fail "-o $o replaced the --tlb input"; cp "$d/p.orig" "$d/p.json"; fi
@@ -113,7 +113,7 @@ if cmp -s "$d/replay.txt" "$MEMTLB_TEST_DATA/replay/tlb.txt"; then ok; else
 	fail "-o replaced the replay file"; fi
 
 # --- a stream gets one document, at the end, not one per point ---
-"$MEMTLB" sweep --region 64k..128k -i 1 -p 1 -e minor-faults --format csv -o /dev/stdout \
+"$MEMTLB" sweep --region 64k..128k -i 1 --passes 1 -e minor-faults --format csv -o /dev/stdout \
 	2>"$work/err" | cat >"$d/sweep.out"
 if [ "$(grep -c '"schema"' "$d/sweep.out")" -eq 1 ]; then ok; else
 	fail "sweep -o /dev/stdout (a pipe): not one document"; fi
@@ -121,7 +121,7 @@ rm -f "$d/from-fifo"
 cat "$d/fifo" >"$d/from-fifo" &
 reader=$!
 # A second document per point would wait for a reader forever: bounded.
-timeout 120 "$MEMTLB" sweep --region 64k..128k -i 1 -p 1 -e minor-faults -o "$d/fifo" \
+timeout 120 "$MEMTLB" sweep --region 64k..128k -i 1 --passes 1 -e minor-faults -o "$d/fifo" \
 	>"$work/out" 2>"$work/err"
 status=$?
 expect_status 0 "sweep -o FIFO"
@@ -152,7 +152,7 @@ if [ -b "$d/blk" ]; then ok; else fail "-o replaced a block device"; fi
 ln -s loop "$d/loop"
 usage_case "-o symlink loop" $stat1 -o "$d/loop"
 usage_case "run -o directory" run -o "$d/sub" -- /bin/true
-usage_case "sweep -o DIR/" sweep --region 64k..128k -i 1 -p 1 -o "$d/sub/"
+usage_case "sweep -o DIR/" sweep --region 64k..128k -i 1 --passes 1 -o "$d/sub/"
 usage_case "report -o directory" report "$d/in.json" -o "$d/sub"
 usage_case "report -o empty" report "$d/in.json" -o ""
 
@@ -209,7 +209,7 @@ done
 
 # --- the report file before stdout: a reader that stops early loses nothing ---
 rm -f "$d/early.json"
-"$MEMTLB" stat --region 64k -i 3000 -p 1 -e minor-faults --format json -o "$d/early.json" \
+"$MEMTLB" stat --region 64k -i 3000 --passes 1 -e minor-faults --format json -o "$d/early.json" \
 	2>"$work/err" | head -1 >/dev/null
 is_report "$d/early.json" "-o written before stdout (| head -1)"
 
@@ -222,9 +222,9 @@ if python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["run
 then ok; else fail "not UTF-8: the command line not stored as a\\xFFb"; fi
 
 # --- size: memtlb writes nothing it would refuse to read ---
-usage_case_o "-o report over the loader's cap" stat --region 64k -i 1000000 -p 1 -e minor-faults
-usage_case "--format json over the loader's cap" stat --region 64k -i 1000000 -p 1 --format json
-usage_case "sweep report over the cap" sweep --region 64k..4m -i 200000 -p 1 -o "$d/big.json"
+usage_case_o "-o report over the loader's cap" stat --region 64k -i 1000000 --passes 1 -e minor-faults
+usage_case "--format json over the loader's cap" stat --region 64k -i 1000000 --passes 1 --format json
+usage_case "sweep report over the cap" sweep --region 64k..4m -i 200000 --passes 1 -o "$d/big.json"
 head -c 70000000 /dev/zero | "$MEMTLB" report /dev/stdin >"$work/out" 2>"$work/err"
 status=$?
 expect_status 2 "report from a pipe over the cap"
@@ -284,7 +284,7 @@ if ls -a "$d" | grep -q '^\.memtlb-'; then fail "-o past RLIMIT_FSIZE: a temp fi
 # --- stat and sweep never replace their --tlb input ------------------------
 run probe --max 64k -o "$d/p.json"
 cp "$d/p.json" "$d/p.keep"
-for cmd in "stat --region 64k -i 1 -p 1" "sweep --region 64k..128k -i 1 -p 1"; do
+for cmd in "stat --region 64k -i 1 --passes 1" "sweep --region 64k..128k -i 1 --passes 1"; do
 	run $cmd -e minor-faults --tlb "$d/p.json" -o "$d/p.json"
 	expect_status 2 "${cmd%% *} -o its --tlb input"
 	expect_grep '^memtlb: -o: .*p\.json: is the input ' "$err" "${cmd%% *}: said"
@@ -306,8 +306,8 @@ gone() {	# WHAT ARGS...: memtlb ARGS -o FILE into a pipe already closed
 cmpd="$MEMTLB_TEST_DATA/compare"
 gone compare compare "$cmpd/base.json" "$cmpd/regression.json"
 gone "compare --format markdown" compare --format markdown "$cmpd/base.json" "$cmpd/regression.json"
-gone stat stat --region 64k -i 1 -p 1 -e minor-faults
-gone sweep sweep --region 64k..128k -i 1 -p 1 -e minor-faults
+gone stat stat --region 64k -i 1 --passes 1 -e minor-faults
+gone sweep sweep --region 64k..128k -i 1 --passes 1 -e minor-faults
 gone probe probe --max 1m
 gone flush flush --pages 1..2:x2 --ops 10 -i 1 --format json
 

@@ -40,10 +40,10 @@ if [ -L "$s/run.json" ]; then ok; else fail "planted link: the link replaced"; f
 if ls -a "$s" "$work" | grep -q '^\.memtlb-'; then fail "planted link: temp file left"; else ok; fi
 
 # Planted before the run: refused up front, exit 2, nothing run.
-usage_case "stat -o a planted link" stat --region 64k -i 1 -p 1 -e minor-faults -o "$s/run.json"
+usage_case "stat -o a planted link" stat --region 64k -i 1 --passes 1 -e minor-faults -o "$s/run.json"
 if [ "$(cat "$work/victim")" = precious ]; then ok; else
 	fail "planted link (stat): root replaced its target"; fi
-usage_case "sweep -o a planted link" sweep --region 64k..128k -i 1 -p 1 -e minor-faults \
+usage_case "sweep -o a planted link" sweep --region 64k..128k -i 1 --passes 1 -e minor-faults \
 	-o "$s/run.json"
 
 # The same name in a directory of the link's owner's: the kernel follows it,
@@ -51,7 +51,7 @@ usage_case "sweep -o a planted link" sweep --region 64k..128k -i 1 -p 1 -e minor
 rm -f "$s/run.json"
 mkdir -m 700 "$work/mine"
 ln -s "$work/mine/target.json" "$work/mine/link.json"
-run stat --region 64k -i 1 -p 1 -e minor-faults -o "$work/mine/link.json"
+run stat --region 64k -i 1 --passes 1 -e minor-faults -o "$work/mine/link.json"
 expect_status 0 "-o a link of root's own"
 if [ -L "$work/mine/link.json" ] && [ -s "$work/mine/target.json" ]; then ok; else
 	fail "-o a link of root's own: target not written"; fi

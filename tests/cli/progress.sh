@@ -65,7 +65,7 @@ open(out + ".status", "w").write(str(p.returncode))
 PY
 }
 
-args="stat --region 16m -i 100000 -p 1 -e minor-faults"
+args="stat --region 16m -i 100000 --passes 1 -e minor-faults"
 
 pty xterm "$work/tty" $args
 st=$(cat "$work/tty.status")
@@ -94,7 +94,7 @@ else ok; fi
 
 # A long region (1 GiB and more) says where it is from its first phase on,
 # not once its first write pass is over (16g: a minute in a guest).
-STOP_FIRST=1 pty dumb "$work/long" stat --region 1g -i 3 -p 1 --backing anon -e minor-faults
+STOP_FIRST=1 pty dumb "$work/long" stat --region 1g -i 3 --passes 1 --backing anon -e minor-faults
 first=$(grep -a -m1 'iteration ' "$work/long")
 case $first in
 "memtlb: iteration 1 of 3, mmap, 0."* | "memtlb: iteration 1 of 3, write_0, 0."*) ok ;;

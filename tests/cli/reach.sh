@@ -57,7 +57,7 @@ if awk -F': ' '$1 == "fit.write_0.minor-faults.slope_ns" { ok = ($2 > 849.999 &&
 expect_grep '^read_0\.knee1\.from_bytes: 8388608$' "$out" "lkp: the knee"
 # Live: the region's page tables (16 MiB of 4 KiB pages: 4096 + 8 + 1
 # entries), and the page scan's verdict.
-run stat --region 16m -i 1 -p 1 --backing anon --pages base -o "$work/base.json"
+run stat --region 16m -i 1 --passes 1 --backing anon --pages base -o "$work/base.json"
 expect_status 0 "stat --pages base"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
 expect_grep 'pressure: page tables 32\.1 KiB for 4\.0 KiB pages' "$work/joined" "page-table bytes"
@@ -87,7 +87,7 @@ expect_grep 'pressure: a mixed mapping, 10\.0 MiB in base pages and 6\.0 MiB in 
 expect_grep '; 6\.0 MiB in 2\.0 MiB pages: page tables [0-9.]+ [KMG]?i?B for 2\.0 MiB pages' \
 	"$work/joined" "mixed: the huge pages' part"
 # Fault-around as measured: a file read first maps several pages per fault.
-run stat --region 16m -i 1 -p 1 --backing file --read-first
+run stat --region 16m -i 1 --passes 1 --backing file --read-first
 expect_status 0 "stat of a file read first"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
 expect_grep 'pages mapped per fault: read_first [0-9]+\.[0-9] \([0-9]+ faults\); fault_around_bytes ' \
@@ -96,7 +96,7 @@ expect_grep 'pages mapped per fault: read_first [0-9]+\.[0-9] \([0-9]+ faults\);
 # THP on shmem where the kernel gives shmem no huge pages: marked, in the
 # table, the JSON and compare.
 if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null; then
-	run stat --region 16m -i 1 -p 1 --pages thp --backing shared -o "$work/thp.json"
+	run stat --region 16m -i 1 --passes 1 --pages thp --backing shared -o "$work/thp.json"
 	expect_status 0 "stat --pages thp --backing shared"
 	expect_grep '^PAGE SIZE NOT AS REQUESTED: --pages thp got base pages for 16384 KiB' "$out" \
 		"table: not as requested"

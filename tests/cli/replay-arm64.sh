@@ -11,7 +11,7 @@
 data=${MEMTLB_TEST_DATA:?}
 ev=cycles,instructions,dTLB-loads,dTLB-load-misses
 
-MEMTLB_BACKEND=replay:$data/replay-arm64.txt run stat -r 1m -i 1 -p 1 -e "$ev" --format json
+MEMTLB_BACKEND=replay:$data/replay-arm64.txt run stat --region 1m -i 1 --passes 1 -e "$ev" --format json
 expect_status 0 "arm64 model"
 expect_grep 'counter group was never scheduled.*counting again' "$err" \
 	"arm64 model: the group it took never ran, and was split"
@@ -31,7 +31,7 @@ then ok; else fail "arm64 model: four groups, all counted"; fi
 # The x86/POWER model of the same PMU: two groups of two, no split at run time.
 printf 'pmu-counters: 2\n' >"$work/x86.txt"
 sed -n '/^[a-zA-Z-]*: [0-9]/p' "$data/replay-arm64.txt" | grep -v '^pmu' >>"$work/x86.txt"
-MEMTLB_BACKEND=replay:$work/x86.txt run stat -r 1m -i 1 -p 1 -e "$ev" --format json
+MEMTLB_BACKEND=replay:$work/x86.txt run stat --region 1m -i 1 --passes 1 -e "$ev" --format json
 expect_status 0 "x86 model"
 if grep -q 'never scheduled' "$err"; then fail "x86 model: a group never ran"; else ok; fi
 if python3 - "$out" <<'PY'

@@ -45,7 +45,7 @@ same_rows() {	# A B WHAT
 for fixture in "replay-groups.txt:1:cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,iTLB-load-misses,dTLB-stores" \
 	       "replay/tlb.txt:0:cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults"; do
 	file=${fixture%%:*}; marked=${fixture#*:}; events=${marked#*:}; marked=${marked%%:*}
-	MEMTLB_BACKEND=replay:$MEMTLB_TEST_DATA/$file run stat --region 64k -i 2 -p 1 -v \
+	MEMTLB_BACKEND=replay:$MEMTLB_TEST_DATA/$file run stat --region 64k -i 2 --passes 1 -v \
 		-e "$events" -o "$work/r.json"
 	expect_status 0 "$file: stat"
 	cp "$out" "$work/stat.txt"
@@ -488,7 +488,7 @@ fi
 
 # sweep --from and report read the same default phase of one file: read_4
 # of a 10-pass sweep (not the last read pass, read_9), so the same curve.
-"$MEMTLB" sweep --region 64k..128k:64k -p 10 -i 2 -e minor-faults -o "$work/s10.json" \
+"$MEMTLB" sweep --region 64k..128k:64k --passes 10 -i 2 -e minor-faults -o "$work/s10.json" \
 	>/dev/null 2>&1
 run sweep --from "$work/s10.json"
 sw=$(awk '$1 == "64k" { print $2 }' "$out")

@@ -13,7 +13,7 @@ trap 'umount "$mnt" "$work/tmpfs5" 2>/dev/null; rm -rf "$work"' EXIT
 expect_path_error() {
 	what=$1 path=$2
 	shift 2
-	usage_case "$what" stat -i 1 -p 1 -e $EV "$@"
+	usage_case "$what" stat -i 1 --passes 1 -e $EV "$@"
 	expect_grep "$path" "$err" "$what: names the path"
 }
 
@@ -49,17 +49,17 @@ if [ "$(ls "$work/d" | wc -l)" -eq 3 ]; then ok; else
 # 2. A full file system: said with the path, exit 1, no file left (not SIGBUS).
 mkdir "$mnt"
 if mount -t tmpfs -o size=8m memtlb-test "$mnt" 2>/dev/null; then
-	run stat -i 1 -p 1 -e $EV --region 64m --backing "file:$mnt"
+	run stat -i 1 --passes 1 -e $EV --region 64m --backing "file:$mnt"
 	expect_status 1 "backing on a full tmpfs"
 	expect_one_error_line "backing on a full tmpfs"
 	expect_grep "$mnt: 64.0 MiB needed" "$err" "full tmpfs: the path and the size"
-	run stat -i 1 -p 1 -e $EV --region 64m --backing "file:$mnt/name"
+	run stat -i 1 --passes 1 -e $EV --region 64m --backing "file:$mnt/name"
 	expect_status 1 "named backing on a full tmpfs"
 	expect_grep "$mnt" "$err" "named backing on a full tmpfs: the path"
-	run stat -i 1 -p 1 -e $EV --region 2m --tasks 8 --task-region private \
+	run stat -i 1 --passes 1 -e $EV --region 2m --tasks 8 --task-region private \
 		--backing "file:$mnt"
 	expect_status 1 "private task regions beyond the tmpfs"
-	run stat -i 1 -p 1 -e $EV --region 4m --backing "file:$mnt"
+	run stat -i 1 --passes 1 -e $EV --region 4m --backing "file:$mnt"
 	expect_status 0 "backing that fits the tmpfs"
 	if [ -z "$(ls -A "$mnt")" ]; then ok; else fail "tmpfs: files left"; ls -l "$mnt" >&2; fi
 	umount "$mnt"
@@ -70,7 +70,7 @@ fi
 # 3. Memory: a fixture with 22 GiB available and a 300 MiB cgroup (10 in use).
 cp -r "$MEMTLB_TEST_DATA/sysroot-cgroup" "$work/root"
 pool="$work/root/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-mem() { MEMTLB_SYSROOT="$work/root" run stat -i 1 -p 1 -e $EV "$@"; }
+mem() { MEMTLB_SYSROOT="$work/root" run stat -i 1 --passes 1 -e $EV "$@"; }
 mem --region 768m
 expect_status 2 "region above the cgroup's memory.max"
 expect_one_error_line "region above the cgroup's memory.max"
@@ -103,9 +103,9 @@ MEMTLB_SYSROOT="$work/root" usage_case "probe whose two mappings pass the cgroup
 MEMTLB_SYSROOT="$work/root" run probe --max 1m
 expect_status 0 "probe inside the cgroup"
 MEMTLB_SYSROOT="$work/root" usage_case "sweep above the cgroup's memory.max" \
-	sweep --region 64m..768m:x2 -i 1 -p 1 -e $EV
+	sweep --region 64m..768m:x2 -i 1 --passes 1 -e $EV
 expect_grep 'cgroup leaves \(290.0 MiB' "$err" "sweep: the cgroup's figures"
-MEMTLB_SYSROOT="$work/root" run sweep --region 1m..2m:1m -i 1 -p 1 -e $EV
+MEMTLB_SYSROOT="$work/root" run sweep --region 1m..2m:1m -i 1 --passes 1 -e $EV
 expect_status 0 "sweep inside the cgroup"
 expect_grep "each point's region within what the cgroup leaves \(290.0 MiB now\)" \
 	"$err" "sweep: the guard line names the cgroup's limit"
@@ -119,17 +119,17 @@ expect_status 2 "a limit at the namespace's root"
 # controller's path and its ancestors (200 MiB, 20 in use, at memtlb.slice).
 cp -r "$MEMTLB_TEST_DATA/sysroot-cgroup-v1" "$work/v1"
 v1() { MEMTLB_SYSROOT="$work/v1" run "$@"; }
-v1 stat -i 1 -p 1 -e $EV --region 256m
+v1 stat -i 1 --passes 1 -e $EV --region 256m
 expect_status 2 "v1: region above memory.limit_in_bytes"
 expect_one_error_line "v1: region above memory.limit_in_bytes"
 expect_grep 'cgroup leaves \(180.0 MiB: memory.limit_in_bytes 200.0 MiB, 20.0 MiB in use\): /sys/fs/cgroup/memory/memtlb.slice$' \
 	"$err" "v1: the figures and the tighter level"
-v1 stat -i 1 -p 1 -e $EV --region 64m
+v1 stat -i 1 --passes 1 -e $EV --region 64m
 expect_status 0 "v1: region inside the limit"
 v1 probe --max 256m
 expect_status 2 "v1: probe above the limit"
 echo 9223372036854771712 >"$work/v1/sys/fs/cgroup/memory/memtlb.slice/memory.limit_in_bytes"
-v1 stat -i 1 -p 1 -e $EV --region 256m
+v1 stat -i 1 --passes 1 -e $EV --region 256m
 expect_status 0 "v1: no limit (LONG_MAX, page-rounded) all the way up"
 
 # 5. memory.high (past it the kernel throttles the run), the hugetlb
@@ -139,7 +139,7 @@ cp -r "$MEMTLB_TEST_DATA/sysroot-cgroup" "$work/r5"
 cg="$work/r5/sys/fs/cgroup/memtlb.slice"
 r5() { MEMTLB_SYSROOT="$work/r5" run "$@"; }
 echo 134217728 >"$cg/memory.high"
-r5 stat -i 1 -p 1 -e $EV --region 200m
+r5 stat -i 1 --passes 1 -e $EV --region 200m
 expect_status 2 "region above the cgroup's memory.high"
 expect_grep 'cgroup leaves \(118.0 MiB: memory.high 128.0 MiB, 10.0 MiB in use\)' "$err" \
 	"memory.high: the figures"
@@ -149,7 +149,7 @@ echo 512 >"$hp/nr_hugepages"
 echo 512 >"$hp/free_hugepages"
 echo 67108864 >"$cg/hugetlb.2MB.max"
 echo 0 >"$cg/hugetlb.2MB.current"
-r5 stat -i 1 -p 1 -e $EV --pages hugetlb --region 128m
+r5 stat -i 1 --passes 1 -e $EV --pages hugetlb --region 128m
 expect_status 2 "hugetlb pages above the hugetlb controller's limit"
 expect_grep '^memtlb: --pages hugetlb: 128.0 MiB of huge pages is more than the cgroup leaves \(64.0 MiB: hugetlb.2MB.max' \
 	"$err" "hugetlb limit: the figures"
@@ -158,7 +158,7 @@ mnt5="$work/tmpfs5"
 mkdir "$mnt5"
 if mount -t tmpfs -o size=1g memtlb-test "$mnt5" 2>/dev/null; then
 	r5 sweep --order interleaved --backing "file:$mnt5" --region 100m..200m:100m \
-		-i 1 -p 1 -e $EV
+		-i 1 --passes 1 -e $EV
 	expect_status 2 "interleaved sweep: tmpfs files alive at once past the cgroup"
 	expect_grep '^memtlb: --order: 300.0 MiB alive at once is more than the cgroup leaves' \
 		"$err" "interleaved tmpfs files: the sum"

@@ -107,7 +107,7 @@ done
 run run -r 2 -e task-clock -- "$touch_pages" 1000
 expect_grep '^task-clock \(msec\) +[0-9]+\.[0-9]+ ' "$err" "run: task-clock in msec"
 expect_no_grep '^task-clock +[0-9]{1,3},[0-9]{3}' "$err" "run: task-clock not a count of ns"
-run stat --region 1m -i 2 -p 1 -e task-clock --format csv
+run stat --region 1m -i 2 --passes 1 -e task-clock --format csv
 expect_grep '^0,write_0,task-clock,ns,[0-9]' "$out" "stat csv: task-clock's unit is ns"
 
 # Children of the command are counted (inherit).

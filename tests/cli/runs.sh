@@ -17,7 +17,7 @@ check_py() {	# WHAT ARGS... (python on stdin)
 		fail "$what"; sed 's/^/  /' "$work/py.out" >&2; fi
 }
 
-MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 -p 1 -e "$events" --runs 3 \
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 --passes 1 -e "$events" --runs 3 \
 	-o "$work/rp.json"
 expect_status 0 "replay stat --runs 3"
 expect_grep '^between runs: 3 runs, read_0 [0-9.]+ ns/block \+- [0-9.]+ \(95% CI over runs\)' \
@@ -55,7 +55,7 @@ PY
 
 # Live: three processes, three layouts; -o the only file the run leaves.
 mkdir "$work/live"
-run stat --region 4m -p 1 -i 3 --runs 3 -e minor-faults -o "$work/live/r.json"
+run stat --region 4m --passes 1 -i 3 --runs 3 -e minor-faults -o "$work/live/r.json"
 expect_status 0 "live stat --runs 3"
 # Without ASLR (randomize_va_space 0) a fresh process maps where the last did.
 aslr=$(cat /proc/sys/kernel/randomize_va_space 2>/dev/null || echo 0)
@@ -102,13 +102,13 @@ PY
 run compare "$work/live/r.json" "$work/live/r.json"
 expect_status 0 "compare two --runs reports"
 expect_grep '^spread: between runs' "$out" "compare names the between-run spread"
-run stat --region 4m -p 1 -i 3 -e minor-faults -o "$work/one.json"
+run stat --region 4m --passes 1 -i 3 -e minor-faults -o "$work/one.json"
 run compare "$work/one.json" "$work/live/r.json"
 expect_status 0 "compare a one-process report with a --runs one"
 expect_grep '^spread: within the run' "$out" "compare names the within-run spread"
 
 # A killed parent takes its run along (PR_SET_PDEATHSIG).
-"$MEMTLB" stat --region 1m -p 1 -i 1000000 --runs 2 -e minor-faults >/dev/null 2>&1 &
+"$MEMTLB" stat --region 1m --passes 1 -i 1000000 --runs 2 -e minor-faults >/dev/null 2>&1 &
 parent=$!
 child=
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
@@ -134,7 +134,7 @@ else
 fi
 
 # Interrupted: the run stops, the parent says so once and writes no -o.
-"$MEMTLB" stat --region 1m -p 1 -i 100000 --runs 2 -e minor-faults \
+"$MEMTLB" stat --region 1m --passes 1 -i 100000 --runs 2 -e minor-faults \
 	-o "$work/int.json" >"$work/int.out" 2>"$work/int.err" &
 parent=$!
 child=
@@ -167,7 +167,7 @@ expect_one_error_line "a bogus MEMTLB_RUN_CHILD"
 
 # Live, software events: every iteration of every run counted, each
 # write_0 exactly the region's pages (256 of 1 MiB), none left out.
-run stat --region 1m -i 2 -p 1 -e minor-faults,page-faults,cycles --pages base --runs 10 \
+run stat --region 1m -i 2 --passes 1 -e minor-faults,page-faults,cycles --pages base --runs 10 \
 	-o "$work/live10.json"
 expect_status 0 "live stat --runs 10"
 check_py "live --runs 10: every iteration counted, exact" "$work/live10.json" <<'PY'

@@ -15,7 +15,7 @@ mkdir -p "$(dirname "$thp")"
 echo "$orig" >"$thp"
 # Core-dumping signals (ABRT, SYS, TRAP, XCPU, ...) dump nothing here.
 ulimit -c 0
-long="sweep --region 8m..128m:8m -i 2 -p 1 -e minor-faults
+long="sweep --region 8m..128m:8m -i 2 --passes 1 -e minor-faults
 	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never"
 
 # changed PID: wait (10 s at most) until the sweep has written the tunable.
@@ -75,7 +75,7 @@ expect_grep "^restore .*/sys/kernel/mm/transparent_hugepage/enabled madvise$" "$
 	"journal after SIGKILL"
 # The next sweep restores it before it saves anything, and says so.
 out="$work/out" err="$work/err"
-MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m -i 1 -p 1 -e minor-faults -o "$work/r.json" \
+MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m -i 1 --passes 1 -e minor-faults -o "$work/r.json" \
 	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never >"$out" 2>"$err"
 status=$?
 expect_status 0 "sweep after a killed one"
@@ -90,7 +90,7 @@ if [ -e "$journal" ]; then fail "journal left after the replay"; rm -f "$journal
 MEMTLB_SYSROOT=$root "$MEMTLB" $long >/dev/null 2>"$work/err1" &
 first=$!
 changed $first
-MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m -i 1 -p 1 -e minor-faults \
+MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m -i 1 --passes 1 -e minor-faults \
 	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never >/dev/null 2>"$work/err2" &
 second=$!
 wait $first
@@ -107,7 +107,7 @@ restored "two sweeps at once"
 MEMTLB_SYSROOT=$root "$MEMTLB" $long >/dev/null 2>"$work/err1" &
 first=$!
 changed $first
-MEMTLB_LOCK_TIMEOUT=1 MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m -i 1 -p 1 \
+MEMTLB_LOCK_TIMEOUT=1 MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m -i 1 --passes 1 \
 	-e minor-faults --vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never \
 	>/dev/null 2>"$work/err2"
 status=$?
@@ -127,8 +127,8 @@ dead_journal() {	# PID VALUE: the journal a SIGKILLed memtlb leaves
 	printf 'memtlb journal\npid %s\nrestore %s %s\n' "$1" "$thp" "$2" >"$journal"
 	echo never >"$thp"
 }
-for cmd in "stat --region 1m -i 1 -p 1 -e minor-faults" "probe --max 1m" \
-	"run -e minor-faults -- /bin/true" "sweep --region 1m..2m:1m -i 1 -p 1 -e minor-faults"; do
+for cmd in "stat --region 1m -i 1 --passes 1 -e minor-faults" "probe --max 1m" \
+	"run -e minor-faults -- /bin/true" "sweep --region 1m..2m:1m -i 1 --passes 1 -e minor-faults"; do
 	name=${cmd%% *}
 	dead_journal 4000001 madvise
 	MEMTLB_SYSROOT=$root "$MEMTLB" $cmd >"$work/out" 2>"$work/err"
@@ -151,7 +151,7 @@ printf 'memtlb journal\npid 4000002\nrestore %s madvise\nrestore %s always\n' "$
 	>"$journal"
 echo never >"$thp"
 run_sr() { MEMTLB_SYSROOT=$root run "$@"; }
-run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+run_sr stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 0 "stat replaying a journal with a failing entry"
 expect_grep "could not restore $bad to 'madvise'.*restored .*enabled to 'always'.*stays in the journal" \
 	"$err" "the failed restore named"
@@ -161,7 +161,7 @@ if [ "$(grep -c '^restore ' "$journal" 2>/dev/null)" = 1 ] &&
 	cat "$journal" >&2 2>/dev/null; fi
 # ... and a sweep that changes and restores a tunable of its own keeps it.
 echo "$orig" >"$thp"
-run_sr sweep --region 8m -i 1 -p 1 -e minor-faults \
+run_sr sweep --region 8m -i 1 --passes 1 -e minor-faults \
 	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never
 expect_status 0 "sweep beside a kept failed restore"
 expect_grep "could not restore $bad" "$err" "the sweep retries it"
@@ -178,7 +178,7 @@ back="$work/backing"
 mkdir "$back"
 # killed_with_file NAME: a stat on file:$back/NAME killed once the file exists
 killed_with_file() {
-	MEMTLB_SYSROOT=$root "$MEMTLB" stat --region 64m -i 1000 -p 4 -e minor-faults \
+	MEMTLB_SYSROOT=$root "$MEMTLB" stat --region 64m -i 1000 --passes 4 -e minor-faults \
 		--backing "file:$back/$1" >/dev/null 2>"$work/err1" &
 	pid=$!
 	n=0
@@ -191,7 +191,7 @@ killed_with_file() {
 killed_with_file left
 if grep -q "^file $back/left [0-9]* [0-9]* [0-9]*\.[0-9]*$" "$root/run/memtlb/files.$pid"; then ok; else
 	fail "backing file not in the journal"; cat "$root/run/memtlb/files.$pid" >&2; fi
-run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+run_sr stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 0 "stat after a killed file-backed one"
 expect_grep "^memtlb: warning: memtlb PID $pid ended without removing its backing files: removed $back/left" \
 	"$err" "the left backing file named"
@@ -204,13 +204,13 @@ killed_with_file link
 rm "$back/link"
 echo precious >"$work/precious"
 ln -s "$work/precious" "$back/link"
-run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+run_sr stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 0 "stat after a killed one whose file became a symlink"
 expect_grep "left $back/link \(not the file it created\)" "$err" "a symlink in its place: left"
 killed_with_file other
 rm "$back/other"
 echo other >"$back/other"
-run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+run_sr stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 0 "stat after a killed one whose file was replaced"
 expect_grep "left $back/other \(not the file it created\)" "$err" "another file: left"
 [ -L "$back/link" ] && [ "$(cat "$work/precious")" = precious ] && ok ||
@@ -218,7 +218,7 @@ expect_grep "left $back/other \(not the file it created\)" "$err" "another file:
 [ "$(cat "$back/other")" = other ] && ok || fail "another file of that name was removed"
 if ls "$root/run/memtlb" | grep -q '^files\.'; then fail "files journals left"; else ok; fi
 # A clean run leaves no list behind.
-run_sr stat --region 1m -i 1 -p 1 -e minor-faults --backing "file:$back/clean"
+run_sr stat --region 1m -i 1 --passes 1 -e minor-faults --backing "file:$back/clean"
 expect_status 0 "file-backed stat"
 [ ! -e "$back/clean" ] && ok || fail "clean run: backing file left"
 if ls "$root/run/memtlb" | grep -q '^files\.'; then fail "clean run: files journal left"; else ok; fi
@@ -229,7 +229,7 @@ if ls "$root/run/memtlb" | grep -q '^files\.'; then fail "clean run: files journ
 pool=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 if [ "$(id -u)" -eq 0 ] && [ -w "$pool" ] && [ -z "${MEMTLB_SYSROOT:-}" ]; then
 	before=$(cat "$pool")
-	run sweep --pages hugetlb --reserve --region 2m..70m:2m -i 1 -p 1 -e minor-faults
+	run sweep --pages hugetlb --reserve --region 2m..70m:2m -i 1 --passes 1 -e minor-faults
 	if grep -q 'kernel found only' "$err"; then
 		echo "skip: the kernel could not grow the pool"
 	else
@@ -254,7 +254,7 @@ open(want, "wb").write(value)
 open(path, "w").write("changed\n")
 open(journal, "w").write("memtlb journal\npid 4000003\nrestore %s %s\n" % (esc(path.encode()), esc(value)))
 PY
-run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+run_sr stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 0 "stat replaying a page-long value"
 cmp -s "$long" "$work/long.want" && ok || fail "a page-long value not restored byte for byte"
 [ -e "$journal" ] && fail "journal left after a page-long replay" || ok
@@ -277,7 +277,7 @@ for damage in cut escape long nul empty pid; do
 	pid) printf 'memtlb journal\npid 4000004x\nrestore %s madvise\n' "$long" >"$journal"
 		line=2 ;;
 	esac
-	run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+	run_sr stat --region 1m -i 1 --passes 1 -e minor-faults
 	expect_status 0 "stat beside a damaged journal ($damage)"
 	[ "$(cat "$long")" = changed ] && ok || fail "damaged journal ($damage): a guess written back"
 	expect_grep "journal is damaged \(line $line\): nothing restored" "$err" \
@@ -297,7 +297,7 @@ assert len(v) == 4095
 open(sys.argv[1], "wb").write(v)
 open(sys.argv[2], "wb").write(v)
 PY
-MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m..128m:8m -i 2 -p 1 -e minor-faults \
+MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m..128m:8m -i 2 --passes 1 -e minor-faults \
 	--vary sysfs:/sys/long-tunable=aa,bb >/dev/null 2>"$work/err1" &
 pid=$!
 n=0
@@ -305,7 +305,7 @@ while cmp -s "$long" "$work/long.want" && [ $n -lt 200 ]; do sleep 0.05; n=$((n 
 kill -s KILL "$pid"
 wait "$pid" 2>/dev/null
 cmp -s "$long" "$work/long.want" && fail "the sweep never set the long tunable" || ok
-run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+run_sr stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 0 "stat replaying a SIGKILLed sweep's page-long value"
 cmp -s "$long" "$work/long.want" && ok || fail "the sweep's page-long value not restored"
 [ -e "$journal" ] && fail "journal left after the sweep's replay" || ok
@@ -316,7 +316,7 @@ echo mine >"$back/ab"
 set -- $(stat -c '%d %i %.9W' "$back/ab")
 printf 'memtlb files\npid 4000005\nfile %s %s %s %s\n' "$back/a%00b" "$1" "$2" "$3" \
 	>"$root/run/memtlb/files.4000005"
-run_sr stat --region 1m -i 1 -p 1 -e minor-faults
+run_sr stat --region 1m -i 1 --passes 1 -e minor-faults
 expect_status 0 "stat beside a damaged files list"
 [ -e "$back/ab" ] && ok || fail "a file removed on a damaged files list's word"
 expect_grep "files.4000005: 1 damaged line, no file removed on its word" "$err" \
@@ -327,7 +327,7 @@ expect_grep "files.4000005: 1 damaged line, no file removed on its word" "$err" 
 # is written after the restore, and ^C ends the wait for a reader (it was
 # held behind a blocked write, the tunable still set): 130, restored.
 mkfifo "$work/fifo"
-MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 64k..128k -i 1 -p 1 -e minor-faults \
+MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 64k..128k -i 1 --passes 1 -e minor-faults \
 	-o "$work/fifo" --vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never \
 	>/dev/null 2>"$work/err" &
 pid=$!

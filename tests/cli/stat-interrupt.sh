@@ -15,7 +15,7 @@ report="$work/r.json"
 for sig in INT TERM; do
 	want=130
 	[ $sig = TERM ] && want=143
-	$DFL "$MEMTLB" stat --region 64k -i 100000 -p 1 -e minor-faults -o "$report" \
+	$DFL "$MEMTLB" stat --region 64k -i 100000 --passes 1 -e minor-faults -o "$report" \
 		>"$work/out" 2>"$work/err" &
 	pid=$!
 	# the counters are opened just before the first iteration: wait for them
@@ -49,7 +49,7 @@ PY
 done
 
 # A run that was not interrupted is not marked.
-run stat --region 64k -i 2 -p 1 -e minor-faults -o "$report"
+run stat --region 64k -i 2 --passes 1 -e minor-faults -o "$report"
 expect_status 0 "whole run"
 if grep -q '"interrupted"' "$report"; then fail "whole run marked interrupted"; else ok; fi
 

@@ -57,12 +57,12 @@ PY
 ok
 
 # The seed's default backing, MAP_SHARED|MAP_ANONYMOUS: shmem faults, one per page.
-run stat --region 64m -i 2 -p 2 -e minor-faults,major-faults --format csv
+run stat --region 64m -i 2 --passes 2 -e minor-faults,major-faults --format csv
 expect_status 0 "stat shared csv"
 expect_grep '^0,write_0,faults_per_block,faults/block,1,' "$out" "shared anon: one fault per page"
 
 # Table: hardware events say not supported on a machine without a PMU driver.
-run stat --region 16m -i 2 -p 1
+run stat --region 16m -i 2 --passes 1
 expect_status 0 "stat table"
 expect_grep '^phase +ns/block +mean \((ns|us|ms|s)\) +cv \(%\)' "$out" \
 	"ns/block beside the phase, the time's unit in its header"
@@ -78,7 +78,7 @@ if grep -q '"hw_counters": false' "$report"; then
 fi
 
 # Blocks larger than a page touch fewer pages: 64k blocks -> 1/16 faults per page.
-run stat --region 64m --block 64k --backing anon -i 2 -p 1 -e minor-faults --format csv
+run stat --region 64m --block 64k --backing anon -i 2 --passes 1 -e minor-faults --format csv
 expect_grep '^0,write_0,minor-faults,count,1024,' "$out" "one fault per 64k block"
 
 finish

@@ -9,7 +9,7 @@
 replay="$MEMTLB_TEST_DATA/replay/tlb.txt"
 events=cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults
 
-MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 -p 1 -e "$events" -v
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 --passes 1 -e "$events" -v
 expect_status 0 "replay table"
 expect_grep '^read_0 .* 524,288 \(50\.0%\) .* 1\.00%' "$out" "dTLB-loads scaled x2 with running share, miss ratio 1.00%"
 expect_grep '^write_0 .* 2,000,000 +not counted' "$out" "cycles counted, instructions not counted"
@@ -18,7 +18,7 @@ if grep -q 'faults/block' "$out"; then
 	fail "faults/block shown although major-faults was not counted"
 else ok; fi
 
-MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 -p 1 -e "$events" --format json
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 --passes 1 -e "$events" --format json
 expect_status 0 "replay json"
 python3 - "$out" <<'PY' || fail "replay json values"
 import json, sys
@@ -38,21 +38,21 @@ PY
 ok
 
 # Without major-faults in the set, faults/block is minor-faults per block.
-MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 -p 1 -e minor-faults
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 2 --passes 1 -e minor-faults
 expect_grep '^write_0 .* 256 +1\.000$' "$out" "faults/block from minor-faults alone"
 
 # Events missing from the replay file are not supported, never 0: named once
 # under the table, a column of them with --wide.
-MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 1 -p 1 -e minor-faults,task-clock
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 1 --passes 1 -e minor-faults,task-clock
 expect_grep '^not supported here: task-clock \(' "$out" "event absent from replay file"
 if grep -q '^write_0 .*not supported' "$out"; then
 	fail "a column of not supported in the default table"
 else ok; fi
-MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 1 -p 1 -e minor-faults,task-clock --wide
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 1 --passes 1 -e minor-faults,task-clock --wide
 expect_grep '^write_0 .* not supported' "$out" "--wide: the column is back"
 
 # Several iterations and passes: no read of any phase fell inside a window.
-MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 3 -p 2 -e minor-faults,cycles --format csv
+MEMTLB_BACKEND=replay:$replay run stat --region 1m -i 3 --passes 2 -e minor-faults,cycles --format csv
 expect_status 0 "replay: reads outside the counted windows"
 expect_grep '^0,munmap,cycles,count,' "$out" "the last phase read"
 
@@ -68,7 +68,7 @@ expect_grep 'not a valid replay file' "$err" "malformed replay file named"
 # --from: a saved report printed again, byte for byte what its run printed,
 # in every format; nothing measured (no backend, no counters).
 for fmt in table csv json; do
-	MEMTLB_BACKEND=replay:$replay "$MEMTLB" stat --region 1m -i 2 -p 1 -e "$events" \
+	MEMTLB_BACKEND=replay:$replay "$MEMTLB" stat --region 1m -i 2 --passes 1 -e "$events" \
 		--format $fmt -o "$work/saved.json" >"$work/live.$fmt" 2>/dev/null
 	MEMTLB_BACKEND=bogus run stat --from "$work/saved.json" --format $fmt
 	expect_status 0 "stat --from, $fmt"
@@ -77,7 +77,7 @@ for fmt in table csv json; do
 		diff "$work/live.$fmt" "$out" | head -n 10 >&2
 	fi
 done
-MEMTLB_BACKEND=replay:$replay "$MEMTLB" stat --region 1m -i 2 -p 1 -e "$events" -v \
+MEMTLB_BACKEND=replay:$replay "$MEMTLB" stat --region 1m -i 2 --passes 1 -e "$events" -v \
 	-o "$work/saved.json" >"$work/live.v" 2>/dev/null
 run stat --from "$work/saved.json" -v
 if cmp -s "$out" "$work/live.v"; then ok; else fail "stat --from -v: not what the run printed"; fi

@@ -25,7 +25,7 @@ for level in 2 3; do
 	echo "$level" >"$paranoid"
 	out="$work/out.$level" err="$work/err.$level"
 	# perf's own fault events (a set's are getrusage's: see below)
-	as_nobody "$MEMTLB" stat --region 16m --backing anon -i 2 -p 1 -v \
+	as_nobody "$MEMTLB" stat --region 16m --backing anon -i 2 --passes 1 -v \
 		-e cycles,minor-faults,major-faults >"$out" 2>"$err"
 	status=$?
 	expect_status 0 "paranoid $level: stat runs"
@@ -40,7 +40,7 @@ for level in 2 3; do
 			"paranoid $level: refusal names the sysctl"
 	fi
 	# The default set's fault counts are getrusage's: no sysctl refuses them.
-	as_nobody "$MEMTLB" stat --region 16m --backing anon -i 2 -p 1 >"$out" 2>"$err"
+	as_nobody "$MEMTLB" stat --region 16m --backing anon -i 2 --passes 1 >"$out" 2>"$err"
 	expect_grep '^write_0 .* 4,096 .* 1\.000$' "$out" \
 		"paranoid $level: the default set's faults still counted"
 done
@@ -48,14 +48,14 @@ done
 # supported, with the reason, never opened user-only and shown as 0.
 echo 2 >"$paranoid"
 out="$work/out.k" err="$work/err.k"
-as_nobody "$MEMTLB" stat --region 16m --backing anon -i 2 -p 1 -v -e minor-faults:k,minor-faults \
+as_nobody "$MEMTLB" stat --region 16m --backing anon -i 2 --passes 1 -v -e minor-faults:k,minor-faults \
 	>"$out" 2>"$err"
 status=$?
 expect_status 0 "paranoid 2: stat with minor-faults:k"
 expect_grep '^write_0 .* not supported +4,096$' "$out" "paranoid 2: :k not supported, the other counts"
 expect_grep '^minor-faults:k: not supported: not permitted by kernel.perf_event_paranoid' "$out" \
 	"paranoid 2: :k refusal names the sysctl"
-as_nobody "$MEMTLB" stat --region 16m --backing anon -i 1 -p 1 -e minor-faults:k --format json \
+as_nobody "$MEMTLB" stat --region 16m --backing anon -i 1 --passes 1 -e minor-faults:k --format json \
 	>"$out" 2>"$err"
 python3 - "$out" <<'PY' || fail "paranoid 2: minor-faults:k in the report"
 import json, sys
@@ -72,7 +72,7 @@ echo "$orig" >"$paranoid"
 # an mTHP size is set for the run: as nobody that is bad input, said first
 if [ -e /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled ]; then
 	out="$work/out.mthp" err="$work/err.mthp"
-	as_nobody "$MEMTLB" stat --region 8m --backing anon -i 1 -p 1 --pages mthp:64k \
+	as_nobody "$MEMTLB" stat --region 8m --backing anon -i 1 --passes 1 --pages mthp:64k \
 		>"$out" 2>"$err"
 	status=$?
 	expect_status 2 "mthp as nobody"

@@ -30,7 +30,7 @@ PY
 }
 
 # anon base pages: one fault per 4 KiB block in write_0; perf and rusage agree
-run stat --region 256m --backing anon --pages base -i 2 -p 1 -e $EV --format json
+run stat --region 256m --backing anon --pages base -i 2 --passes 1 -e $EV --format json
 expect_status 0 "anon base"
 CHECK='
 assert abs(ph["write_0"]["derived"]["faults_per_block"] - 1.0) <= 0.01, ph["write_0"]["derived"]
@@ -45,7 +45,7 @@ case "$thp" in
 *"[never]"*|"")
 	echo "thp: skipped: transparent_hugepage/enabled is '${thp:-missing}'" ;;
 *)
-	run stat --region 256m --backing anon --pages thp -i 2 -p 1 -e $EV --format json
+	run stat --region 256m --backing anon --pages thp -i 2 --passes 1 -e $EV --format json
 	expect_status 0 "anon thp"
 	CHECK='
 n = (256 << 20) // (2 << 20)
@@ -64,7 +64,7 @@ if [ "$(id -u)" -ne 0 ] || [ ! -w "$pool" ]; then
 	echo "hugetlb: skipped: not root, or no 2 MiB pool"
 else
 	before=$(cat "$pool")
-	run stat --region 64m --backing anon --pages hugetlb:2m --reserve -i 2 -p 1 -e $EV \
+	run stat --region 64m --backing anon --pages hugetlb:2m --reserve -i 2 --passes 1 -e $EV \
 		--format json
 	if [ "$status" -eq 1 ] && grep -q 'kernel found only' "$err"; then
 		echo "hugetlb: skipped: $(cat "$err")"
@@ -92,7 +92,7 @@ assert m["kernel_page_size"] == 2 << 20 and m["huge_coverage"] == 1.0, m'
 		# --runs: each run takes the lock its parent holds; each waited on
 		# it for ever before, and every memtlb behind them.
 		MEMTLB_LOCK_TIMEOUT=20 timeout 120 "$MEMTLB" stat --region 8m --backing anon \
-			--pages hugetlb:2m --reserve --runs 2 -i 1 -p 1 -e minor-faults \
+			--pages hugetlb:2m --reserve --runs 2 -i 1 --passes 1 -e minor-faults \
 			>"$out" 2>"$err"
 		status=$?
 		expect_status 0 "hugetlb --reserve --runs 2"
@@ -112,7 +112,7 @@ time.sleep(300)' >"$work/held" 2>/dev/null &
 		i=0
 		until grep -q held "$work/held" 2>/dev/null || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
 		resv=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/resv_hugepages)
-		run stat --region 8m --backing anon --pages hugetlb:2m --reserve -i 1 -p 1 \
+		run stat --region 8m --backing anon --pages hugetlb:2m --reserve -i 1 --passes 1 \
 			-e minor-faults
 		expect_status 0 "hugetlb --reserve beside $resv pages reserved by another"
 		[ "$(cat "$pool")" = $((before + 4)) ] && ok ||
@@ -123,7 +123,7 @@ time.sleep(300)' >"$work/held" 2>/dev/null &
 	fi
 	# short of pages without --reserve: exit 1, needed/free, the command
 	free=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages)
-	run stat --region $(( (free + 1) * 2 ))m --pages hugetlb -i 1 -p 1 -e $EV
+	run stat --region $(( (free + 1) * 2 ))m --pages hugetlb -i 1 --passes 1 -e $EV
 	expect_status 1 "hugetlb short pool"
 	expect_one_error_line "hugetlb short pool"
 	expect_grep "pages of 2048 kB needed, $free free" "$err" "hugetlb: needed/free"
@@ -133,7 +133,7 @@ fi
 # file + read-first: fault-around makes fewer read faults than blocks; the
 # file is created in the directory given and gone afterwards
 mkdir "$work/files"
-run stat --region 64m --backing "file:$work/files" --read-first -i 2 -p 1 -e $EV --format json
+run stat --region 64m --backing "file:$work/files" --read-first -i 2 --passes 1 -e $EV --format json
 expect_status 0 "file read-first"
 CHECK='
 blocks = res["params"]["blocks"]
@@ -143,7 +143,7 @@ assert abs(c("read_first", "minor-faults") - k("read_first", "rusage.minflt")) <
 check "file: read faults < blocks (fault-around)"
 [ -z "$(ls -A "$work/files")" ] && ok || fail "file: left behind: $(ls "$work/files")"
 
-run stat --region 16m --backing file --file-cache cold -i 2 -p 1 -e $EV --format json
+run stat --region 16m --backing file --file-cache cold -i 2 --passes 1 -e $EV --format json
 expect_status 0 "file cold"
 CHECK='assert m["file_cache"]["pages"] == 4096, m'
 check "file cold: mincore checked the drop"
@@ -163,14 +163,14 @@ status=$?
 
 # an existing file is never overwritten (O_EXCL), and is bad input, said first
 echo keep >"$work/files/mine"
-run stat --region 1m --backing "file:$work/files/mine" -i 1 -p 1 -e $EV
+run stat --region 1m --backing "file:$work/files/mine" -i 1 --passes 1 -e $EV
 expect_status 2 "file: existing"
 expect_grep "$work/files/mine: exists" "$err" "file: existing: names the path"
 [ "$(cat "$work/files/mine")" = keep ] && ok || fail "file: existing file changed"
 rm -f "$work/files/mine"
 
 # stride:16m touches region/16m blocks, one fault each
-run stat --region 256m --backing anon --pages base --access stride:16m -i 2 -p 1 -e $EV \
+run stat --region 256m --backing anon --pages base --access stride:16m -i 2 --passes 1 -e $EV \
 	--format json
 expect_status 0 "stride"
 CHECK='
@@ -180,7 +180,7 @@ check "stride:16m: 16 blocks"
 
 # random: every block exactly once: a fault per block (at least once) and
 # blocks touches in all (by construction); the verify pass passes
-run stat --region 64m --backing anon --pages base --access random --seed 7 -i 2 -p 2 -e $EV \
+run stat --region 64m --backing anon --pages base --access random --seed 7 -i 2 --passes 2 -e $EV \
 	--format json
 expect_status 0 "random"
 CHECK='
@@ -193,7 +193,7 @@ check "random: every block once"
 for mode in thread process; do
 	for region in shared private; do
 		run stat --region 64m --backing shared --pages base --tasks 2 --task-mode $mode \
-			--task-region $region -i 2 -p 1 -e $EV --format json
+			--task-region $region -i 2 --passes 1 -e $EV --format json
 		expect_status 0 "tasks $mode $region"
 		CHECK='
 blocks = res["params"]["blocks"]
@@ -210,7 +210,7 @@ done
 # a forked task that dies: exit 1 naming it, the others killed, no hang
 # (one long iteration, so the tasks live from the first pass to the last)
 "$MEMTLB" stat --region 16m --backing anon --tasks 2 --task-mode process --task-region private \
-	-i 1 -p 100000 -e minor-faults >/dev/null 2>"$work/died" &
+	-i 1 --passes 100000 -e minor-faults >/dev/null 2>"$work/died" &
 pid=$!
 i=0
 while [ -z "$(pgrep -P $pid)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done

@@ -32,7 +32,7 @@ MEMTLB_SYSROOT="$MEMTLB_TEST_DATA/sysroot-pmu" usage_case_o "one sysfs file, two
 	sweep --region 16m --vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never \
 	--vary sysfs:/sys/kernel//mm/transparent_hugepage/enabled/=always
 usage_case_o "block above a point's region" sweep --region 4k..16k:4k --block 8k
-usage_case_o "no such phase" sweep --region 16m..32m:16m -p 2 --phase read_4
+usage_case_o "no such phase" sweep --region 16m..32m:16m --passes 2 --phase read_4
 usage_case_o "knee ratio 1" sweep --region 16m --knee-ratio 1
 usage_case_o "knee ratio garbage" sweep --region 16m --knee-ratio x
 usage_case_o "unknown option" sweep --region 16m --bogus
@@ -47,7 +47,7 @@ expect_one_error_line "from a non-report"
 # A caveat about the config is said once, not once per point (a fixture
 # sysroot whose shmem THP is never).
 MEMTLB_SYSROOT="$MEMTLB_TEST_DATA/sysroot-nopmu" run sweep --region 64k..192k:64k \
-	--pages thp --backing shared -i 1 -p 1 -e minor-faults
+	--pages thp --backing shared -i 1 --passes 1 -e minor-faults
 expect_status 0 "sweep with a shmem THP caveat"
 n=$(grep -c 'shmem_enabled is never' "$err")
 [ "$n" = 1 ] && ok || fail "the shmem THP caveat said $n times for 3 points, not once"

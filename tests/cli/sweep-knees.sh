@@ -123,7 +123,7 @@ expect_grep 'x1\.75 from 32m to 64m, is no knee: it is less than the ratio over 
 	"$work/joined" "small rise: why none"
 
 # A live sweep: -o's JSON has the table's options.
-run sweep --region 1m..4m -i 2 -p 1 --phase write_0 --knee-ratio 1.5 -o "$work/live.json"
+run sweep --region 1m..4m -i 2 --passes 1 --phase write_0 --knee-ratio 1.5 -o "$work/live.json"
 expect_status 0 "live"
 python3 - "$work/live.json" <<'PY' && ok || fail "live: -o's knee_ratio or phase not the run's"
 import json, sys

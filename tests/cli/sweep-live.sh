@@ -7,7 +7,7 @@
 report="$work/sweep.json"
 
 # 64m..192m:64m: three points, each in the report and in the table.
-run sweep --region 64m..192m:64m -i 2 -p 2 --backing anon -e minor-faults -o "$report"
+run sweep --region 64m..192m:64m -i 2 --passes 2 --backing anon -e minor-faults -o "$report"
 expect_status 0 "sweep 64m..192m:64m"
 n=$(grep -c '"blocks"' "$report")
 [ "$n" -eq 3 ] && ok || fail "sweep: $n points in the report, expected 3"
@@ -27,7 +27,7 @@ n=$(grep -c '^0,"block=4k",' "$out")
 [ "$n" -eq 3 ] && ok || fail "csv: $n rows, expected 3"
 
 # A grid: --vary backing x two regions = 4 points, two series.
-run sweep --region 16m..32m:16m --vary backing=shared,anon -i 1 -p 1 -e minor-faults \
+run sweep --region 16m..32m:16m --vary backing=shared,anon -i 1 --passes 1 -e minor-faults \
 	-o "$report"
 expect_status 0 "sweep --vary backing"
 n=$(grep -c '"backing": "anon"' "$report")
@@ -42,7 +42,7 @@ mkdir -p "$thp"
 echo "always [madvise] never" >"$thp/enabled"
 for sig in INT TERM; do
 	rm -f "$report"
-	MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 16m -p 1 -e minor-faults \
+	MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 16m --passes 1 -e minor-faults \
 		--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never \
 		--vary iterations=1,100000 -o "$report" >"$work/out" 2>"$work/err" &
 	pid=$!
@@ -68,7 +68,7 @@ done
 
 # A tunable that cannot be written: refused before anything runs.
 chmod 0444 "$thp/enabled"
-MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 16m -i 1 -p 1 \
+MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 16m -i 1 --passes 1 \
 	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always -o "$report.ro" \
 	>"$work/out" 2>"$work/err"
 status=$?
@@ -80,7 +80,7 @@ expect_grep 'cannot write' "$work/err" "read-only tunable message"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 	[ -w /sys/kernel/mm/transparent_hugepage/enabled ]; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$MEMTLB" sweep --region 16m \
-		-i 1 -p 1 --vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always \
+		-i 1 --passes 1 --vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always \
 		>"$work/out" 2>"$work/err"
 	status=$?
 	expect_status 2 "unprivileged tunable sweep"
@@ -91,14 +91,14 @@ fi
 f=/sys/kernel/mm/transparent_hugepage/enabled
 if [ "$(id -u)" -eq 0 ] && [ -w $f ]; then
 	before=$(cat $f)
-	run sweep --region 16m -i 1 -p 1 --backing anon -e minor-faults \
+	run sweep --region 16m -i 1 --passes 1 --backing anon -e minor-faults \
 		--vary sysfs:$f=always,madvise -o "$report"
 	expect_status 0 "THP sweep"
 	[ "$(cat $f)" = "$before" ] && ok || fail "THP: '$(cat $f)', was '$before'"
 	n=$(grep -c '"sysfs:/sys/kernel/mm/transparent_hugepage/enabled"' "$report")
 	[ "$n" -eq 2 ] && ok || fail "THP: $n points record the tunable, expected 2"
 	# a value the kernel refuses: exit 1, still restored
-	run sweep --region 16m -i 1 -p 1 --vary sysfs:$f=always,bogus
+	run sweep --region 16m -i 1 --passes 1 --vary sysfs:$f=always,bogus
 	expect_status 1 "THP bad value"
 	[ "$(cat $f)" = "$before" ] && ok || fail "THP after error: '$(cat $f)', was '$before'"
 else
@@ -108,7 +108,7 @@ fi
 # Interrupted in its first point: nothing measured, said so, 130 or 143;
 # never "stdout: Invalid argument" and exit 1 for an empty table.
 for sig in INT TERM; do
-	"$MEMTLB" sweep --region 1g..2g -i 3 -p 1 -e minor-faults >"$out" 2>"$err" &
+	"$MEMTLB" sweep --region 1g..2g -i 3 --passes 1 -e minor-faults >"$out" 2>"$err" &
 	pid=$!
 	sleep 0.5
 	kill -$sig $pid

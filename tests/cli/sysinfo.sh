@@ -58,7 +58,7 @@ MEMTLB_SYSROOT=$data/sysroot-pmu run sysinfo
 expect_grep '^cache L2 unified +1\.2 MiB, 20-way \(sysfs\)$' "$out" "the L2 cache"
 
 # A report embeds the same object.
-MEMTLB_SYSROOT=$data/sysroot-pmu run stat --region 64k -i 1 -p 1 -e minor-faults -o "$work/r.json"
+MEMTLB_SYSROOT=$data/sysroot-pmu run stat --region 64k -i 1 --passes 1 -e minor-faults -o "$work/r.json"
 expect_status 0 "stat with a fixture sysroot"
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); json.dump(r["system"], open(sys.argv[2], "w"))' "$work/r.json" "$work/sys.json"
 # ... but for run, what happened over the measurement (sysinfo has none).
@@ -134,15 +134,15 @@ awk 'length > 80 { bad = 1 } END { exit bad }' "$out" && ok || fail "noisy: text
 expect_grep '^cpufreq governor +mixed$' "$out" "noisy: text governor"
 
 # stat and sweep: one line on stderr before the run; THP only with --pages default.
-MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 -p 1 -e minor-faults -o "$work/noisy-r.json"
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 --passes 1 -e minor-faults -o "$work/noisy-r.json"
 expect_status 0 "noisy: stat runs"
 expect_grep '^memtlb: system check: 8 noisy settings \(memtlb sysinfo --check\)$' "$err" "noisy: stat's one line"
 [ "$(grep -c 'system check' "$err")" -eq 1 ] && ok || fail "noisy: stat says it once"
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); json.dump(r["system"], open(sys.argv[2], "w"))' "$work/noisy-r.json" "$work/noisy-sys.json"
 check "$work/noisy-sys.json" 's["run"]["steal_ms"] == 0 and s["run"]["migrations"] == 0' "noisy: fixed /proc/stat and sched: no steal, no migration"
-MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 -p 1 -e minor-faults --pages base
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 --passes 1 -e minor-faults --pages base
 expect_grep '^memtlb: system check: 6 noisy settings' "$err" "noisy: --pages base: THP not counted"
-MEMTLB_SYSROOT=$data/sysroot-env-noisy run sweep --region 64k..128k -i 1 -p 1 -e minor-faults
+MEMTLB_SYSROOT=$data/sysroot-env-noisy run sweep --region 64k..128k -i 1 --passes 1 -e minor-faults
 expect_status 0 "noisy: sweep runs"
 [ "$(grep -c '^memtlb: system check: 8 noisy settings' "$err")" -eq 1 ] && ok || fail "noisy: sweep's one line"
 MEMTLB_SYSROOT=$data/sysroot-env-noisy run stat --region 64k -i 1 --bogus
@@ -158,7 +158,7 @@ check "$j" 's["randomize_va_space"] == 0 and s["lockdown"] == "none"' "quiet: AS
 MEMTLB_SYSROOT=$data/sysroot-env-quiet run sysinfo --check
 expect_status 0 "quiet: --check exits 0"
 expect_grep '^no warnings' "$out" "quiet: says so"
-MEMTLB_SYSROOT=$data/sysroot-env-quiet run stat --region 64k -i 1 -p 1 -e minor-faults
+MEMTLB_SYSROOT=$data/sysroot-env-quiet run stat --region 64k -i 1 --passes 1 -e minor-faults
 expect_status 0 "quiet: stat runs"
 if grep -q 'system check' "$err"; then fail "quiet: stat printed a check line"; else ok; fi
 
@@ -235,7 +235,7 @@ if grep -q '^aslr: ' "$out"; then w=1; else w=0; fi
 	fail "live --check: ASLR warning as randomize_va_space says"
 
 # A live stat report carries what happened over the run.
-run stat --region 1m -i 2 -p 1 -e minor-faults -o "$work/live-r.json"
+run stat --region 1m -i 2 --passes 1 -e minor-faults -o "$work/live-r.json"
 expect_status 0 "live stat"
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); json.dump(r["system"], open(sys.argv[2], "w"))' "$work/live-r.json" "$work/live-sys.json"
 check "$work/live-sys.json" 'isinstance(s["run"]["steal_ms"], (int, float)) and s["run"]["steal_ms"] >= 0' "live: steal over the run"

@@ -53,7 +53,7 @@ if ldd "$MEMTLB" 2>/dev/null | grep -q -e libasan -e libubsan; then
 fi
 
 # Without software counters (perf_event_open refused) there is nothing to check.
-run stat --region 1m -i 1 -p 1 -e minor-faults --format json
+run stat --region 1m -i 1 --passes 1 -e minor-faults --format json
 if [ "$status" -ne 0 ] || ! python3 -c 'import json, sys
 c = json.load(open(sys.argv[1]))["results"][0]["phases"][0]["counters"]["minor-faults"]
 sys.exit(0 if c["supported"] else 1)' "$out" 2>/dev/null; then

@@ -127,7 +127,7 @@ expect_grep '^x reach: the region over the L2 dTLB reach \(32 x 2\.0 MiB\);' "$o
 	"x reach: the huge pages' level"
 
 # stat: the pressure line names the probe's levels, and the agreement.
-run stat --region 16m -i 1 -p 1 --backing anon --pages base --tlb "$work/p.json" \
+run stat --region 16m -i 1 --passes 1 --backing anon --pages base --tlb "$work/p.json" \
 	-o "$work/stat.json"
 expect_status 0 "stat --tlb"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
@@ -155,7 +155,7 @@ probe "$work/pc.json" '[{"name": "L1 dTLB", "entries_min": 56, "entries_max": 72
 	"page_size": 4096, "from_ns": 0.1, "to_ns": 2.5},
 	{"name": "L2 TLB", "entries_min": 1536, "entries_max": 2560, "page_size": 4096,
 	"from_ns": 2.5, "to_ns": 9.0}]'
-run stat --region 16m -i 2 -p 1 --backing anon --pages base --tlb "$work/pc.json" \
+run stat --region 16m -i 2 --passes 1 --backing anon --pages base --tlb "$work/pc.json" \
 	-o "$work/pc-stat.json"
 expect_status 0 "stat --tlb, levels with their costs"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
@@ -167,7 +167,7 @@ run stat --from "$work/pc-stat.json"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
 expect_grep 'translation 9\.000 ns/block \(probe: past L2 TLB\)' "$work/joined" \
 	"verdict: the costs read back"
-run stat --region 1m -i 2 -p 1 --backing anon --pages base --tlb "$work/pc.json"
+run stat --region 1m -i 2 --passes 1 --backing anon --pages base --tlb "$work/pc.json"
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$work/joined"
 expect_grep 'translation 2\.500 ns/block \(probe: past L1 dTLB\)|translation at least 2\.500 ns/block \(probe: past L1 dTLB; past L[0-9] dTLB not measured\)' \
 	"$work/joined" "verdict: within the L2 TLB, past the L1"
@@ -176,7 +176,7 @@ expect_grep 'translation 2\.500 ns/block \(probe: past L1 dTLB\)|translation at 
 # levels it finds, if any, are not checked, only that they are carried).
 run probe --max 1m -o "$work/real.json"
 expect_status 0 "memtlb probe -o"
-run stat --region 1m -i 1 -p 1 --backing anon --tlb "$work/real.json" -o "$work/real-stat.json"
+run stat --region 1m -i 1 --passes 1 --backing anon --tlb "$work/real.json" -o "$work/real-stat.json"
 expect_status 0 "stat --tlb of a real probe report"
 if python3 -c 'import json, sys
 p = json.load(open(sys.argv[1]))["probe"]["levels"]
@@ -217,7 +217,7 @@ expect_grep '"name": "further translation knee"' "$out" "its name kept whole"
 # cpuid reports TLBs too, their points come beside the probe's.
 cpuid_none=0
 "$MEMTLB" sysinfo 2>/dev/null | grep -q '^TLBs (cpuid) *not reported' && cpuid_none=1
-run sweep --region auto --tlb "$work/p.json" -i 1 -p 1 --backing anon --pages base \
+run sweep --region auto --tlb "$work/p.json" -i 1 --passes 1 --backing anon --pages base \
 	-o "$work/auto.json"
 expect_status 0 "sweep --region auto --tlb"
 if [ $cpuid_none = 1 ]; then
@@ -236,7 +236,7 @@ want = sorted({256 * K << i for i in range(8)} |
 assert got == sorted(set(got)), got
 assert set(want) <= set(got) and (sys.argv[2] == "0" or got == want), (got, want)' \
 	"$work/auto.json" $cpuid_none; then ok; else fail "--region auto: points"; fi
-run sweep --region auto --tlb "$work/p.json" -b 64k -i 1 -p 1 --backing anon --pages base \
+run sweep --region auto --tlb "$work/p.json" -b 64k -i 1 --passes 1 --backing anon --pages base \
 	--format json
 if python3 -c 'import json, sys
 got = [r["params"]["region"] for r in json.load(open(sys.argv[1]))["results"]]

@@ -16,7 +16,7 @@ expect_80() {
 
 # A value the format file does not have: bad input before the run, the
 # kernel's names as the hint (wrapped, each line a hint).
-MEMTLB_SYSROOT=$fx run stat -r 64k -i 1 -p 1 -e 'tlb:tlb_flush/reason=remote/' -o "$work/r.json"
+MEMTLB_SYSROOT=$fx run stat --region 64k -i 1 --passes 1 -e 'tlb:tlb_flush/reason=remote/' -o "$work/r.json"
 expect_status 2 "filter value not in the format file"
 [ "$(grep -c '^memtlb: ' "$err")" -eq 1 ] && ok || fail "one error line"
 if grep -v -e '^memtlb: ' -e '^hint: ' "$err" | grep -q .; then fail "only hint lines after it"; else ok; fi
@@ -27,17 +27,17 @@ expect_80 "$err" "bad filter value"
 [ -s "$out" ] && fail "stdout written" || ok
 [ -e "$work/r.json" ] && fail "report written" || ok
 
-MEMTLB_SYSROOT=$fx usage_case "no such field" stat -r 64k -i 1 -p 1 -e 'tlb:tlb_flush/nope=1/'
+MEMTLB_SYSROOT=$fx usage_case "no such field" stat --region 64k -i 1 --passes 1 -e 'tlb:tlb_flush/nope=1/'
 expect_grep '^hint: its number fields: reason pages' "$err" "hint names the fields"
-MEMTLB_SYSROOT=$fx usage_case "unclosed filter" stat -r 64k -i 1 -p 1 -e 'tlb:tlb_flush/reason=1'
-MEMTLB_SYSROOT=$fx usage_case "no such tracepoint" stat -r 64k -i 1 -p 1 -e tlb:nope
+MEMTLB_SYSROOT=$fx usage_case "unclosed filter" stat --region 64k -i 1 --passes 1 -e 'tlb:tlb_flush/reason=1'
+MEMTLB_SYSROOT=$fx usage_case "no such tracepoint" stat --region 64k -i 1 --passes 1 -e tlb:nope
 expect_grep 'no tracepoint tlb:nope' "$err" "names it"
 expect_80 "$err" "no such tracepoint"
 
 # Not mounted (an empty tree): not supported, the mount command as the
 # reason; the run goes on, and the JSON says unsupported, never 0.
 mkdir -p "$work/empty/sys/kernel/tracing"
-MEMTLB_SYSROOT=$work/empty run stat -r 64k -i 1 -p 1 -v \
+MEMTLB_SYSROOT=$work/empty run stat --region 64k -i 1 --passes 1 -v \
 	-e 'tlb:tlb_flush,tlb:tlb_flush/reason=remote_shootdown/,minor-faults' -o "$work/nm.json"
 expect_status 0 "not mounted: the run goes on"
 expect_grep '^write_0 .* not supported +not supported +16 ' "$out" "both not supported"
@@ -69,7 +69,7 @@ expect_80 "$work/tp" "list's tracepoints"
 printf 'tlb:tlb_flush: 70\ntlb:tlb_flush/reason=remote_shootdown/: 61\nminor-faults: 16\n' \
 	>"$work/replay.txt"
 for side in a b; do
-	MEMTLB_SYSROOT=$fx MEMTLB_BACKEND=replay:$work/replay.txt run stat -r 64k -i 2 -p 1 \
+	MEMTLB_SYSROOT=$fx MEMTLB_BACKEND=replay:$work/replay.txt run stat --region 64k -i 2 --passes 1 \
 		--wide -e 'tlb:tlb_flush,tlb:tlb_flush/reason=remote_shootdown/,minor-faults' \
 		-o "$work/$side.json"
 	expect_status 0 "replay $side"
@@ -111,7 +111,7 @@ if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -ge 2 ] && command -v setpriv >/dev/nul
    setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$MEMTLB"; then
 	chmod 0777 "$work"
 	MEMTLB_SYSROOT=$fx setpriv --reuid=nobody --regid=nogroup --clear-groups "$MEMTLB" stat \
-		-r 64k --backing anon -i 1 -p 1 -v -e tlb:tlb_flush,minor-faults >"$out" 2>"$err"
+		--region 64k --backing anon -i 1 --passes 1 -v -e tlb:tlb_flush,minor-faults >"$out" 2>"$err"
 	status=$?
 	expect_status 0 "nobody: the run goes on"
 	expect_grep '^write_0 .* not supported ' "$out" "nobody: tracepoint not supported"
@@ -119,7 +119,7 @@ if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -ge 2 ] && command -v setpriv >/dev/nul
 		"$out" "nobody: the reason names the sysctl"
 	# The real tracefs is root's: not readable is not supported too.
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$MEMTLB" stat \
-		-r 64k --backing anon -i 1 -p 1 -v -e tlb:tlb_flush >"$out" 2>"$err"
+		--region 64k --backing anon -i 1 --passes 1 -v -e tlb:tlb_flush >"$out" 2>"$err"
 	status=$?
 	if [ -d /sys/kernel/tracing/events ]; then
 		expect_status 0 "nobody, real tracefs"
@@ -138,7 +138,7 @@ if [ "$(id -u)" -ne 0 ] || ! tracefs_mount; then
 	finish
 fi
 r=tlb:tlb_flush/reason=
-run stat -r 4m -i 2 -p 1 --tasks 2 --format csv -e "tlb:tlb_flush,${r}0/,${r}1/,${r}2/,${r}3/,${r}4/,${r}5/"
+run stat --region 4m -i 2 --passes 1 --tasks 2 --format csv -e "tlb:tlb_flush,${r}0/,${r}1/,${r}2/,${r}3/,${r}4/,${r}5/"
 expect_status 0 "live: stat with tlb:tlb_flush"
 if python3 -c 'import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["metric"].startswith("tlb:")]

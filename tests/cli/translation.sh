@@ -126,7 +126,7 @@ sys.exit("translation" in json.load(open(sys.argv[1])))' "$out"; then ok
 else fail "no translation[] without --vary pages"; fi
 
 # Live: pages varied without --order runs interleaved, and says so.
-run sweep --region 4m --vary pages=base,thp --backing anon -i 2 -p 1 -o "$work/live.json"
+run sweep --region 4m --vary pages=base,thp --backing anon -i 2 --passes 1 -o "$work/live.json"
 expect_status 0 "live sweep --vary pages=base,thp"
 expect_grep '^memtlb: sweep: --vary pages: --order interleaved' "$err" "interleaved, said"
 if python3 -c 'import json, sys
@@ -136,7 +136,7 @@ t, = d["translation"]
 assert t["region"] == 4 << 20 and t["pages"] == "thp", t
 assert ("translation_ns" in t) != ("refused" in t), t' "$work/live.json"
 then ok; else fail "live: order and translation[]"; fi
-run sweep --region 4m --vary pages=base,thp --backing anon -i 1 -p 1 --order sequential
+run sweep --region 4m --vary pages=base,thp --backing anon -i 1 --passes 1 --order sequential
 expect_status 0 "live sweep, --order given"
 if grep -q 'order interleaved' "$err"; then fail "--order given: kept"; else ok; fi
 finish

@@ -27,14 +27,14 @@ vg() {	# WHAT ARGS...
 	else ok; fi
 }
 
-vg "stat" stat --region 8m -i 2 -p 2 -o "$work/stat.json"
-vg "stat replay" stat --region 1m -i 2 -p 1 \
+vg "stat" stat --region 8m -i 2 --passes 2 -o "$work/stat.json"
+vg "stat replay" stat --region 1m -i 2 --passes 1 \
 	-e cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults
-MEMTLB_BACKEND=replay:$data/replay/tlb.txt vg "stat replay backend" stat --region 1m -i 2 -p 1 \
+MEMTLB_BACKEND=replay:$data/replay/tlb.txt vg "stat replay backend" stat --region 1m -i 2 --passes 1 \
 	-e cycles,instructions,dTLB-loads,dTLB-load-misses,minor-faults,major-faults --format csv
-vg "stat file backing" stat --region 8m -i 2 -p 1 --backing "file:$work" --read-first
-vg "stat tasks" stat --region 8m -i 2 -p 1 --tasks 2 --task-mode process
-vg "sweep" sweep --region 4m..12m:4m -i 2 -p 1 -o "$work/sweep.json"
+vg "stat file backing" stat --region 8m -i 2 --passes 1 --backing "file:$work" --read-first
+vg "stat tasks" stat --region 8m -i 2 --passes 1 --tasks 2 --task-mode process
+vg "sweep" sweep --region 4m..12m:4m -i 2 --passes 1 -o "$work/sweep.json"
 vg "sweep --from" sweep --from "$work/sweep.json"
 vg "run" run -r 2 -- true
 vg "compare" compare "$data/compare/base.json" "$data/compare/regression.json" \
@@ -64,10 +64,10 @@ mkdir -p "$(dirname "$thp")" "$root/run/memtlb"
 echo "always [madvise] never" >"$thp"
 printf 'memtlb journal\npid 4000007\nrestore %s madvise\n' "$thp" >"$root/run/memtlb/journal"
 MEMTLB_SYSROOT=$root vg "journal replay, interleaved sweep of a tunable" \
-	sweep --region 64k..128k -i 2 -p 1 -e minor-faults --order interleaved \
+	sweep --region 64k..128k -i 2 --passes 1 -e minor-faults --order interleaved \
 	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=always,never
 printf 'memtlb journal\npid 4000008\nrestore %s a%%00b\n' "$thp" >"$root/run/memtlb/journal"
-MEMTLB_SYSROOT=$root vg "damaged journal" stat --region 64k -i 1 -p 1 -e minor-faults
+MEMTLB_SYSROOT=$root vg "damaged journal" stat --region 64k -i 1 --passes 1 -e minor-faults
 for bad in "$data"/../fuzz/regress/report-*; do
 	[ -e "$bad" ] || continue
 	vg "hostile $(basename "$bad")" report "$bad"

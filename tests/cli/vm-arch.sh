@@ -95,11 +95,11 @@ else
 	mux=cycles,cycles:u,cycles:k,cpu-cycles,cpu-cycles:u,cpu-cycles:k
 	mux=$mux,instructions,instructions:u,instructions:k
 	boot arm64 "$k" "$m" sysinfo --then memtlb list \
-		--then memtlb stat -r 1m -i 1 -p 1 -e cycles \
-		--then memtlb stat -r 2m -i 2 -p 1 -e cycles,instructions,dTLB-load-misses --format json \
-		--then memtlb stat -r 4m -i 2 -p 1 -e cycles,instructions --format json \
-		--then memtlb stat -r 8m -i 3 -p 1 -e cycles --format json \
-		--then memtlb stat -r 8m -i 3 -p 1 -e "$mux" --format json
+		--then memtlb stat --region 1m -i 1 --passes 1 -e cycles \
+		--then memtlb stat --region 2m -i 2 --passes 1 -e cycles,instructions,dTLB-load-misses --format json \
+		--then memtlb stat --region 4m -i 2 --passes 1 -e cycles,instructions --format json \
+		--then memtlb stat --region 8m -i 3 --passes 1 -e cycles --format json \
+		--then memtlb stat --region 8m -i 3 --passes 1 -e "$mux" --format json
 	expect_status 0 "arm64 guest"
 	o=$work/arm64.out
 	expect_grep '^kernel +6\.1\..*-arm64$' "$o" "arm64 sysinfo: the guest's kernel"
@@ -166,7 +166,7 @@ PY
 	# it (it counted 0), is not supported by the kernel's own event list.
 	"$vm" --arch arm64 --cpu cortex-a57 --timeout 280 --boot-timeout 200 "$k" -- "$m" \
 		sysinfo --then memtlb list tlb \
-		--then memtlb stat -r 2m -i 2 -p 1 --events tlb --format json \
+		--then memtlb stat --region 2m -i 2 --passes 1 --events tlb --format json \
 		>"$work/a57.out" 2>"$work/a57.err"
 	status=$? err=$work/a57.err
 	expect_status 0 "arm64 cortex-a57 guest"
@@ -199,8 +199,8 @@ elif [ -z "$k" ] || [ ! -x "$src/.deps/vm-ppc64le/bin/busybox" ] || [ ! -x "$m" 
 else
 	ran=$((ran + 1))
 	boot ppc64le "$k" "$m" sysinfo --then memtlb list \
-		--then memtlb stat -r 2m -i 2 -p 1 -e cycles,instructions,minor-faults --format json \
-		--then memtlb stat -r 4m -i 2 -p 1 -e cycles,instructions,minor-faults --format json
+		--then memtlb stat --region 2m -i 2 --passes 1 -e cycles,instructions,minor-faults --format json \
+		--then memtlb stat --region 4m -i 2 --passes 1 -e cycles,instructions,minor-faults --format json
 	expect_status 0 "ppc64le guest"
 	o=$work/ppc64le.out
 	expect_grep '^kernel +6\.1\..*-powerpc64le$' "$o" "ppc64le sysinfo: the guest's kernel"

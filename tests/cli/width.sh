@@ -36,7 +36,7 @@ tlb="$MEMTLB_TEST_DATA/replay/tlb.txt"
 # Without a PMU: 80 columns even where the output is not a terminal (100).
 for cols in 80 ""; do
 	COLUMNS=$cols MEMTLB_SYSROOT=$nopmu MEMTLB_BACKEND=replay:$work/nopmu.txt \
-		run stat --region 1g -i 1 -p 1 -e "$events"
+		run stat --region 1g -i 1 --passes 1 -e "$events"
 	expect_status 0 "no PMU, COLUMNS='$cols': stat"
 	within 80 "$out" "no PMU, COLUMNS='$cols': stat"
 	no_cell "$out" "no PMU, COLUMNS='$cols': stat"
@@ -51,18 +51,18 @@ expect_grep '^write_0 +[0-9.]+ +[0-9.]+ +[0-9.-]+ +262,144 +0 +1\.000$' "$out" \
 	"no PMU: a count with thousands separators"
 
 MEMTLB_SYSROOT=$nopmu MEMTLB_BACKEND=replay:$work/nopmu.txt \
-	run stat --region 1g -i 1 -p 1 -e "$events" --wide
+	run stat --region 1g -i 1 --passes 1 -e "$events" --wide
 expect_grep '^write_0 .* not supported +not supported +not supported +not supported +262,144 ' \
 	"$out" "--wide: the columns of not supported are back"
 MEMTLB_SYSROOT=$nopmu MEMTLB_BACKEND=replay:$work/nopmu.txt \
-	run stat --region 1g -i 1 -p 1 -e "$events" -v
+	run stat --region 1g -i 1 --passes 1 -e "$events" -v
 expect_grep '^cycles: not supported: ' "$out" "-v: why, per event"
 expect_grep '^write_0 .* not supported ' "$out" "-v: as --wide"
 
 # With a PMU: at 80 columns the counted columns are stacked tables sharing
 # the phase column, every value kept; at the default 100 as well.
 for cols in 80 ""; do
-	COLUMNS=$cols MEMTLB_BACKEND=replay:$tlb run stat --region 1m -i 2 -p 1 -e "$events"
+	COLUMNS=$cols MEMTLB_BACKEND=replay:$tlb run stat --region 1m -i 2 --passes 1 -e "$events"
 	expect_status 0 "PMU, COLUMNS='$cols': stat"
 	within "${cols:-100}" "$out" "PMU, COLUMNS='$cols': stat"
 	no_cell "$out" "PMU, COLUMNS='$cols': stat"
@@ -76,14 +76,14 @@ for cols in 80 ""; do
 done
 n=$(grep -c '^phase ' "$out")
 [ "$n" -ge 3 ] && ok || fail "PMU at 100: stacked tables sharing the phase column ($n)"
-COLUMNS=80 MEMTLB_BACKEND=replay:$tlb run stat --region 1m -i 2 -p 1 -e "$events" --wide
+COLUMNS=80 MEMTLB_BACKEND=replay:$tlb run stat --region 1m -i 2 --passes 1 -e "$events" --wide
 expect_grep '^read_0 .* not counted +524,288 \(50\.0%\) .* not supported +1\.00% ' "$out" \
 	"--wide: one row per phase whatever the width"
 n=$(grep -c '^phase ' "$out")
 [ "$n" -eq 2 ] && ok || fail "--wide: one phase table (and the kernel's), not $n"
 
 # CSV: counts as integers, every value in full, the unit of each value given.
-MEMTLB_BACKEND=replay:$tlb run stat --region 1m -i 2 -p 1 -e "$events" --format csv
+MEMTLB_BACKEND=replay:$tlb run stat --region 1m -i 2 --passes 1 -e "$events" --format csv
 expect_grep '^point,phase,metric,unit,mean,stddev,cv,running,status$' "$out" "csv header"
 expect_grep '^0,read_0,dTLB-loads,count,524288,0,0,0\.5,ok$' "$out" "csv: a count as an integer"
 expect_grep '^0,write_0,cycles,count,2000000,' "$out" "csv: no 2e+06"
@@ -108,13 +108,13 @@ within 80 "$err" "no PMU: run"
 no_cell "$err" "no PMU: run"
 
 # memtlb sweep: live software events, shapes only.
-COLUMNS=80 run sweep --region 64k..256k -i 2 -p 1 -e minor-faults,major-faults
+COLUMNS=80 run sweep --region 64k..256k -i 2 --passes 1 -e minor-faults,major-faults
 expect_status 0 "sweep"
 within 80 "$out" "sweep"
 within 80 "$err" "sweep's stderr"
 expect_grep '^region +ns/block +mean \((ns|us|ms|s)\) +cv \(%\) +faults/block +(x reach +)?knee$' "$out" \
 	"sweep: ns/block beside the region, the time's unit"
-run sweep --region 64k..256k -i 2 -p 1 -e minor-faults --format csv
+run sweep --region 64k..256k -i 2 --passes 1 -e minor-faults --format csv
 expect_grep '^series,params,region_bytes,phase,mean_ns,cv,ns_per_block,' "$out" "sweep csv: units"
 expect_grep '^0,"block=4k",131072,read_0,[0-9.]+,' "$out" "sweep csv: the region in bytes"
 if grep -q 'e+' "$out"; then fail "sweep csv: an exponent"; else ok; fi
