@@ -181,7 +181,7 @@ expect_grep '^16m\.read_4\.ns_per_block: ' "$work/lkp-stats" "lkp run | parse: r
 
 # LAVA's script: result.txt in send-to-lava.sh's form.
 if (cd "$contrib/test-definitions/automated/linux/memtlb" &&
-    MEMTLB=$MEMTLB OUTPUT="$work/lava-out" sh ./memtlb.sh -t stat --region 16m -i 2) >"$out" 2>"$err"
+    MEMTLB=$MEMTLB OUTPUT="$work/lava-out" sh ./memtlb.sh -t stat -r 16m -i 2) >"$out" 2>"$err"
 then ok; else fail "memtlb.sh"; sed 's/^/  /' "$err" >&2; fi
 every_line "$lava_line" "$work/lava-out/result.txt" "memtlb.sh result.txt"
 expect_grep '^memtlb\.16m\.read_4\.ns_per_block pass ' "$work/lava-out/result.txt" "memtlb.sh: read_4"
