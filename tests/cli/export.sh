@@ -23,12 +23,14 @@ unique_keys() {	# FILE WHAT
 	if [ -z "$dups" ]; then ok; else fail "$2: keys repeated: $dups"; fi
 }
 
+# Debian's python3 and its python3-jsonschema (setup.sh test), not whatever
+# python3 comes first on the PATH.
 kcidb_valid() {	# FILE WHAT
-	if ! python3 -c 'import jsonschema' 2>/dev/null; then
+	if ! /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
 		echo "SKIP: $2: python3-jsonschema is not installed" >&2
 		return
 	fi
-	if python3 - "$schema" "$1" <<'PY'
+	if /usr/bin/python3 - "$schema" "$1" <<'PY'
 import json, sys, jsonschema
 schema, doc = (json.load(open(p)) for p in sys.argv[1:3])
 jsonschema.Draft202012Validator.check_schema(schema)
@@ -85,16 +87,55 @@ assert r4["status"] == "DONE" and r4["number"]["unit"] == "s" and r4["number"]["
 assert 0 < r4["number"]["value"] < 1e-3 and r4["misc"]["n"] == 2
 assert abs(r4["number"]["value"] * 1e9 - r4["misc"]["mean"]) <= 1e-9 * r4["misc"]["mean"]
 assert len(d["tests"]) == 12, len(d["tests"])	# one headline per phase: mmap, 10 passes, munmap
+# only what memtlb knows: no checkout validity, no build status
+assert set(d["checkouts"][0]) == {"id", "origin"}, d["checkouts"][0]
+assert set(d["builds"][0]) <= {"id", "origin", "checkout_id", "architecture"}, d["builds"][0]
+assert "cpu_emulated" in r4["environment"]["misc"]
 PY
 then ok; else fail "kcidb: ids, paths and numbers"; fi
+
+# KCIDB requires an origin and a checkout, which memtlb cannot know: asked
+# for, never made up.
+usage_case "kcidb without --origin" report "$work/r.json" --format kcidb --checkout v6.18
+expect_grep 'origin' "$err" "kcidb without --origin: says so"
+usage_case "kcidb without --checkout" report "$work/r.json" --format kcidb --origin lab
+expect_grep 'checkout' "$err" "kcidb without --checkout: says so"
+usage_case "kcidb with an empty --build" report "$work/r.json" --format kcidb --origin lab \
+	--checkout c1 --build ''
+
+# A run on an emulated CPU (qemu's TCG) says so, in the environment and
+# its comment; a report that says nothing of it leaves it null.
+python3 - "$work/r.json" "$work/tcg.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["system"]["cpu_emulated"] = True
+d["system"]["cpu_emulated_evidence"] = "cpuinfo: QEMU TCG CPU"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run report "$work/tcg.json" --format kcidb --origin lab --checkout c1
+expect_status 0 "kcidb of an emulated run"
+cp "$out" "$work/tcg-kcidb.json"
+kcidb_valid "$work/tcg-kcidb.json" "kcidb of an emulated run"
+if python3 - "$work/tcg-kcidb.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["tests"]:
+    e = t["environment"]
+    assert e["misc"]["cpu_emulated"] is True, e
+    assert e["misc"]["cpu_emulated_evidence"] == "cpuinfo: QEMU TCG CPU", e
+    assert "emulated CPU" in e["comment"], e["comment"]
+PY
+then ok; else fail "kcidb: an emulated run does not say so"; fi
 
 # Two runs of one kernel on one host: every test id its own (each report's
 # run id), where before the host alone made them collide.
 run stat --region 1m --backing anon -i 2 -o "$work/r2.json"
 run stat --region 1m --backing anon -i 2 -o "$work/r3.json"
-run report "$work/r2.json" "$work/r3.json" --format kcidb
+run report "$work/r2.json" "$work/r3.json" --format kcidb --origin lab --checkout c1
 expect_status 0 "kcidb of two runs"
-if python3 - "$out" "$work/r2.json" "$work/r3.json" <<'PY'
+cp "$out" "$work/two.json"
+kcidb_valid "$work/two.json" "kcidb of two runs"
+if python3 - "$work/two.json" "$work/r2.json" "$work/r3.json" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 ids = [t["id"] for t in d["tests"]]
@@ -104,9 +145,21 @@ assert all(re.fullmatch("[0-9a-f]{32}", r) for r in run) and run[0] != run[1], r
 assert all(any(":" + r + ":" in i for i in ids) for r in run), ids[:2]
 PY
 then ok; else fail "kcidb: two runs' test ids unique"; fi
+# ... and exported apart, as a CI submits each run when it ends
+run report "$work/r2.json" --format kcidb --origin lab --checkout c1
+cp "$out" "$work/two-a.json"
+run report "$work/r3.json" --format kcidb --origin lab --checkout c1
+cp "$out" "$work/two-b.json"
+if python3 - "$work/two-a.json" "$work/two-b.json" <<'PY'
+import json, sys
+a, b = ({t["id"] for t in json.load(open(f))["tests"]} for f in sys.argv[1:3])
+assert a and b and not a & b, sorted(a & b)[:2]
+PY
+then ok; else fail "kcidb: two runs exported apart share test ids"; fi
 
 # Options and inputs checked before anything is read.
-usage_case "kcidb origin not [a-z0-9_]" report "$work/r.json" --format kcidb --origin Bad-Lab
+usage_case "kcidb origin not [a-z0-9_]" report "$work/r.json" --format kcidb --origin Bad-Lab \
+	--checkout c1
 usage_case "kcidb ids without kcidb" report "$work/r.json" --origin lab
 usage_case "lkp takes one report" report "$work/r.json" "$work/r.json" --format lkp
 usage_case "lava takes one report" report "$work/r.json" "$work/r.json" --format lava
@@ -118,7 +171,7 @@ usage_case "directory without reports" report "$work/empty"
 cp "$work/r.json" "$work/fleet/a.json"
 cp "$work/r.json" "$work/fleet/b.json"
 echo junk >"$work/fleet/notes.txt"
-run report "$work/fleet" --format kcidb
+run report "$work/fleet" --format kcidb --origin lab --checkout c1
 expect_status 0 "kcidb of a directory"
 if [ "$(grep -c '"checkout_id"' "$out")" -eq 2 ]; then ok; else fail "kcidb of a directory: two builds"; fi
 run report "$work/fleet"
@@ -152,7 +205,7 @@ every_line "$lkp_line" "$out" "lkp of a hostile report"
 expect_grep '^16m\.write_0\.evil_name___31m_x_y_z__: 4096$' "$out" "lkp: a hostile name reduced"
 run report "$work/hostile.json" --format lava
 every_line "$lava_line" "$out" "lava of a hostile report"
-run report "$work/hostile.json" --format kcidb
+run report "$work/hostile.json" --format kcidb --origin lab --checkout c1
 expect_status 0 "kcidb of a hostile report"
 cp "$out" "$work/hostile-kcidb.json"
 kcidb_valid "$work/hostile-kcidb.json" "kcidb of a hostile report"
