@@ -18,10 +18,14 @@ packages="gcc libc6-dev make pkg-config meson ninja-build xz-utils
 case $mode in
 run) ;;
 # The tests also draw plots, check HTML, fuzz, and boot Debian's 6.1 kernel
-# in a guest to compare two real kernels (tests/cli/vm-compare.sh).
+# in a guest to compare two real kernels (tests/cli/vm-compare.sh); they
+# build the Debian package and run lintian on it (tests/cli/package.sh),
+# validate KCIDB exports (python3-jsonschema) and run test-definitions'
+# validate.py on the LAVA definition (tests/cli/test-definitions.sh).
 test) packages="$packages gnuplot-nox libxml2-utils clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static linux-image-cloud-amd64 python3 valgrind
-	python3-jsonschema libhwloc-dev debhelper lintian" ;;
+	python3-jsonschema libhwloc-dev dpkg-dev debhelper lintian
+	python3-yaml python3-magic python3-pycodestyle shellcheck" ;;
 *)
 	echo "usage: $0 [run|test]" >&2
 	exit 2

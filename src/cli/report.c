@@ -50,10 +50,10 @@ static void help(void)
 	       "                           (default: from -o's suffix .md or .html, else text;\n"
 	       "                           -o FILE.pdf: the plots as a PDF, through gnuplot)\n"
 	       "  -o, --output FILE        write to FILE (atomically) instead of stdout\n"
-	       "      --origin NAME        kcidb: the CI system (default memtlb)\n"
-	       "      --checkout ID        kcidb: checkout id (default: the kernel release)\n"
+	       "      --origin NAME        kcidb: the CI system (required)\n"
+	       "      --checkout ID        kcidb: the kernel's checkout id (required)\n"
 	       "      --build ID           kcidb: build id (default: checkout and machine)\n"
-	       "      --run ID             kcidb: the run's part of test ids (default: host)\n"
+	       "      --run ID             kcidb: the run's part of test ids (default: run id)\n"
 	       "  -h, --help               this text\n");
 }
 

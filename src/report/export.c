@@ -395,19 +395,34 @@ static int add_kcidb(const struct item *it, void *arg)
 }
 
 #define ORIGIN_HINT "an origin names the CI system: lowercase letters, digits and _"
+#define IDS_HINT "--format kcidb --origin YOUR_CI --checkout \"$(git rev-parse HEAD)\""
 
+/*
+ * The origin and the checkout are the user's: KCIDB requires both, and
+ * memtlb knows neither (which CI submits; which commit the kernel was built
+ * from: two commits can share a release string). The build's id, unless
+ * given, is the checkout's and the machine's; the tests' add the run id.
+ */
 int mt_export_ids_check(const struct mt_export_ids *ids, struct mt_msg *msg)
 {
 	const char *o = ids->origin;
 
-	if (o) {
-		if (!*o)
-			return mt_msg_set(msg, -EINVAL, ORIGIN_HINT, "--origin: empty");
-		for (const char *c = o; *c; c++)
-			if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
-				return mt_msg_set(msg, -EINVAL, ORIGIN_HINT, "--origin: %s: KCIDB "
-						  "origins are [a-z0-9_]+", o);
-	}
+	if (!o)
+		return mt_msg_set(msg, -EINVAL, IDS_HINT, "--format kcidb: no --origin: KCIDB "
+				  "requires the CI system that submits");
+	if (!*o)
+		return mt_msg_set(msg, -EINVAL, ORIGIN_HINT, "--origin: empty");
+	for (const char *c = o; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+			return mt_msg_set(msg, -EINVAL, ORIGIN_HINT, "--origin: %s: KCIDB "
+					  "origins are [a-z0-9_]+", o);
+	if (!ids->checkout || !*ids->checkout)
+		return mt_msg_set(msg, -EINVAL, IDS_HINT, "--format kcidb: no --checkout: KCIDB "
+				  "requires the checkout (commit) the kernel was built from");
+	if (ids->build && !*ids->build)
+		return mt_msg_set(msg, -EINVAL, IDS_HINT, "--build: empty");
+	if (ids->run && !*ids->run)
+		return mt_msg_set(msg, -EINVAL, IDS_HINT, "--run: empty");
 	return 0;
 }
 
@@ -423,7 +438,10 @@ static json_t *environment(const struct mt_report *rep)
 		json_decref(m);
 		return NULL;
 	}
-	snprintf(comment, sizeof(comment), "memtlb %s on %s", rep->command, si->host);
+	/* an emulated CPU's times are qemu's: said where a reader looks first */
+	snprintf(comment, sizeof(comment), "memtlb %s on %s%s", rep->command, si->host,
+		 si->emulation.emulated == 1 ? " (emulated CPU: qemu TCG)" :
+		 mt_emulation_maybe(&si->emulation) ? " (perhaps an emulated CPU)" : "");
 	if (set(e, "comment", mt_json_string(comment)) ||
 	    set(m, "host", mt_json_string(si->host)) ||
 	    set(m, "kernel", mt_json_string(si->kernel)) ||
@@ -434,6 +452,10 @@ static json_t *environment(const struct mt_report *rep)
 	    set(m, "page_size", json_integer(si->page_size)) ||
 	    set(m, "thp_enabled", mt_json_string(si->thp_enabled)) ||
 	    set(m, "hypervisor", si->hypervisor < 0 ? json_null() : json_boolean(si->hypervisor)) ||
+	    set(m, "cpu_emulated", si->emulation.emulated < 0 ? json_null()
+							      : json_boolean(si->emulation.emulated)) ||
+	    set(m, "cpu_emulated_evidence", si->emulation.evidence[0]
+			? mt_json_string(si->emulation.evidence) : json_null()) ||
 	    set(m, "hypervisor_vendor", si->env.hv_vendor[0] ? mt_json_string(si->env.hv_vendor)
 							     : json_null()) ||
 	    set(m, "pv_tlb_flush", si->pv_tlb_flush < 0 ? json_null()
@@ -466,7 +488,7 @@ static bool arch_ok(const char *s)
 static int kcidb_report(const struct mt_report *rep, const struct mt_export_ids *ids,
 			json_t *checkouts, json_t *builds, json_t *tests)
 {
-	struct kcidb k = { .tests = tests, .origin = ids->origin ? ids->origin : "memtlb" };
+	struct kcidb k = { .tests = tests, .origin = ids->origin };
 	char checkout_id[256];
 	json_t *c, *b;
 	int ret;
@@ -475,8 +497,7 @@ static int kcidb_report(const struct mt_report *rep, const struct mt_export_ids 
 	if (!(c = json_object()) || json_array_append_new(checkouts, c) ||
 	    !(b = json_object()) || json_array_append_new(builds, b))
 		return -ENOMEM;
-	snprintf(checkout_id, sizeof(checkout_id), "%s:%s", k.origin,
-		 ids->checkout ? ids->checkout : rep->system.kernel);
+	snprintf(checkout_id, sizeof(checkout_id), "%s:%s", k.origin, ids->checkout);
 	if (ids->build)
 		snprintf(k.build_id, sizeof(k.build_id), "%s:%s", k.origin, ids->build);
 	else
@@ -484,15 +505,18 @@ static int kcidb_report(const struct mt_report *rep, const struct mt_export_ids 
 	/* unique per run: the report's run id where it has one (memtlb-json(5)) */
 	snprintf(k.test_prefix, sizeof(k.test_prefix), "%s:%s:", k.build_id,
 		 ids->run ? ids->run : rep->run_id[0] ? rep->run_id : rep->system.host);
+	/*
+	 * Only what memtlb knows: the ids, and the machine the kernel ran on.
+	 * Whether the checkout was valid or the build passed is the CI's to
+	 * say (KCIDB: a field left out is "not known", never a default).
+	 */
 	ret = set(c, "id", mt_json_string(checkout_id));
 	ret |= set(c, "origin", json_string(k.origin));
-	ret |= set(c, "valid", json_true());
 	ret |= set(b, "id", mt_json_string(k.build_id));
 	ret |= set(b, "origin", json_string(k.origin));
 	ret |= set(b, "checkout_id", mt_json_string(checkout_id));
 	if (arch_ok(rep->system.machine))
 		ret |= set(b, "architecture", json_string(rep->system.machine));
-	ret |= set(b, "status", json_string("PASS"));
 	if (ret)
 		return -ENOMEM;
 	k.environment = environment(rep);
@@ -527,15 +551,16 @@ out:
 int mt_export_write(FILE *f, const struct mt_report *const *reps, size_t n,
 		    enum mt_format fmt, const struct mt_export_ids *ids)
 {
-	static const struct mt_export_ids none;
-
 	switch (fmt) {
 	case MT_FORMAT_LKP:
 		return n == 1 ? walk(reps[0], print_lkp, f) : -EINVAL;
 	case MT_FORMAT_LAVA:
 		return n == 1 ? walk(reps[0], print_lava, f) : -EINVAL;
 	case MT_FORMAT_KCIDB:
-		return write_kcidb(f, reps, n, ids ? ids : &none);
+		/* KCIDB's required ids are the user's (mt_export_ids_check) */
+		if (!ids || !ids->origin || !ids->checkout)
+			return -EINVAL;
+		return write_kcidb(f, reps, n, ids);
 	default:
 		return -EINVAL;	/* not an export */
 	}

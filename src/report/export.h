@@ -21,12 +21,16 @@
  */
 
 
-/* KCIDB object ids: each NULL for its default (memtlb-report(1)). */
+/*
+ * KCIDB object ids (memtlb-report(1)): origin and checkout are required
+ * (KCIDB requires them, memtlb cannot know them); build and run NULL for
+ * their defaults.
+ */
 struct mt_export_ids {
-	const char *origin;	/* the CI system, [a-z0-9_]+; default "memtlb" */
-	const char *checkout;	/* default: the report's kernel release */
+	const char *origin;	/* the CI system, [a-z0-9_]+ */
+	const char *checkout;	/* the checkout the kernel was built from */
 	const char *build;	/* default: the checkout and the machine */
-	const char *run;	/* default: the report's host */
+	const char *run;	/* default: the report's run id, else its host */
 };
 
 /* 0 when the ids can make KCIDB ids, else -EINVAL with why in msg. */
@@ -34,7 +38,8 @@ int mt_export_ids_check(const struct mt_export_ids *ids, struct mt_msg *msg);
 
 /*
  * Write n reports (lkp and lava: one) to f. Returns 0, -EINVAL for more
- * reports than the format takes, -ENOMEM or -EIO.
+ * reports than the format takes or kcidb without its required ids,
+ * -ENOMEM or -EIO.
  */
 int mt_export_write(FILE *f, const struct mt_report *const *reps, size_t n,
 		    enum mt_format fmt, const struct mt_export_ids *ids);

@@ -3,7 +3,8 @@
 # The man pages as a reader sees them (man -l at 80 columns): no word is
 # hyphenated across lines (an option or event name broken as WALK_COM-PLETED
 # cannot be copied), examples are literal blocks, no scdoc markup leaks
-# (write__k_), and no command's --help lists an option twice.
+# (write__k_) and no scdoc line break shows as ++, and no command's --help
+# lists an option twice.
 . "$(dirname "$0")/lib.sh"
 
 mandir=$(dirname "$MEMTLB")/man
@@ -17,6 +18,11 @@ if command -v man >/dev/null && command -v groff >/dev/null && [ -d "$mandir" ];
 		# groff's hyphen for a word it broke is U+2010
 		if grep -n '‐$' "$work/$name.txt" >"$work/hy"; then
 			fail "$name: hyphenated across lines"; sed 's/^/  /' "$work/hy" >&2
+		else ok; fi
+		# scdoc's line break (++) taken literally: a literal block closed
+		# after the first line of an example leaves the rest as text
+		if grep -n '++' "$work/$name.txt" >"$work/pp"; then
+			fail "$name: a literal ++ shows"; sed 's/^/  /' "$work/pp" >&2
 		else ok; fi
 		# scdoc markup that was not taken: doubled or trailing underscores
 		if grep -nE '[A-Za-z]__[A-Za-z]+_|[a-z]\*[A-Za-z]+\*' "$work/$name.txt" >"$work/mk"; then

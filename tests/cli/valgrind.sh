@@ -52,7 +52,8 @@ vg "probe" probe --max 1m -o "$work/probe.json"
 vg "probe --from" probe --from "$work/probe.json"
 vg "flush" flush --pages 1..4:x2 --ops 10 -i 2 --format json
 vg "run -r" run -r 3 -e minor-faults -o "$work/run.json" -- true
-vg "exports" report "$work/stat.json" "$work/run.json" --format kcidb
+vg "exports" report "$work/stat.json" "$work/run.json" --format kcidb --origin lab \
+	--checkout c1
 vg "lkp export" report "$work/sweep.json" --format lkp
 
 # The untrusted paths: a journal left by a killed memtlb (one entry with a

@@ -16,6 +16,9 @@
 #include "report/table.h"
 #include "stats/compare.h"
 
+/* KCIDB's required ids (memtlb report --origin --checkout) */
+static const struct mt_export_ids fuzz_ids = { .origin = "fuzz", .checkout = "c1" };
+
 /*
  * Where the renderers write: a stream that drops everything in user space.
  * /dev/null cost an open and a write(2) per buffer of every table.
@@ -79,7 +82,7 @@ static void render(FILE *out, const struct mt_report *rep, uint32_t sel)
 		mt_report_print_sweep_csv(out, rep, "read_0", NULL);
 		/* and its keys for lkp, LAVA and KCIDB (names from the input) */
 		for (int f = MT_FORMAT_LKP; f <= MT_FORMAT_KCIDB; f++)
-			mt_export_write(out, &rep, 1, (enum mt_format)f, NULL);
+			mt_export_write(out, &rep, 1, (enum mt_format)f, &fuzz_ids);
 		/* and written back whole (sweep --from --format json): every value converts */
 		mt_report_print_json(out, rep);
 		break;
