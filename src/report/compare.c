@@ -260,6 +260,69 @@ static size_t matrix_regions(const struct mt_comparison *cmp, uint64_t *regions,
 }
 
 /*
+ * A size's row in a matrix by its --pages value; NULL: not measured there.
+ */
+static const struct mt_matrix_row *matrix_row(const struct mt_matrix_row *rows,
+					      const struct mt_matrix *m, const char *pages)
+{
+	for (size_t k = m->first; k < m->first + m->n; k++)
+		if (!strcmp(rows[k].pages, pages))
+			return &rows[k];
+	return NULL;
+}
+
+/* b - a, absent (NAN) where either is. */
+static double delta(double a, double b)
+{
+	return isfinite(a) && isfinite(b) ? b - a : NAN;
+}
+
+/*
+ * Where both matrices were split by a roofline calibration: each size's
+ * change of first touch per fault, new less base, by part, so that a
+ * faster clear shows as the zeroing part and a slower entry as the floor.
+ */
+static void print_touch_parts(FILE *f, const struct mt_comparison *cmp, uint64_t region,
+			      bool md)
+{
+	struct mt_matrix_row base[MATRIX_ROWS], rows[MATRIX_ROWS];
+	struct mt_matrix mb, m;
+
+	if (!cmp->reps[0]->roofline.measured || !matrix_at(cmp, 0, region, base, &mb))
+		return;
+	for (unsigned int i = 1; i < cmp->n_inputs; i++) {
+		if (!cmp->reps[i]->roofline.measured || !matrix_at(cmp, i, region, rows, &m))
+			continue;
+		fprintf(f, md ? "\nfirst touch per fault, new[%u] - base, by part (ns):\n\n"
+				"| pages | total | zero | floor | rest |\n|:---|---:|---:|---:|---:|\n"
+			      : "first touch per fault, new[%u] - base, by part (ns)\n"
+				"%-12s %11s %9s %9s %11s\n", i, "pages", "total", "zero", "floor",
+			"rest");
+		for (size_t k = mb.first; k < mb.first + mb.n; k++) {
+			const struct mt_matrix_row *a = &base[k];
+			const struct mt_matrix_row *b = matrix_row(rows, &m, a->pages);
+			char pg[MT_SAFE_MAX], c[4][32];
+			double d[4];
+
+			if (!b)
+				continue;
+			d[0] = delta(a->fault_ns, b->fault_ns);
+			d[1] = delta(a->split.zero_ns, b->split.zero_ns);
+			d[2] = delta(a->split.floor_ns, b->split.floor_ns);
+			d[3] = a->split.inconsistent || b->split.inconsistent ? NAN :
+			       delta(a->split.rest_ns, b->split.rest_ns);
+			for (int j = 0; j < 4; j++)
+				snprintf(c[j], sizeof(c[j]), isfinite(d[j]) ? "%+.1f" : "-", d[j]);
+			mt_cell_safe(pg, sizeof(pg), a->pages);
+			fprintf(f, md ? "| %s | %s | %s | %s | %s |\n" : "%-12s %11s %9s %9s %11s\n",
+				pg, c[0], c[1], c[2], c[3]);
+		}
+		if (!md)
+			fputc('\n', f);
+	}
+}
+
+/*
  * Where the inputs are page-size matrices, what each says: the cheapest
  * proven size for first touch and for steady access, so that a kernel
  * whose best size changed shows it in one line per input (the rows above
@@ -307,6 +370,7 @@ static void print_page_sizes(FILE *f, const struct mt_comparison *cmp, bool md)
 		}
 		if (!md)
 			fputc('\n', f);
+		print_touch_parts(f, cmp, regions[g], md);
 	}
 }
 

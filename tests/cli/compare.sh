@@ -382,4 +382,20 @@ python3 -c 'import json, sys
 assert json.load(open(sys.argv[1]))["page_sizes"] == []' "$out" && ok ||
 	fail "no matrix: page_sizes empty"
 
+# Both split by a roofline calibration: each size's first-touch change by
+# part. The same results, the entry floor 1000 ns dearer: the floor's part
+# moves by that, the zeroing's not at all, the rest by the opposite.
+python3 - "$M" "$MEMTLB_TEST_DATA/roofline-2m.json" "$work/rf-a.json" "$work/rf-b.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["roofline"] = json.load(open(sys.argv[2]))
+json.dump(d, open(sys.argv[3], "w"))
+d["roofline"]["floor_ns_per_fault"] += 1000
+json.dump(d, open(sys.argv[4], "w"))
+PY
+run compare "$work/rf-a.json" "$work/rf-b.json"
+expect_status 0 "compare of two split matrices"
+expect_grep '^first touch per fault, new\[1\] - base, by part \(ns\)$' "$out" "roofline: the parts' title"
+expect_grep '^thp +\+0\.0 +\+0\.0 +\+1000\.0 +(-1000\.0|-)$' "$out" "roofline: the floor's part moved"
+
 finish
