@@ -15,6 +15,7 @@
 #include "cli/csvsep.h"
 #include "cli/log.h"
 #include "cli/sink.h"
+#include "report/perfstat.h"
 #include "counters/backend.h"
 #include "counters/evnames.h"
 #include "counters/evset.h"
@@ -388,9 +389,11 @@ static int alias_opt(int c, const char *arg, struct mt_config *cfg, const char *
 			return MT_EXIT_USAGE;
 		}
 		cfg->format = MT_FORMAT_CSV;
+		cfg->perf_lines = true;
 		return MT_EXIT_OK;
 	case 'j':
 		cfg->format = MT_FORMAT_JSON;
+		cfg->perf_lines = true;
 		return MT_EXIT_OK;
 	case 'r':
 		/* perf's -r repeats; test_with_mmap's -r SIZE is --region's */
@@ -837,6 +840,11 @@ static int print_view(FILE *f, const void *arg)
 {
 	const struct view *v = arg;
 
+	/* perf stat's -x and -j lines where perf has them: a command's counts */
+	if (v->cfg->perf_lines && !strcmp(v->rep->command, "run") && !v->rep->grid &&
+	    v->cfg->format != MT_FORMAT_TABLE)
+		return mt_perfstat_print(f, v->rep, v->cfg->csv_sep,
+					 v->cfg->format == MT_FORMAT_JSON);
 	switch (v->cfg->format) {
 	case MT_FORMAT_TABLE:
 		return mt_report_print_table(f, v->rep, v->cfg->verbose || v->cfg->wide);
@@ -884,6 +892,7 @@ int mt_cli_report_from(const char *cmd, const char *path, const struct mt_config
 	memcpy(&want, base, sizeof(want));
 	want.format = cfg->format;
 	want.csv_sep = cfg->csv_sep;
+	want.perf_lines = cfg->perf_lines;
 	want.verbose = cfg->verbose;
 	want.wide = cfg->wide;
 	if (other || memcmp(&want, cfg, sizeof(want))) {

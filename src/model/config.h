@@ -124,6 +124,7 @@ struct mt_config {
 	bool events_given;	/* -e was given */
 	enum mt_format format;
 	char csv_sep;		/* -x SEP: between CSV fields; 0 is ',' */
+	bool perf_lines;	/* -x or -j: perf stat's own lines where it has them (run) */
 	const char *output;	/* -o FILE: the JSON report, or NULL */
 	bool force;
 	bool verbose;

@@ -61,6 +61,8 @@ struct mt_counter_stat {
 	enum mt_counter_state state;
 	struct mt_summary s;	/* of scaled per-iteration deltas */
 	double running;		/* time running / time enabled, over the iterations summarised */
+	double run_ns;		/* mean time running per iteration counted, ns; 0: not known
+				   (a report read back keeps the share alone) */
 	/*
 	 * Each iteration's (run's) scaled count, NAN where it was not
 	 * counted: which ones s.n left out. NULL where not kept (a report

@@ -112,6 +112,7 @@ static int counter_stat(const struct mt_samples *s, unsigned int phase, unsigned
 	}
 	cs->state = MT_COUNTER_OK;
 	cs->running = ena ? (double)run / (double)ena : 1.0;
+	cs->run_ns = (double)run / (double)n;
 	return mt_stats_summarize(buf, n, &cs->s);
 }
 

@@ -82,14 +82,32 @@ expect_status 0 "sweep -j --repeat -e -e"
 expect_grep '"iterations": 2' "$out" "sweep --repeat"
 expect_grep '"name": "major-faults"' "$out" "sweep second -e"
 
-# run: -x, -j, -e twice, on stderr.
-run run -x';' -e minor-faults -e major-faults -- true
+# run: -x and -j are perf stat's own lines (tools/perf/Documentation/
+# perf-stat.txt: CSV FORMAT, JSON FORMAT), on stderr as perf's: value,
+# unit, event, [variance with -r], run time, % running, metric, its unit.
+run run -x';' -e minor-faults -e major-faults -e cycles -e task-clock -- true
 expect_status 0 "run -x;"
-expect_grep '^0;command;minor-faults;count;' "$err" "run -x; on stderr"
-expect_grep '^0;command;major-faults;count;' "$err" "run second -e"
+expect_grep '^[0-9]+;;minor-faults;[0-9]+;100\.00;;$' "$err" "run -x;: perf's field order"
+expect_grep '^[0-9]+;;major-faults;' "$err" "run second -e"
+expect_grep '^<not supported>;;cycles;;;;$|^[0-9]+;;cycles;[0-9]+;[0-9.]+;;$' "$err" \
+	"run -x;: an event not counted, in perf's word"
+expect_grep '^[0-9]+\.[0-9]{2};msec;task-clock;[0-9]+;100\.00;[0-9.]+;CPUs utilized$' "$err" \
+	"run -x;: task-clock in msec, CPUs utilized"
 if [ -s "$out" ]; then fail "run -x wrote to stdout"; else ok; fi
-run run -j -- true
+run run -r 3 -x, -e minor-faults -- true
+expect_grep '^[0-9]+,,minor-faults,[0-9.]+%,[0-9]+,100\.00,,$' "$err" "run -r 3 -x,: the variance"
+run run -r 2 -j -e minor-faults,task-clock -- true
 expect_status 0 "run -j"
-expect_grep '"command_line": "true"' "$err" "run -j: JSON on stderr"
+python3 -c 'import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+ev = {l["event"]: l for l in lines}
+assert list(ev["minor-faults"])[:3] == ["counter-value", "unit", "event"], ev
+assert float(ev["minor-faults"]["counter-value"]) > 0 and "pcnt-running" in ev["minor-faults"], ev
+assert ev["task-clock"]["unit"] == "msec" and ev["task-clock"]["metric-unit"] == "CPUs utilized"
+assert "variance" in ev["minor-faults"] and "event-runtime" in ev["minor-faults"], ev' "$err" &&
+	ok || fail "run -j: perf stat -j's JSON lines"
+# --format csv and json stay memtlb's own, the report
+run run --format json -- true
+expect_grep '"command_line": "true"' "$err" "run --format json: the report"
 
 finish
