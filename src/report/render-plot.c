@@ -244,10 +244,53 @@ static void plot_inputs(FILE *script, const struct mt_render_doc *d, const char 
  * side by side at each phase. Points, not bars: the axis is logarithmic
  * (phases differ by orders of magnitude), where a bar's base means nothing.
  */
+/*
+ * A study (run --vary): the command's wall time in each column, the
+ * columns (the tunables' values) on x as the first input has them, one
+ * series per input (a workload each), with the IQR over the runs.
+ */
+static void plot_grid(FILE *script, FILE *data, const struct mt_render_doc *d)
+{
+	const struct mt_report *r0 = d->in[0].rep;
+	double w = d->n > 1 ? 0.6 / (d->n - 1) : 0;
+
+	fputs("set title 'Wall time of the command per value (" IQR_WORDS " over runs)'\n"
+	      "set ylabel 'ms'\nset yrange [0:*]\nset xtics (", script);
+	for (size_t k = 0; k < r0->n_results; k++) {
+		const char *label = r0->results[k]->params;
+
+		/* a run has no region: its key's "region=0 block=0" says nothing */
+		if (!strncmp(label, "region=0 block=0 ", 17))
+			label += 17;
+		fputs(k ? ", " : "", script);
+		gp_str(script, label);
+		fprintf(script, " %zu", k);
+	}
+	fprintf(script, ")\nset xrange [-0.5:%zu.5]\nplot ", r0->n_results ? r0->n_results - 1 : 0);
+	for (unsigned int i = 0; i < d->n; i++) {
+		const struct mt_report *rep = d->in[i].rep;
+
+		for (size_t k = 0; k < rep->n_results && k < r0->n_results; k++) {
+			const struct mt_result *r = rep->results[k];
+			double y[3];
+
+			if (r->n_phases && iqr_point(&r->phases[0], 1e6, y))
+				iqr_row(data, (double)k + (d->n > 1 ? w * i - 0.3 : 0), y);
+		}
+		fputs("NaN NaN NaN NaN\n\n\n", data);
+	}
+	plot_inputs(script, d, "using 1:2:3:4 with yerrorbars pt 7");
+}
+
 static void plot_phases(FILE *script, FILE *data, const struct mt_render_doc *d)
 {
 	const struct mt_result *r0 = d->in[0].rep->results[0];
 	double w = d->n > 1 ? 0.6 / (d->n - 1) : 0;
+
+	if (d->kind == MT_RENDER_RUN && d->in[0].rep->grid) {
+		plot_grid(script, data, d);
+		return;
+	}
 
 	/* memtlb run's one phase is the command, its samples the runs */
 	fputs(d->kind == MT_RENDER_RUN

@@ -18,6 +18,7 @@
 #include "report/flush.h"
 #include "report/probe.h"
 #include "report/render.h"
+#include "report/rungrid.h"
 #include "report/sweep.h"
 #include "report/table.h"
 #include "stats/compare.h"
@@ -899,36 +900,6 @@ static int sec_results(struct doc *d)
  * region or block (its point's parameters are zeros), the command is
  * what it measured.
  */
-static int sec_run(struct doc *d)
-{
-	int ret = 0;
-
-	for (unsigned int i = 0; !ret && i < d->rd.n; i++) {
-		struct mt_table *t;
-		char h[sizeof(d->reps[i]->command_line) + 600];
-
-		snprintf(h, sizeof(h), "%s: %s", d->files[i], d->reps[i]->command_line);
-		heading(d->f, d->fmt, 1, h);
-		if (d->reps[i]->exit_status)
-			note(d->f, d->fmt, "FAILED: the command's exit status is not 0; the "
-					   "runs stopped after it.");
-		ret = mt_run_table(&t, d->reps[i], false);
-		if (ret == -ENODATA) {
-			note(d->f, d->fmt, "No run completed: nothing was measured.");
-			ret = 0;
-			continue;
-		}
-		if (ret)
-			break;
-		t->gap = 2;
-		ret = tbl_print(d->f, t, d->fmt);
-		if (!ret)
-			ret = notes_print(d->f, t, d->fmt);
-		mt_table_destroy(t);
-	}
-	return ret;
-}
-
 /* A printer's text (memtlb flush's, memtlb probe's) as preformatted lines. */
 static int pre_of(struct doc *d, const char *title, int (*print)(FILE *, const void *),
 		  const void *arg)
@@ -948,6 +919,50 @@ static int pre_of(struct doc *d, const char *title, int (*print)(FILE *, const v
 		pre(d->f, d->fmt, buf);
 	}
 	free(buf);
+	return ret;
+}
+
+static int print_grid(FILE *f, const void *rep)
+{
+	return mt_rungrid_print_table(f, rep, false);
+}
+
+static int sec_run(struct doc *d)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; !ret && i < d->rd.n; i++) {
+		struct mt_table *t;
+		char h[sizeof(d->reps[i]->command_line) + 600];
+
+		snprintf(h, sizeof(h), "%s: %s", d->files[i], d->reps[i]->command_line);
+		/*
+		 * A study (run --vary): its grid as memtlb run printed it, a
+		 * column per value, so that several reports, one a workload,
+		 * read as the seeds' studies do: a block each.
+		 */
+		if (d->reps[i]->grid) {
+			ret = pre_of(d, h, print_grid, d->reps[i]);
+			continue;
+		}
+		heading(d->f, d->fmt, 1, h);
+		if (d->reps[i]->exit_status)
+			note(d->f, d->fmt, "FAILED: the command's exit status is not 0; the "
+					   "runs stopped after it.");
+		ret = mt_run_table(&t, d->reps[i], false);
+		if (ret == -ENODATA) {
+			note(d->f, d->fmt, "No run completed: nothing was measured.");
+			ret = 0;
+			continue;
+		}
+		if (ret)
+			break;
+		t->gap = 2;
+		ret = tbl_print(d->f, t, d->fmt);
+		if (!ret)
+			ret = notes_print(d->f, t, d->fmt);
+		mt_table_destroy(t);
+	}
 	return ret;
 }
 

@@ -340,6 +340,22 @@ expect_grep '^wall time \((ns|us|ms|s)\) +[0-9.]+ ' "$out" "run: memtlb run's ta
 expect_grep '^sem = stddev/sqrt\(runs\)/mean' "$out" "run: its definitions"
 expect_no_grep 'region=0|^region |^passes |^block ' "$out" "run: no region, passes or params"
 within80 "$out" "run"
+# a study (run --vary): its grid as memtlb run printed it, a column per
+# value; in HTML the wall time against the values (no region=0 there)
+run report "$R/grid.json" "$R/grid.json"
+expect_status 0 "study: text"
+expect_grep '^ +thp=always +thp=never$' "$out" "study: a column per value"
+n=$(grep -Ec '^minor-faults +[0-9.]+ \+- ' "$out")
+[ "$n" -eq 2 ] && ok || fail "study: $n blocks of the grid, expected one per report"
+run report "$R/grid.json"
+within80 "$out" "study"
+if command -v gnuplot >/dev/null; then
+	run report --format html "$R/grid.json"
+	expect_grep 'Wall time of the command per value \(median, IQR over runs\)</text>' "$out" \
+		"study: its plot"
+	expect_grep '>thp=never</text>' "$out" "study: the values on x"
+	expect_no_grep 'region=0' "$out" "study: no region=0 in the plot"
+fi
 # flush: memtlb flush's own tables; nothing of a workload's sweep
 run report "$R/flush.json"
 expect_status 0 "flush: text"
