@@ -104,7 +104,8 @@ python3 - "$work/sweep.json" "$work/sweep.txt" <<'PY' && ok || fail "sweep: the 
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 rf = d["roofline"]
-assert rf["floor_touches"] == rf["floor_faults"] > 0, rf
+# a fault a touch (a stray one of memtlb's own let through, 0.1% at most)
+assert 0 < rf["floor_touches"] <= rf["floor_faults"] <= rf["floor_touches"] * 1.001, rf
 assert rf["floor_ns_per_fault"] > 0 and rf["repetitions"] >= 3, rf
 methods = [c["method"] for c in rf["clear"]]
 assert "rep stosb" in methods and rf["ceiling"] in methods, rf
