@@ -386,7 +386,7 @@ assert json.load(open(sys.argv[1]))["page_sizes"] == []' "$out" && ok ||
 # Both split by a roofline calibration: each size's first-touch change by
 # part. The same results, the entry floor 1000 ns dearer: the floor's part
 # moves by that, the zeroing's not at all, the rest by the opposite.
-python3 - "$M" "$MEMTLB_TEST_DATA/roofline-2m.json" "$work/rf-a.json" "$work/rf-b.json" <<'PY'
+python3 - "$M" "$MEMTLB_TEST_DATA/roofline/calibration-2m.json" "$work/rf-a.json" "$work/rf-b.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["roofline"] = json.load(open(sys.argv[2]))
