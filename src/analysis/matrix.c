@@ -42,8 +42,7 @@ static void per_unit(const struct mt_phase_stat *ps, double n, double *mean, dou
 	const struct mt_summary *t = &ps->time_ns;
 
 	*mean = t->mean / n;
-	*ci = t->n > 1 ? mt_ci_t95((double)(t->n - 1)) * t->stddev / sqrt((double)t->n) / n
-		       : NAN;
+	*ci = mt_ci_half95(t) / n;
 }
 
 static void fill(const struct mt_report *rep, const char *phase, const struct mt_result *r,

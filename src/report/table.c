@@ -620,8 +620,7 @@ static void print_verdict(FILE *f, const struct mt_report *rep, const struct mt_
 			     st->time_ns.mean / (double)r->blocks);
 	if (st->time_ns.n > 1)
 		k += (size_t)snprintf(line + k, sizeof(line) - k, " +-%.3f",
-				      mt_ci_t95((double)(st->time_ns.n - 1)) * st->time_ns.stddev /
-				      sqrt((double)st->time_ns.n) / (double)r->blocks);
+				      mt_ci_half95(&st->time_ns) / (double)r->blocks);
 	if (w0 && mt_phase_has(w0, MT_DERIVED_FAULTS_PER_BLOCK) && k < sizeof(line)) {
 		double fpb = w0->derived[MT_DERIVED_FAULTS_PER_BLOCK];
 

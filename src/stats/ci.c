@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "model/result.h"
 #include "stats/ci.h"
 #include "stats/welch.h"
 
@@ -25,4 +26,9 @@ int mt_ci_mean95(const double *x, size_t n, double *mean, double *half)
 	*mean = m;
 	*half = mt_ci_t95((double)(n - 1)) * sqrt(ss / (double)(n - 1)) / sqrt((double)n);
 	return 0;
+}
+
+double mt_ci_half95(const struct mt_summary *s)
+{
+	return s->n > 1 ? mt_ci_t95((double)(s->n - 1)) * s->stddev / sqrt((double)s->n) : NAN;
 }

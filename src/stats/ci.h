@@ -16,4 +16,9 @@ double mt_ci_t95(double df);
  */
 int mt_ci_mean95(const double *x, size_t n, double *mean, double *half);
 
+struct mt_summary;
+
+/* The same half-width from a summary (its n and stddev); NAN when n < 2. */
+double mt_ci_half95(const struct mt_summary *s);
+
 #endif
