@@ -25,6 +25,7 @@
 #include "stats/knee.h"
 #include "sys/file.h"
 #include "sys/sysinfo.h"
+#include "sys/tunable.h"
 #include "workload/check.h"
 
 enum {
@@ -57,9 +58,11 @@ static void help(void)
 	       "      --region RANGE       A..B (doubling), A..B:STEP or A..B:xF,\n"
 	       "                           e.g. 256m..16g:64m\n"
 	       "      --vary KEY=V1,V2,... also sweep KEY: a workload option (block, backing,\n"
-	       "                           iterations, passes, ...), sysfs:/sys/PATH or\n"
-	       "                           sysctl:NAME (written before each point, restored at\n"
-	       "                           the end); repeat for a grid\n"
+	       "                           iterations, passes, ...) or a kernel tunable as\n"
+	       "                           memtlb run's (sysfs:/sys/PATH, sysctl:NAME,\n"
+	       "                           debugfs:PATH, thp, mthp:SIZE, fault_around_bytes,\n"
+	       "                           pcp_high_fraction: written before each point,\n"
+	       "                           restored at the end); repeat for a grid\n"
 	       "      --phase NAME         the phase of the table and knees (default read_4,\n"
 	       "                           or the last read pass when --passes is below 5)\n"
 	       "      --knee-ratio R       rise over the trend that makes a knee (default 2.0)\n"
@@ -79,7 +82,7 @@ struct sweep_cmd {
 	const char *phase;
 	const char *from;
 	struct mt_knee_opts ko;
-	bool tunables;		/* a sysfs: or sysctl: axis: the sweep changes the machine */
+	bool tunables;		/* a tunable's axis: the sweep changes the machine */
 	struct mt_reach tlb[MT_REACH_MAX];	/* --tlb FILE's levels */
 	size_t n_tlb;
 	bool tlb_given;
@@ -432,7 +435,7 @@ static int add_vary(struct sweep_cmd *sc, const char *arg)
 
 	if (ret)
 		return ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
-	sc->tunables |= !strncmp(arg, "sysfs:", 6) || !strncmp(arg, "sysctl:", 7);
+	sc->tunables |= mt_tunable_is_key(arg);
 	sc->pages_varied |= !strncmp(arg, "pages=", 6);
 	return 0;
 }

@@ -24,7 +24,7 @@ struct mt_rungrid {
 int mt_rungrid_create(struct mt_rungrid **out, const struct mt_grid *g, struct mt_msg *msg)
 {
 	struct mt_rungrid *rg = calloc(1, sizeof(*rg));
-	char mine[PATH_MAX], theirs[PATH_MAX], why[sizeof(msg->text)];
+	char why[sizeof(msg->text)];
 
 	if (!rg)
 		return -ENOMEM;
@@ -38,13 +38,8 @@ int mt_rungrid_create(struct mt_rungrid **out, const struct mt_grid *g, struct m
 			return mt_msg_set(msg, -EINVAL, "memtlb run --help lists the shorthands",
 					  "--vary: %s", why);
 		}
-		/* thp and sysfs:/sys/kernel/mm/transparent_hugepage/enabled are one file */
-		if (!realpath(rg->tun[a].path, mine))
-			snprintf(mine, sizeof(mine), "%s", rg->tun[a].path);
 		for (size_t b = 0; b < a; b++) {
-			if (!realpath(rg->tun[b].path, theirs))
-				snprintf(theirs, sizeof(theirs), "%s", rg->tun[b].path);
-			if (strcmp(mine, theirs))
+			if (!mt_tunable_same_file(&rg->tun[a], &rg->tun[b]))
 				continue;
 			mt_msg_set(msg, -EINVAL, "one --vary per tunable",
 				   "--vary: %s and %s are the same file (%s)", g->axes[b].key,
@@ -62,39 +57,6 @@ void mt_rungrid_destroy(struct mt_rungrid *rg)
 	free(rg);
 }
 
-/* Why a tunable cannot be varied here, as the user fixes it. */
-static int save_error(const struct mt_tunable *t, int err, struct mt_msg *msg)
-{
-	char lockdown[128];
-
-	switch (err) {
-	case -ENOENT:
-	case -ENOTDIR:
-		return mt_msg_set(msg, err, NULL, "--vary: %s: no such tunable on this kernel (%s)",
-				  t->spec, t->path);
-	case -ENOMEDIUM:
-		return mt_msg_set(msg, err, "mount -t debugfs none /sys/kernel/debug (memtlb "
-				  "does not mount it)", "--vary: %s: debugfs is not mounted",
-				  t->spec);
-	case -EPERM:
-		if (mt_sys_read_line("/sys/kernel/security/lockdown", lockdown, sizeof(lockdown)))
-			lockdown[0] = '\0';
-		if (mt_sysinfo_debugfs_state(err, lockdown) == MT_SYSINFO_LOCKDOWN)
-			return mt_msg_set(msg, err, "memtlb-vm runs the study in a guest, where it "
-					  "can be written", "--vary: %s: kernel lockdown refuses %s",
-					  t->spec, t->path);
-		/* fallthrough */
-	case -EACCES:
-	case -EROFS:
-		return mt_msg_set(msg, err, "kernel tunables are varied as root, on a writable "
-				  "/sys, /proc/sys and debugfs", "--vary: %s: cannot write %s: %s",
-				  t->spec, t->path, geteuid() ? "permission denied" : "read-only");
-	default:
-		return mt_msg_set(msg, err, NULL, "--vary: %s: %s: %s", t->spec, t->path,
-				  strerror(-err));
-	}
-}
-
 int mt_rungrid_check(struct mt_rungrid *rg, struct mt_msg *msg)
 {
 	for (size_t a = 0; a < rg->g->n_axes; a++) {
@@ -102,7 +64,7 @@ int mt_rungrid_check(struct mt_rungrid *rg, struct mt_msg *msg)
 		int ret = mt_tunable_save(&rg->tun[a]);
 
 		if (ret)
-			return save_error(&rg->tun[a], ret, msg);
+			return mt_tunable_save_error(&rg->tun[a], ret, msg);
 		for (size_t v = 0; v < ax->n; v++)
 			if (!mt_tunable_accepts(&rg->tun[a], ax->values[v]))
 				return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s: %s: not one of "

@@ -30,7 +30,7 @@
 
 struct axis {
 	char key[128];
-	bool tunable;		/* sysfs:/sysctl:, else a workload option */
+	bool tunable;		/* a kernel tunable (sys/tunable), else a workload option */
 	struct mt_tunable tun;
 	int cleanup;		/* the registered restore of tun, -1 none */
 	char *buf;		/* the value list, split in place */
@@ -167,9 +167,7 @@ static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *
 	for (size_t i = 0; i < sw->n_axes; i++)
 		if (!strcmp(sw->axes[i].key, ax->key))
 			return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s: given twice", ax->key);
-	if (!strncmp(ax->key, "sysfs:", 6) || !strncmp(ax->key, "sysctl:", 7)) {
-		char mine[PATH_MAX], theirs[PATH_MAX];
-
+	if (mt_tunable_is_key(ax->key)) {
 		ax->tunable = true;
 		if (mt_tunable_init(&ax->tun, ax->key, msg)) {
 			char why[sizeof(msg->text)];
@@ -177,22 +175,12 @@ static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *
 			snprintf(why, sizeof(why), "%s", msg->text);
 			return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s", why);
 		}
-		/*
-		 * sysctl:vm.swappiness and sysctl:vm/swappiness (or a sysfs path
-		 * through a link) are one file: two axes would both write it.
-		 */
-		if (!realpath(ax->tun.path, mine))
-			snprintf(mine, sizeof(mine), "%s", ax->tun.path);
-		for (size_t i = 0; i < sw->n_axes; i++) {
-			if (!sw->axes[i].tunable)
-				continue;
-			if (!realpath(sw->axes[i].tun.path, theirs))
-				snprintf(theirs, sizeof(theirs), "%s", sw->axes[i].tun.path);
-			if (!strcmp(mine, theirs))
+		/* sysctl:vm.swappiness and sysctl:vm/swappiness would both write it */
+		for (size_t i = 0; i < sw->n_axes; i++)
+			if (sw->axes[i].tunable && mt_tunable_same_file(&sw->axes[i].tun, &ax->tun))
 				return mt_msg_set(msg, -EINVAL, "one --vary per tunable",
 					    "--vary: %s and %s are the same file (%s)",
 					    sw->axes[i].key, ax->key, ax->tun.path);
-		}
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(not_sweepable) / sizeof(*not_sweepable); i++)
@@ -202,7 +190,8 @@ static int check_key(const struct mt_sweep *sw, struct axis *ax, struct mt_msg *
 				    "--vary: %s: not a parameter of a point", ax->key);
 	if (!mt_config_has_value(ax->key))
 		return mt_msg_set(msg, -EINVAL, "memtlb sweep --help lists the workload options",
-			    "--vary: %s: not a workload option, sysfs:PATH or sysctl:NAME",
+			    "--vary: %s: not a workload option, sysfs:PATH, sysctl:NAME, "
+			    "debugfs:PATH or a tunable's shorthand",
 			    ax->key);
 	return 0;
 }
@@ -368,13 +357,8 @@ int mt_sweep_save_tunables(struct mt_sweep *sw, struct mt_msg *msg)
 			return mt_msg_set(msg, ret, NULL, "--vary: %s: the lock in /run/memtlb: %s",
 				    ax->key, strerror(-ret));
 		ret = mt_tunable_save(&ax->tun);
-		if (ret == -EACCES || ret == -EPERM || ret == -EROFS)
-			return mt_msg_set(msg, ret, "kernel tunables are swept as root, on a writable /sys "
-				    "and /proc/sys", "--vary: %s: cannot write %s: %s", ax->key,
-				    ax->tun.path, geteuid() ? "permission denied" : "read-only");
 		if (ret)
-			return mt_msg_set(msg, ret, NULL, "--vary: %s: %s: %s", ax->key, ax->tun.path,
-				    strerror(-ret));
+			return mt_tunable_save_error(&ax->tun, ret, msg);
 		/*
 		 * The registry restores it whatever ends memtlb: SIGHUP from a
 		 * dropped ssh session as much as the end of the sweep.

@@ -9,6 +9,7 @@
 #include "model/metrics.h"
 #include "report/cells.h"
 #include "report/rungrid.h"
+#include "sys/tunable.h"
 
 #define TIME_ROW "seconds time elapsed"
 #define NS_PER_S 1e9
@@ -53,6 +54,7 @@ void mt_rungrid_cell(char *buf, size_t len, const struct mt_summary *s, double s
 
 /* A row: the time (event -1) or event e, in every column. */
 struct row {
+	const char *phase;	/* a sweep's phase, NULL for a run's one */
 	int event;		/* in the first column's result */
 	const char *name;	/* the event's, NULL for the time */
 	const char *tu;		/* a clock event's unit: shown in it */
@@ -60,14 +62,29 @@ struct row {
 	int digits;		/* -1: a count */
 };
 
+/*
+ * The phase a grid shows: a run's one phase (its whole command), or a
+ * sweep's named one; NULL where a point lacks it.
+ */
+static const struct mt_phase_stat *grid_phase(const struct mt_result *r, const char *phase)
+{
+	if (!phase)
+		return r->n_phases ? &r->phases[0] : NULL;
+	return mt_result_phase(r, phase);
+}
+
 static const struct mt_summary *row_summary(const struct mt_result *r, const struct row *rw,
 					    enum mt_counter_state *state)
 {
 	static const struct mt_summary none;
-	const struct mt_phase_stat *ps = &r->phases[0];
+	const struct mt_phase_stat *ps = grid_phase(r, rw->phase);
 	int e;
 
 	*state = MT_COUNTER_OK;
+	if (!ps) {
+		*state = MT_COUNTER_UNSUPPORTED;
+		return &none;
+	}
 	if (!rw->name)
 		return &ps->time_ns;
 	/* by name: a report read back need not list the events alike */
@@ -80,11 +97,13 @@ static const struct mt_summary *row_summary(const struct mt_result *r, const str
 	return &ps->counters[e].s;
 }
 
-static void row_of(const struct mt_result *base, int e, struct row *rw)
+static void row_of(const struct mt_result *base, const char *phase, int e, struct row *rw)
 {
-	double mean = base->phases[0].time_ns.mean;
+	const struct mt_phase_stat *ps = grid_phase(base, phase);
+	double mean = ps ? ps->time_ns.mean : 0.0;
 
 	memset(rw, 0, sizeof(*rw));
+	rw->phase = phase;
 	rw->event = e;
 	if (e < 0) {
 		rw->scale = NS_PER_S;
@@ -108,8 +127,8 @@ static void row_cell(const struct mt_report *rep, size_t c, const struct row *rw
 	struct mt_cmp_side chg;
 	bool have;
 
-	if (!r->phases[0].time_ns.n) {
-		snprintf(buf, len, "%s", "no run");
+	if (!grid_phase(r, rw->phase) || !grid_phase(r, rw->phase)->time_ns.n) {
+		snprintf(buf, len, "%s", rw->phase ? "none" : "no run");
 		return;
 	}
 	if (st != MT_COUNTER_OK) {
@@ -127,7 +146,9 @@ static void row_cell(const struct mt_report *rep, size_t c, const struct row *rw
 
 static void row_name(const struct mt_result *base, const struct row *rw, char *buf, size_t len)
 {
-	if (rw->event < 0)
+	if (rw->event < 0 && rw->phase)
+		snprintf(buf, len, "%s seconds", rw->phase);
+	else if (rw->event < 0)
 		snprintf(buf, len, "%s", TIME_ROW);
 	else
 		snprintf(buf, len, "%s%s%s%s", base->events[rw->event].name, rw->tu ? " (" : "",
@@ -172,23 +193,25 @@ static void print_head(FILE *f, const struct mt_report *rep, int prose)
 	fputc('\n', f);
 }
 
-int mt_rungrid_print_table(FILE *f, const struct mt_report *rep, bool wide)
+/*
+ * The grid of phase (NULL: a run's), a column per result, and what its
+ * cells mean; repeat: the runs a column was given (a run's), 0 for a sweep.
+ */
+static int print_grid(FILE *f, const struct mt_report *rep, const char *phase,
+		      unsigned int repeat, bool wide, int prose)
 {
-	const struct mt_result *base = rep->n_results ? rep->results[0] : NULL;
-	int width = mt_report_width(f, rep), prose = MT_PROSE_WIDTH(width), ret;
-	size_t cols = rep->n_results, axes;
+	const struct mt_result *base = rep->results[0];
+	const struct mt_phase_stat *bps = grid_phase(base, phase);
+	size_t cols = rep->n_results, axes = base->n_vary ? base->n_vary : 1;
 	bool emulated = mt_emulation_maybe(&rep->system.emulation), short_col = false;
 	struct mt_table *t;
 	char cell[2 * MT_CELL_MAX];
+	int ret;
 
-	print_head(f, rep, prose);
-	if (!base || !base->n_phases)
-		return ferror(f) ? -EIO : 0;
-	axes = base->n_vary ? base->n_vary : 1;
 	ret = mt_table_create(&t, (unsigned int)cols + 1);
 	if (ret)
 		return ret;
-	/* a header line per tunable: "thp=always" over its columns */
+	/* a header line per varied key: "thp=always" over its columns */
 	for (size_t a = 0; a < axes; a++) {
 		mt_table_add(t, "%s", "");
 		for (size_t c = 0; c < cols; c++) {
@@ -202,12 +225,12 @@ int mt_rungrid_print_table(FILE *f, const struct mt_report *rep, bool wide)
 	}
 	for (int e = 0; e <= (int)base->n_events; e++) {
 		struct row rw;
-		char name[MT_EVENT_NAME_MAX + 16];
+		char name[MT_EVENT_NAME_MAX + MT_PHASE_NAME_MAX + 16];
 
 		/* the events first, the wall time last, as perf stat prints them */
-		row_of(base, e == (int)base->n_events ? -1 : e, &rw);
+		row_of(base, phase, e == (int)base->n_events ? -1 : e, &rw);
 		if (rw.event >= 0 && !wide &&
-		    base->phases[0].counters[rw.event].state == MT_COUNTER_UNSUPPORTED)
+		    bps->counters[rw.event].state == MT_COUNTER_UNSUPPORTED)
 			continue;
 		row_name(base, &rw, name, sizeof(name));
 		mt_table_add(t, "%s", name);
@@ -216,13 +239,12 @@ int mt_rungrid_print_table(FILE *f, const struct mt_report *rep, bool wide)
 			mt_table_add(t, "%s", cell);
 		}
 	}
-	for (size_t c = 0; c < cols; c++)
-		short_col |= rep->results[c]->phases[0].time_ns.n < rep->grid->repeat;
+	for (size_t c = 0; repeat && c < cols; c++)
+		short_col |= rep->results[c]->phases[0].time_ns.n < repeat;
 	if (short_col) {
 		mt_table_add(t, "%s", "runs counted");
 		for (size_t c = 0; c < cols; c++)
-			mt_table_add(t, "%zu of %u", rep->results[c]->phases[0].time_ns.n,
-				     rep->grid->repeat);
+			mt_table_add(t, "%zu of %u", rep->results[c]->phases[0].time_ns.n, repeat);
 	}
 	ret = t->err;
 	if (!ret)
@@ -231,14 +253,53 @@ int mt_rungrid_print_table(FILE *f, const struct mt_report *rep, bool wide)
 	if (ret)
 		return ret;
 	fputc('\n', f);
-	mt_text_wrapf(f, prose, "mean over a column's runs that exited 0, +- its stddev in %% "
-		      "of the mean; then the change to the first column, * where Welch's test "
-		      "gives p < %.2f and the change is beyond the %.0f%% noise threshold",
-		      MT_COMPARE_ALPHA, MT_COMPARE_NOISE_PCT);
+	mt_text_wrapf(f, prose, "mean over a column's %s, +- its stddev in %% of the mean; then "
+		      "the change to the first column, * where Welch's test gives p < %.2f and "
+		      "the change is beyond the %.0f%% noise threshold",
+		      phase ? "iterations" : "runs that exited 0", MT_COMPARE_ALPHA,
+		      MT_COMPARE_NOISE_PCT);
 	if (emulated)
 		mt_text_wrapf(f, prose, "times are an emulated CPU's: no change of a time is "
 			      "marked; counts hold");
 	return ferror(f) ? -EIO : 0;
+}
+
+int mt_rungrid_print_table(FILE *f, const struct mt_report *rep, bool wide)
+{
+	int prose = MT_PROSE_WIDTH(mt_report_width(f, rep));
+
+	print_head(f, rep, prose);
+	if (!rep->n_results || !rep->results[0]->n_phases)
+		return ferror(f) ? -EIO : 0;
+	return print_grid(f, rep, NULL, rep->grid->repeat, wide, prose);
+}
+
+bool mt_rungrid_is_study(const struct mt_report *rep)
+{
+	const struct mt_result *base = rep->n_results > 1 ? rep->results[0] : NULL;
+	bool tunable = false;
+
+	if (!base || rep->grid)
+		return false;
+	for (unsigned int v = 0; v < base->n_vary; v++)
+		tunable |= mt_tunable_is_key(base->vary[v].key);
+	for (size_t i = 1; tunable && i < rep->n_results; i++)
+		if (rep->results[i]->region != base->region)
+			return false;
+	return tunable;
+}
+
+int mt_rungrid_print_study(FILE *f, const struct mt_report *rep, const char *phase, bool wide)
+{
+	int prose = MT_PROSE_WIDTH(mt_report_width(f, rep));
+	char ph[MT_SAFE_MAX];
+
+	if (!mt_rungrid_is_study(rep) || !phase || !grid_phase(rep->results[0], phase))
+		return 0;
+	fputc('\n', f);
+	mt_text_wrapf(f, prose, "study: %s of each point, a column per value (memtlb run's "
+		      "layout)", mt_cell_safe(ph, sizeof(ph), phase));
+	return print_grid(f, rep, phase, 0, wide, prose);
 }
 
 int mt_rungrid_print_csv(FILE *f, const struct mt_report *rep)
@@ -264,7 +325,7 @@ int mt_rungrid_print_csv(FILE *f, const struct mt_report *rep)
 			struct row rw;
 			const char *unit;
 
-			row_of(base, e == (int)base->n_events ? -1 : e, &rw);
+			row_of(base, NULL, e == (int)base->n_events ? -1 : e, &rw);
 			s = row_summary(r, &rw, &st);
 			b = row_summary(base, &rw, &bst);
 			unit = rw.event < 0 || rw.tu ? "ns" : "count";

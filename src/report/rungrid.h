@@ -20,6 +20,20 @@
 int mt_rungrid_print_table(FILE *f, const struct mt_report *rep, bool wide);
 
 /*
+ * Whether rep is a sweep that varies a kernel tunable at one region: a
+ * study of the seeds' kind, as memtlb run --vary's around any command.
+ */
+bool mt_rungrid_is_study(const struct mt_report *rep);
+
+/*
+ * Such a sweep's phase in run --vary's layout (seed 001's): a column per
+ * point, a row per event counted in the phase and its time, each the mean
+ * per iteration +- stddev, and the change to the first column, judged as
+ * compare judges it. Nothing for any other report. 0, -ENOMEM or -EIO.
+ */
+int mt_rungrid_print_study(FILE *f, const struct mt_report *rep, const char *phase, bool wide);
+
+/*
  * The same as CSV: a line per column and metric: column, values, metric,
  * unit, mean, stddev, cv, n, failed, change, change_unit (% or the unit,
  * for a near-zero base), p, changed.

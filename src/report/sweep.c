@@ -19,6 +19,7 @@
 #include "model/report.h"
 #include "model/size.h"
 #include "report/cells.h"
+#include "report/rungrid.h"
 #include "report/sweep.h"
 #include "stats/ci.h"
 #include "stats/fit.h"
@@ -730,6 +731,8 @@ int mt_report_print_sweep(FILE *f, const struct mt_report *rep, const char *phas
 		ret = print_translation(f, rep, phase, wide ? 0 : width, prose);
 	if (!ret)
 		ret = print_matrix(f, rep, phase, wide ? 0 : width, prose);
+	if (!ret)
+		ret = mt_rungrid_print_study(f, rep, phase, wide);
 	if (!ret)
 		print_missing(f, rep, prose);
 	if (!ret && ferror(f))

@@ -118,6 +118,30 @@ static void squeeze_slashes(char *p)
 	*w = '\0';
 }
 
+bool mt_tunable_is_key(const char *key)
+{
+	static const char *const prefixes[] = { "sysfs:", "sysctl:", "debugfs:", MTHP_PREFIX };
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++)
+		if (!strncmp(key, prefixes[i], strlen(prefixes[i])))
+			return true;
+	for (size_t i = 0; i < sizeof(shorthands) / sizeof(*shorthands); i++)
+		if (!strcmp(key, shorthands[i].name))
+			return true;
+	return false;
+}
+
+bool mt_tunable_same_file(const struct mt_tunable *a, const struct mt_tunable *b)
+{
+	char pa[PATH_MAX], pb[PATH_MAX];
+
+	if (!realpath(a->path, pa))
+		snprintf(pa, sizeof(pa), "%s", a->path);
+	if (!realpath(b->path, pb))
+		snprintf(pb, sizeof(pb), "%s", b->path);
+	return !strcmp(pa, pb);
+}
+
 int mt_tunable_init(struct mt_tunable *t, const char *spec, struct mt_msg *msg)
 {
 	char rel[PATH_MAX], full[sizeof(t->spec) + 64];
@@ -301,6 +325,38 @@ int mt_tunable_save(struct mt_tunable *t)
 		return -EACCES;
 	t->have_saved = true;
 	return 0;
+}
+
+int mt_tunable_save_error(const struct mt_tunable *t, int err, struct mt_msg *msg)
+{
+	char lockdown[128];
+
+	switch (err) {
+	case -ENOENT:
+	case -ENOTDIR:
+		return mt_msg_set(msg, err, NULL, "--vary: %s: no such tunable on this kernel (%s)",
+				  t->spec, t->path);
+	case -ENOMEDIUM:
+		return mt_msg_set(msg, err, "mount -t debugfs none /sys/kernel/debug (memtlb "
+				  "does not mount it)", "--vary: %s: debugfs is not mounted",
+				  t->spec);
+	case -EPERM:
+		if (mt_sys_read_line("/sys/kernel/security/lockdown", lockdown, sizeof(lockdown)))
+			lockdown[0] = '\0';
+		if (mt_sysinfo_debugfs_state(err, lockdown) == MT_SYSINFO_LOCKDOWN)
+			return mt_msg_set(msg, err, "memtlb-vm runs it in a guest, where it can be "
+					  "written", "--vary: %s: kernel lockdown refuses %s",
+					  t->spec, t->path);
+		/* fallthrough */
+	case -EACCES:
+	case -EROFS:
+		return mt_msg_set(msg, err, "kernel tunables are varied as root, on a writable "
+				  "/sys, /proc/sys and debugfs", "--vary: %s: cannot write %s: %s",
+				  t->spec, t->path, geteuid() ? "permission denied" : "read-only");
+	default:
+		return mt_msg_set(msg, err, NULL, "--vary: %s: %s: %s", t->spec, t->path,
+				  strerror(-err));
+	}
 }
 
 int mt_tunable_set(struct mt_tunable *t, const char *value)

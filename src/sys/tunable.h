@@ -48,12 +48,31 @@ int mt_tunable_init(struct mt_tunable *t, const char *spec, struct mt_msg *msg);
 const char *mt_tunable_shorthand(size_t i, const char **stands_for);
 
 /*
+ * Whether key (a --vary key) names a tunable: one of the prefixes or a
+ * shorthand, checked or not; else it is a workload option.
+ */
+bool mt_tunable_is_key(const char *key);
+
+/*
+ * Whether a and b are one file (thp and sysfs:/sys/kernel/mm/
+ * transparent_hugepage/enabled; a sysfs path through a link): two axes
+ * would both write it. After init.
+ */
+bool mt_tunable_same_file(const struct mt_tunable *a, const struct mt_tunable *b);
+
+/*
  * Read and keep the current value, and check it can be written: 0,
  * -ENOENT (no such tunable), -EACCES (no privilege, or read-only), -EFBIG
  * (a page or more), -ENOMEDIUM (a debugfs key, debugfs not mounted), -EPERM
  * (lockdown, for debugfs), -errno.
  */
 int mt_tunable_save(struct mt_tunable *t);
+
+/*
+ * Why save's err means t cannot be varied here, as the user fixes it: msg
+ * ("--vary: KEY: ..." and a hint), and err returned.
+ */
+int mt_tunable_save_error(const struct mt_tunable *t, int err, struct mt_msg *msg);
 
 /*
  * Whether value can be written as far as can be told without writing it:

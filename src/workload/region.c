@@ -240,6 +240,36 @@ static int allocate(int fd, uint64_t len, const struct mt_config *c)
 }
 
 /*
+ * --file-cache warm: the file memtlb made is in the page cache before the
+ * first iteration, as it is before every later one (which find the pages
+ * the last pass wrote): written with zeros, which read_first expects, else
+ * the first iteration would fault on holes, allocating, and fault-around
+ * would map nothing around them (it maps cached pages only). Not for
+ * huge or mTHP pages, whose folio size comes from the mapping's fault and
+ * would be base pages written here; nor hugetlbfs, which has no write().
+ * 0 or -errno.
+ */
+static int fill(int fd, uint64_t len, const struct mt_config *c)
+{
+	static const char zeros[1 << 16];
+	uint64_t off = 0;
+
+	if (c->pages != MT_PAGES_DEFAULT && c->pages != MT_PAGES_BASE)
+		return 0;
+	while (off < len) {
+		size_t n = len - off < sizeof(zeros) ? (size_t)(len - off) : sizeof(zeros);
+		ssize_t w = pwrite(fd, zeros, n, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+/*
  * Create path (O_EXCL, 0600), listed in the cleanup registry first: a
  * memtlb killed with SIGKILL after the open leaves a file that the next one
  * finds in the journal and removes. Returns the fd, or -errno (-EEXIST:
@@ -309,6 +339,8 @@ int mt_region_open(struct mt_region *r)
 	}
 	r->file_fd = fd;
 	ret = allocate(fd, r->cfg->region * r->slices, r->cfg);
+	if (!ret && !r->cfg->file_cold)
+		ret = fill(fd, r->cfg->region * r->slices, r->cfg);
 	if (ret) {
 		mt_region_close(r);	/* a full file system keeps no half file */
 		r->file_path[0] = '\0';

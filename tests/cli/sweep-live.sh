@@ -66,6 +66,27 @@ for sig in INT TERM; do
 	expect_status 0 "SIG$sig: report loads"
 done
 
+# A study: a tunable's shorthand (debugfs's, a fixture here) at one region,
+# printed again in run --vary's layout, a column per value; restored.
+mkdir -p "$root/sys/kernel/debug"
+echo 65536 >"$root/sys/kernel/debug/fault_around_bytes"
+MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 4m --backing file --read-first --passes 1 -i 2 \
+	-e minor-faults --vary fault_around_bytes=4096,16384 --phase read_first \
+	>"$out" 2>"$err"
+status=$?
+expect_status 0 "a study of a shorthand"
+expect_grep '^study: read_first of each point, a column per value' "$out" "the study block"
+expect_grep '^ +fault_around_bytes=4096 +fault_around_bytes=16384$' "$out" "a column per value"
+expect_grep '^minor-faults +[0-9,]+ \+- [0-9.]+% +[0-9,]+ \+- [0-9.]+% +[-+][0-9.]+%' "$out" \
+	"counts per column, the change to the first"
+expect_grep '^read_first seconds +[0-9.]+ ' "$out" "the phase's time"
+[ "$(cat "$root/sys/kernel/debug/fault_around_bytes")" = 65536 ] && ok ||
+	fail "study: fault_around_bytes left at $(cat "$root/sys/kernel/debug/fault_around_bytes")"
+# at two regions it is a sweep, not a study
+MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 4m..8m --passes 1 -i 1 -e minor-faults \
+	--vary fault_around_bytes=4096,16384 >"$out" 2>"$err"
+expect_no_grep '^study: ' "$out" "two regions: no study block"
+
 # A tunable that cannot be written: refused before anything runs.
 chmod 0444 "$thp/enabled"
 MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 16m -i 1 --passes 1 \
