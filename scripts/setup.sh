@@ -21,11 +21,14 @@ run) ;;
 # in a guest to compare two real kernels (tests/cli/vm-compare.sh); they
 # build the Debian package and run lintian on it (tests/cli/package.sh),
 # validate KCIDB exports (python3-jsonschema) and run test-definitions'
-# validate.py on the LAVA definition (tests/cli/test-definitions.sh).
+# validate.py on the LAVA definition (tests/cli/test-definitions.sh), and
+# run lkp's own split-job, job2sh, run-stats and dump-stat on the lkp job
+# (tests/cli/lkp.sh: ruby and the gems lkp's lib/ requires).
 test) packages="$packages gnuplot-nox libxml2-utils clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static linux-image-cloud-amd64 python3 valgrind
 	python3-jsonschema libhwloc-dev dpkg-dev debhelper lintian
-	python3-yaml python3-magic python3-pycodestyle shellcheck" ;;
+	python3-yaml python3-magic python3-pycodestyle shellcheck
+	ruby ruby-activesupport ruby-git ruby-tty-command" ;;
 *)
 	echo "usage: $0 [run|test]" >&2
 	exit 2
