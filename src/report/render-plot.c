@@ -18,6 +18,7 @@
 #include "report/cells.h"
 #include "report/plot.h"
 #include "report/render.h"
+#include "report/rungrid.h"
 #include "report/sweep.h"
 #include "stats/stats.h"
 
@@ -29,6 +30,9 @@
 /* The words of the intervals, in every title that draws them. */
 #define IQR_WORDS "median, IQR"
 #define CI_WORDS "95% CI"
+/* What a run's plots call its time, and the interval over its runs. */
+#define WALL_WORDS "Wall time of the command"
+#define OVER_RUNS "(" IQR_WORDS " over runs)"
 
 const char *mt_render_read_phase(const struct mt_report *rep)
 {
@@ -198,32 +202,54 @@ static void legend(const struct mt_render_doc *d, unsigned int i, char *buf, siz
 }
 
 /*
- * A phase's cost as the plots show it, over div: the median of its kept
- * samples and their quartiles (the bar, never below the least sample); a
- * report that kept none gives the summary's median, or its mean, and no
- * bar (the quartiles equal to it). false: nothing to show.
+ * A cost as the plots show it, over div: the median of its n samples and
+ * their quartiles (the bar, never below the least sample); a NAN sample,
+ * a run a counter missed, is left out as its summary left it. Without
+ * samples, the summary's median, or its mean, and no bar (the quartiles
+ * equal to it). false: nothing to show.
  */
-static bool iqr_point(const struct mt_phase_stat *ps, double div, double y[3])
+static bool iqr_of(const struct mt_summary *s, const double *samples, size_t n, double div,
+		   double y[3])
 {
-	double q[3];
+	double q[3], *x = samples && n ? malloc(n * sizeof(*x)) : NULL;
+	size_t k = 0;
+	bool quartiles;
 
-	if (!ps || !(div > 0))
+	if (!(div > 0)) {
+		free(x);
 		return false;
-	if (ps->time_samples && ps->time_ns.n && !mt_stats_quartiles(ps->time_samples,
-								     ps->time_ns.n, q)) {
+	}
+	for (size_t i = 0; x && i < n; i++)
+		if (isfinite(samples[i]))
+			x[k++] = samples[i];
+	quartiles = k && !mt_stats_quartiles(x, k, q);
+	free(x);
+	if (quartiles) {
 		for (int i = 0; i < 3; i++)
 			y[i] = q[i] / div;
 	} else {
-		y[1] = (ps->time_ns.median > 0 ? ps->time_ns.median : ps->time_ns.mean) / div;
+		y[1] = (s->median > 0 ? s->median : s->mean) / div;
 		y[0] = y[2] = y[1];
 	}
 	return isfinite(y[1]);
+}
+
+/* A phase's time as the plots show it (iqr_of); false: no phase, nothing to show. */
+static bool iqr_point(const struct mt_phase_stat *ps, double div, double y[3])
+{
+	return ps && iqr_of(&ps->time_ns, ps->time_samples, ps->time_ns.n, div, y);
 }
 
 /* A datablock row: x, the median, its quartiles (gnuplot's x:y:ylow:yhigh). */
 static void iqr_row(FILE *data, double x, const double y[3])
 {
 	fprintf(data, "%.17g %.6g %.6g %.6g\n", x, y[1], y[0], y[2]);
+}
+
+/* Input i's x at category x: the inputs side by side across 0.6 of it. */
+static double beside(const struct mt_render_doc *d, unsigned int i, size_t x)
+{
+	return (double)x + (d->n > 1 ? 0.6 / (d->n - 1) * i - 0.3 : 0);
 }
 
 /* The plot's series, one per input, index i of $data drawn with what, named by legend(). */
@@ -240,61 +266,82 @@ static void plot_inputs(FILE *script, const struct mt_render_doc *d, const char 
 }
 
 /*
- * Per-phase points with their IQR, one series per input (its first point),
- * side by side at each phase. Points, not bars: the axis is logarithmic
- * (phases differ by orders of magnitude), where a bar's base means nothing.
+ * The columns of a study on x, as the first input has them: the
+ * tunables' values. A run has no region: its key's "region=0 block=0"
+ * says nothing there.
  */
-/*
- * A study (run --vary): the command's wall time in each column, the
- * columns (the tunables' values) on x as the first input has them, one
- * series per input (a workload each), with the IQR over the runs.
- */
-static void plot_grid(FILE *script, FILE *data, const struct mt_render_doc *d)
+static void grid_xtics(FILE *script, const struct mt_report *r0)
 {
-	const struct mt_report *r0 = d->in[0].rep;
-	double w = d->n > 1 ? 0.6 / (d->n - 1) : 0;
-
-	fputs("set title 'Wall time of the command per value (" IQR_WORDS " over runs)'\n"
-	      "set ylabel 'ms'\nset yrange [0:*]\nset xtics (", script);
+	fputs("set xtics (", script);
 	for (size_t k = 0; k < r0->n_results; k++) {
 		const char *label = r0->results[k]->params;
 
-		/* a run has no region: its key's "region=0 block=0" says nothing */
 		if (!strncmp(label, "region=0 block=0 ", 17))
 			label += 17;
 		fputs(k ? ", " : "", script);
 		gp_str(script, label);
 		fprintf(script, " %zu", k);
 	}
-	fprintf(script, ")\nset xrange [-0.5:%zu.5]\nplot ", r0->n_results ? r0->n_results - 1 : 0);
+	fprintf(script, ")\nset xrange [-0.5:%zu.5]\n", r0->n_results ? r0->n_results - 1 : 0);
+}
+
+/*
+ * A study (run --vary): row slot of of's grid (an event, or the command's
+ * wall time) in each column, in the unit its table shows, one series per
+ * input (a workload each) with the IQR over the runs. A column where an
+ * input has no number (no run, the event not supported, not counted or
+ * absent) has no point: a 0 there would read as a count.
+ */
+static void plot_grid(FILE *script, FILE *data, const struct mt_render_doc *d,
+		      const struct mt_report *of, unsigned int slot)
+{
+	const struct mt_report *r0 = d->in[0].rep;
+	char name[MT_EVENT_NAME_MAX + 16], title[MT_SAFE_MAX];
+	struct mt_rungrid_row rw;
+
+	mt_rungrid_row(of, slot, false, &rw);
+	mt_rungrid_row_name(&rw, name, sizeof(name));
+	snprintf(title, sizeof(title), "%s per value " OVER_RUNS,
+		 rw.event < 0 ? WALL_WORDS : name);
+	fputs("set title ", script);
+	gp_str(script, title);
+	fputs("\nset ylabel ", script);
+	gp_str(script, rw.unit);
+	/* a count, a time: from 0, with room above the highest bar for its point */
+	fputs("\nset yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n", script);
+	grid_xtics(script, r0);
+	fputs("plot ", script);
 	for (unsigned int i = 0; i < d->n; i++) {
 		const struct mt_report *rep = d->in[i].rep;
 
 		for (size_t k = 0; k < rep->n_results && k < r0->n_results; k++) {
 			const struct mt_result *r = rep->results[k];
+			enum mt_counter_state st;
+			const double *x;
+			const struct mt_summary *s = mt_rungrid_value(r, &rw, &st, &x);
 			double y[3];
 
-			if (r->n_phases && iqr_point(&r->phases[0], 1e6, y))
-				iqr_row(data, (double)k + (d->n > 1 ? w * i - 0.3 : 0), y);
+			if (st == MT_COUNTER_OK && s->n &&
+			    iqr_of(s, x, r->phases[0].time_ns.n, rw.scale, y))
+				iqr_row(data, beside(d, i, k), y);
 		}
 		fputs("NaN NaN NaN NaN\n\n\n", data);
 	}
 	plot_inputs(script, d, "using 1:2:3:4 with yerrorbars pt 7");
 }
 
+/*
+ * Per-phase points with their IQR, one series per input (its first point),
+ * side by side at each phase. Points, not bars: the axis is logarithmic
+ * (phases differ by orders of magnitude), where a bar's base means nothing.
+ */
 static void plot_phases(FILE *script, FILE *data, const struct mt_render_doc *d)
 {
 	const struct mt_result *r0 = d->in[0].rep->results[0];
-	double w = d->n > 1 ? 0.6 / (d->n - 1) : 0;
-
-	if (d->kind == MT_RENDER_RUN && d->in[0].rep->grid) {
-		plot_grid(script, data, d);
-		return;
-	}
 
 	/* memtlb run's one phase is the command, its samples the runs */
 	fputs(d->kind == MT_RENDER_RUN
-	      ? "set title 'Wall time of the command (" IQR_WORDS " over runs)'\n"
+	      ? "set title '" WALL_WORDS " " OVER_RUNS "'\n"
 	      : "set title 'Time per phase (" IQR_WORDS " over iterations)'\n", script);
 	fputs("set ylabel 'us (log scale)'\nset logscale y\nset xtics (", script);
 	for (unsigned int p = 0; p < r0->n_phases; p++) {
@@ -312,7 +359,7 @@ static void plot_phases(FILE *script, FILE *data, const struct mt_render_doc *d)
 			double y[3];
 
 			if (iqr_point(ps, 1000.0, y))
-				iqr_row(data, p + (d->n > 1 ? w * i - 0.3 : 0), y);
+				iqr_row(data, beside(d, i, p), y);
 		}
 		fputs("NaN NaN NaN NaN\n\n\n", data);
 	}
@@ -606,13 +653,25 @@ static void plot_matrix(FILE *script, FILE *data, const struct mt_render_doc *d,
 	fputc('\n', script);
 }
 
-static void plot_script(FILE *script, FILE *data, enum mt_render_plot kind,
+/* One plot of a document: its kind, and the row of a study's grid it draws. */
+struct plot {
+	enum mt_render_plot kind;
+	unsigned int input;	/* MT_PLOT_GRID: the input whose grid has the row */
+	unsigned int slot;	/* and the row's slot there (mt_rungrid_row) */
+};
+
+static void plot_script(FILE *script, FILE *data, const struct plot *p,
 			const struct mt_render_doc *d)
 {
+	enum mt_render_plot kind = p->kind;
+
 	fputs(gp_head, script);
 	switch (kind) {
 	case MT_PLOT_PHASES:
 		plot_phases(script, data, d);
+		break;
+	case MT_PLOT_GRID:
+		plot_grid(script, data, d, d->in[p->input].rep, p->slot);
 		break;
 	case MT_PLOT_SWEEP_WRITE:
 	case MT_PLOT_SWEEP_READ:
@@ -631,15 +690,70 @@ static void plot_script(FILE *script, FILE *data, enum mt_render_plot kind,
 	}
 }
 
+/* The row slots of rep's grid (mt_rungrid_row): its events, then the time; 0: no study. */
+static unsigned int grid_slots(const struct mt_report *rep)
+{
+	return rep && rep->grid && rep->n_results ? rep->results[0]->n_events + 1 : 0;
+}
+
+/* Whether an input before i shows event row rw: its plot draws i's series too. */
+static bool row_seen(const struct mt_render_doc *d, unsigned int i,
+		     const struct mt_rungrid_row *rw)
+{
+	struct mt_rungrid_row o;
+
+	for (unsigned int j = 0; j < i; j++)
+		for (unsigned int slot = 0; slot + 1 < grid_slots(d->in[j].rep); slot++)
+			if (mt_rungrid_row(d->in[j].rep, slot, false, &o) &&
+			    !strcmp(o.name, rw->name))
+				return true;
+	return false;
+}
+
+/* p into out at *k (NULL: counted only). */
+static void plot_put(struct plot *out, size_t *k, struct plot p)
+{
+	if (out)
+		out[*k] = p;
+	(*k)++;
+}
+
 /*
- * The plots the inputs call for, of those their kind draws, into kinds:
- * against region size where a region varied, against page size where the
- * pages did (both when both), else the phases of each input's point; a
- * flush's and a probe's curve whenever there are points. Returns how many.
+ * Add kind's plots to out (NULL: count them) at *k: one, or a study's one
+ * per row its grids show: each event a table has a row of, once whichever
+ * inputs count it (a workload may count one the first does not), then the
+ * wall time, last as in the table.
  */
-static size_t plot_kinds(const struct mt_render_doc *d, enum mt_render_plot kinds[MT_PLOT_MAX])
+static void plot_add(const struct mt_render_doc *d, enum mt_render_plot kind, struct plot *out,
+		     size_t *k)
+{
+	unsigned int n0 = grid_slots(d->in[0].rep);
+	struct mt_rungrid_row rw;
+
+	if (kind != MT_PLOT_GRID) {
+		plot_put(out, k, (struct plot){ .kind = kind });
+		return;
+	}
+	for (unsigned int i = 0; i < d->n; i++)
+		for (unsigned int slot = 0; slot + 1 < grid_slots(d->in[i].rep); slot++)
+			if (mt_rungrid_row(d->in[i].rep, slot, false, &rw) &&
+			    !row_seen(d, i, &rw))
+				plot_put(out, k, (struct plot){ kind, i, slot });
+	if (n0)
+		plot_put(out, k, (struct plot){ kind, 0, n0 - 1 });
+}
+
+/*
+ * The plots the inputs call for, of those their kind draws, into out
+ * (NULL: count them): against region size where a region varied, against
+ * page size where the pages did (both when both), else the phases of each
+ * input's point, or a study's rows against its values; a flush's and a
+ * probe's curve whenever there are points. Returns how many.
+ */
+static size_t plot_list(const struct mt_render_doc *d, struct plot *out)
 {
 	bool regions = false, matrix = false, points = false;
+	bool study = d->in[0].rep && d->in[0].rep->grid;
 	size_t k = 0;
 
 	for (unsigned int i = 0; i < d->n; i++) {
@@ -675,20 +789,34 @@ static size_t plot_kinds(const struct mt_render_doc *d, enum mt_render_plot kind
 			break;
 		case MT_PLOT_PHASES:
 			/* what a workload with one region and one page size has */
-			want = !(regions || matrix) || d->kind != MT_RENDER_WORKLOAD;
+			want = !study && (!(regions || matrix) || d->kind != MT_RENDER_WORKLOAD);
+			break;
+		case MT_PLOT_GRID:
+			want = study;
 			break;
 		default:
 			want = true;
 			break;
 		}
 		if (want)
-			kinds[k++] = (enum mt_render_plot)p;
+			plot_add(d, (enum mt_render_plot)p, out, &k);
 	}
 	return k;
 }
 
+/* The plots of d (plot_list), malloc'ed in *out, *n of them. 0 or -ENOMEM. */
+static int plots_of(const struct mt_render_doc *d, struct plot **out, size_t *n)
+{
+	*n = plot_list(d, NULL);
+	*out = calloc(*n ? *n : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	plot_list(d, *out);
+	return 0;
+}
+
 /* One plot's script and data, malloc'ed in *sbuf and *dbuf. 0 or -ENOMEM. */
-static int script_of(enum mt_render_plot kind, const struct mt_render_doc *d, bool svg,
+static int script_of(const struct plot *p, const struct mt_render_doc *d, bool svg,
 		     char **sbuf, char **dbuf)
 {
 	size_t slen, dlen;
@@ -699,7 +827,7 @@ static int script_of(enum mt_render_plot kind, const struct mt_render_doc *d, bo
 	if (script && data) {
 		if (svg)
 			fputs(gp_svg, script);
-		plot_script(script, data, kind, d);
+		plot_script(script, data, p, d);
 	}
 	if (!script || !data)
 		ret = -ENOMEM;
@@ -722,24 +850,27 @@ static void plot_failed(FILE *f, const char *why)
 
 int mt_render_plots_html(FILE *f, const struct mt_render_doc *d, bool *missing)
 {
-	enum mt_render_plot kinds[MT_PLOT_MAX];
-	size_t nk = plot_kinds(d, kinds);
-	int ret = 0;
+	struct plot *plots;
+	size_t np;
+	int ret = plots_of(d, &plots, &np);
 
-	for (size_t k = 0; k < nk && !ret && !*missing; k++) {
+	if (ret)
+		return ret;
+	for (size_t k = 0; k < np && !ret && !*missing; k++) {
 		char *sbuf = NULL, *dbuf = NULL, *svg = NULL, why[MT_PLOT_WHY_MAX] = "", *elem;
 
-		ret = script_of(kinds[k], d, true, &sbuf, &dbuf);
+		ret = script_of(&plots[k], d, true, &sbuf, &dbuf);
 		if (!ret)
 			ret = mt_plot_svg(sbuf, dbuf, &svg, why, sizeof(why));
 		free(sbuf);
 		free(dbuf);
 		if (ret == -ENOENT) {
 			*missing = true;
-			return 0;
+			ret = 0;
+			break;
 		}
 		if (ret == -ENOMEM)
-			return ret;
+			break;
 		/* Inline: the SVG element itself, without its XML prolog. */
 		elem = ret ? NULL : strstr(svg, "<svg");
 		if (elem)
@@ -749,33 +880,47 @@ int mt_render_plots_html(FILE *f, const struct mt_render_doc *d, bool *missing)
 		free(svg);
 		ret = 0;
 	}
+	free(plots);
+	if (ret)
+		return ret;
 	return ferror(f) ? -EIO : 0;
 }
 
 int mt_render_pdf(const struct mt_render_input *in, unsigned int n, char **pdf, size_t *len,
 		  char *why, size_t why_len)
 {
-	enum mt_render_plot kinds[MT_PLOT_MAX];
-	char *sbuf[MT_PLOT_MAX] = { 0 }, *dbuf[MT_PLOT_MAX] = { 0 };
+	struct plot *plots = NULL;
+	char **sbuf = NULL, **dbuf = NULL;
 	struct mt_render_doc d;
 	size_t k;
 	int ret = mt_render_doc_init(&d, in, n);
 
 	*pdf = NULL;
 	*len = 0;
-	if (ret)
+	if (!ret)
+		ret = plots_of(&d, &plots, &k);
+	if (!ret && !k)
+		ret = -ENODATA;
+	if (ret) {
+		free(plots);
 		return ret;
-	k = plot_kinds(&d, kinds);
-	if (!k)
-		return -ENODATA;
+	}
+	/* a page per plot: a study has one per row of its grid */
+	sbuf = calloc(k, sizeof(*sbuf));
+	dbuf = calloc(k, sizeof(*dbuf));
+	if (!sbuf || !dbuf)
+		ret = -ENOMEM;
 	for (size_t i = 0; i < k && !ret; i++)
-		ret = script_of(kinds[i], &d, false, &sbuf[i], &dbuf[i]);
+		ret = script_of(&plots[i], &d, false, &sbuf[i], &dbuf[i]);
 	if (!ret)
 		ret = mt_plot_pdf((const char *const *)sbuf, (const char *const *)dbuf, k, pdf, len,
 				  why, why_len);
-	for (size_t i = 0; i < MT_PLOT_MAX; i++) {
+	for (size_t i = 0; sbuf && dbuf && i < k; i++) {
 		free(sbuf[i]);
 		free(dbuf[i]);
 	}
+	free(sbuf);
+	free(dbuf);
+	free(plots);
 	return ret;
 }

@@ -61,6 +61,7 @@ int mt_render_pdf(const struct mt_render_input *in, unsigned int n, char **pdf, 
 /* The plots a document may have; the table of kinds says which of them a kind draws. */
 enum mt_render_plot {
 	MT_PLOT_PHASES,		/* time per phase of each input's first point */
+	MT_PLOT_GRID,		/* a study's row against its values: one per row */
 	MT_PLOT_SWEEP_WRITE,	/* the first touch against region size */
 	MT_PLOT_SWEEP_READ,	/* the read pass against region size */
 	MT_PLOT_MATRIX_TOUCH,	/* the first touch against page size */

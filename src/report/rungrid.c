@@ -52,16 +52,6 @@ void mt_rungrid_cell(char *buf, size_t len, const struct mt_summary *s, double s
 	snprintf(buf, len, "%s%s%s", mean, sd, ch);
 }
 
-/* A row: the time (event -1) or event e, in every column. */
-struct row {
-	const char *phase;	/* a sweep's phase, NULL for a run's one */
-	int event;		/* in the first column's result */
-	const char *name;	/* the event's, NULL for the time */
-	const char *tu;		/* a clock event's unit: shown in it */
-	double scale;
-	int digits;		/* -1: a count */
-};
-
 /*
  * The phase a grid shows: a run's one phase (its whole command), or a
  * sweep's named one; NULL where a point lacks it.
@@ -73,51 +63,78 @@ static const struct mt_phase_stat *grid_phase(const struct mt_result *r, const c
 	return mt_result_phase(r, phase);
 }
 
-static const struct mt_summary *row_summary(const struct mt_result *r, const struct row *rw,
-					    enum mt_counter_state *state)
+const struct mt_summary *mt_rungrid_value(const struct mt_result *r,
+					  const struct mt_rungrid_row *rw,
+					  enum mt_counter_state *state, const double **samples)
 {
 	static const struct mt_summary none;
 	const struct mt_phase_stat *ps = grid_phase(r, rw->phase);
 	int e;
 
 	*state = MT_COUNTER_OK;
-	if (!ps) {
-		*state = MT_COUNTER_UNSUPPORTED;
-		return &none;
-	}
-	if (!rw->name)
+	*samples = NULL;
+	if (ps && !rw->name) {
+		*samples = ps->time_samples;
 		return &ps->time_ns;
+	}
 	/* by name: a report read back need not list the events alike */
-	e = mt_result_event_index(r, rw->name);
+	e = ps ? mt_result_event_index(r, rw->name) : -1;
 	if (e < 0) {
 		*state = MT_COUNTER_UNSUPPORTED;
 		return &none;
 	}
 	*state = ps->counters[e].state;
+	*samples = ps->counters[e].samples;
 	return &ps->counters[e].s;
 }
 
-static void row_of(const struct mt_result *base, const char *phase, int e, struct row *rw)
+static const struct mt_summary *row_summary(const struct mt_result *r,
+					    const struct mt_rungrid_row *rw,
+					    enum mt_counter_state *state)
 {
-	const struct mt_phase_stat *ps = grid_phase(base, phase);
-	double mean = ps ? ps->time_ns.mean : 0.0;
+	const double *samples;
+
+	return mt_rungrid_value(r, rw, state, &samples);
+}
+
+/* mt_rungrid_row of a phase: a run's (NULL) or a sweep's. */
+static bool row_at(const struct mt_report *rep, const char *phase, unsigned int slot, bool wide,
+		   struct mt_rungrid_row *rw)
+{
+	const struct mt_result *base = rep->n_results ? rep->results[0] : NULL;
+	const struct mt_phase_stat *ps = base ? grid_phase(base, phase) : NULL;
+	double mean;
 
 	memset(rw, 0, sizeof(*rw));
 	rw->phase = phase;
-	rw->event = e;
-	if (e < 0) {
+	if (!ps || slot > base->n_events)
+		return false;
+	if (slot == base->n_events) {
+		mean = ps->time_ns.mean;
+		rw->event = -1;
 		rw->scale = NS_PER_S;
+		rw->unit = "s";
 		rw->digits = mean >= 10 * NS_PER_S ? 2 : mean >= 0.01 * NS_PER_S ? 4 : 6;
-		return;
+		return true;
 	}
-	rw->name = base->events[e].name;
+	rw->event = (int)slot;
+	rw->name = base->events[slot].name;
 	rw->tu = mt_event_time_unit(rw->name);
 	rw->scale = rw->tu ? MT_CLOCK_NS_PER_UNIT : 1.0;
+	rw->unit = rw->tu ? rw->tu : "count";
 	rw->digits = rw->tu ? 2 : -1;
+	/* an event the first column could not open: the wide table's alone */
+	return wide || ps->counters[slot].state != MT_COUNTER_UNSUPPORTED;
+}
+
+bool mt_rungrid_row(const struct mt_report *rep, unsigned int slot, bool wide,
+		    struct mt_rungrid_row *rw)
+{
+	return row_at(rep, NULL, slot, wide, rw);
 }
 
 /* A column's cell of a row: the numbers, or why there are none. */
-static void row_cell(const struct mt_report *rep, size_t c, const struct row *rw,
+static void row_cell(const struct mt_report *rep, size_t c, const struct mt_rungrid_row *rw,
 		     char *buf, size_t len)
 {
 	const struct mt_result *r = rep->results[c];
@@ -144,15 +161,15 @@ static void row_cell(const struct mt_report *rep, size_t c, const struct row *rw
 	mt_rungrid_cell(buf, len, s, rw->scale, rw->digits, c ? &chg : NULL);
 }
 
-static void row_name(const struct mt_result *base, const struct row *rw, char *buf, size_t len)
+void mt_rungrid_row_name(const struct mt_rungrid_row *rw, char *buf, size_t len)
 {
 	if (rw->event < 0 && rw->phase)
 		snprintf(buf, len, "%s seconds", rw->phase);
 	else if (rw->event < 0)
 		snprintf(buf, len, "%s", TIME_ROW);
 	else
-		snprintf(buf, len, "%s%s%s%s", base->events[rw->event].name, rw->tu ? " (" : "",
-			 rw->tu ? rw->tu : "", rw->tu ? ")" : "");
+		snprintf(buf, len, "%s%s%s%s", rw->name, rw->tu ? " (" : "", rw->tu ? rw->tu : "",
+			 rw->tu ? ")" : "");
 }
 
 /* The header lines of the study: the command, the order, each tunable and its restore. */
@@ -201,7 +218,6 @@ static int print_grid(FILE *f, const struct mt_report *rep, const char *phase,
 		      unsigned int repeat, bool wide, int prose)
 {
 	const struct mt_result *base = rep->results[0];
-	const struct mt_phase_stat *bps = grid_phase(base, phase);
 	size_t cols = rep->n_results, axes = base->n_vary ? base->n_vary : 1;
 	bool emulated = mt_emulation_maybe(&rep->system.emulation), short_col = false;
 	struct mt_table *t;
@@ -224,15 +240,12 @@ static int print_grid(FILE *f, const struct mt_report *rep, const char *phase,
 		}
 	}
 	for (int e = 0; e <= (int)base->n_events; e++) {
-		struct row rw;
+		struct mt_rungrid_row rw;
 		char name[MT_EVENT_NAME_MAX + MT_PHASE_NAME_MAX + 16];
 
-		/* the events first, the wall time last, as perf stat prints them */
-		row_of(base, phase, e == (int)base->n_events ? -1 : e, &rw);
-		if (rw.event >= 0 && !wide &&
-		    bps->counters[rw.event].state == MT_COUNTER_UNSUPPORTED)
+		if (!row_at(rep, phase, (unsigned int)e, wide, &rw))
 			continue;
-		row_name(base, &rw, name, sizeof(name));
+		mt_rungrid_row_name(&rw, name, sizeof(name));
 		mt_table_add(t, "%s", name);
 		for (size_t c = 0; c < cols; c++) {
 			row_cell(rep, c, &rw, cell, sizeof(cell));
@@ -322,13 +335,14 @@ int mt_rungrid_print_csv(FILE *f, const struct mt_report *rep)
 			const struct mt_summary *s, *b;
 			char mean[40] = "", sd[40] = "", cv[40] = "", ch[40] = "", p[40] = "";
 			struct mt_cmp_side chg = { 0 };
-			struct row rw;
+			struct mt_rungrid_row rw;
 			const char *unit;
 
-			row_of(base, NULL, e == (int)base->n_events ? -1 : e, &rw);
+			/* every row, wide: a CSV is read by a program */
+			mt_rungrid_row(rep, (unsigned int)e, true, &rw);
 			s = row_summary(r, &rw, &st);
 			b = row_summary(base, &rw, &bst);
-			unit = rw.event < 0 || rw.tu ? "ns" : "count";
+			unit = rw.event < 0 || rw.tu ? "ns" : rw.unit;
 			if (st == MT_COUNTER_OK && s->n) {
 				mt_cell_csv_number(mean, sizeof(mean), s->mean);
 				if (s->n > 1) {

@@ -20,6 +20,44 @@
 int mt_rungrid_print_table(FILE *f, const struct mt_report *rep, bool wide);
 
 /*
+ * A row of the grid: the wall time or an event, named, scaled and rounded
+ * as the table shows it, so that a plot of the row says what the table
+ * does.
+ */
+struct mt_rungrid_row {
+	const char *phase;	/* a sweep study's phase (mt_rungrid_print_study), NULL: a run's */
+	int event;		/* in the first column's result; -1: the wall time */
+	const char *name;	/* the event's, NULL for the time */
+	const char *tu;		/* a clock event's unit: shown in it */
+	const char *unit;	/* what the numbers shown are in: "s", tu, "count" */
+	double scale;		/* ns or counts per unit shown */
+	int digits;		/* -1: a count */
+};
+
+/*
+ * Row slot of rep's grid into rw: below the first column's n_events an
+ * event, at n_events the wall time (the last row, as perf stat prints
+ * it). false past it, and for an event the first column could not open
+ * unless wide (the table leaves that row out).
+ */
+bool mt_rungrid_row(const struct mt_report *rep, unsigned int slot, bool wide,
+		    struct mt_rungrid_row *rw);
+
+/* The row's name in the table's first column: "task-clock (msec)". */
+void mt_rungrid_row_name(const struct mt_rungrid_row *rw, char *buf, size_t len);
+
+/*
+ * Column r's numbers of the row, its event found by name (a report read
+ * back need not list the events alike): the summary, and in *samples one
+ * value per run, NAN where not counted (NULL: none kept). *state is not
+ * MT_COUNTER_OK where there are none: r could not open the event, or
+ * lacks it (MT_COUNTER_UNSUPPORTED), or never counted it.
+ */
+const struct mt_summary *mt_rungrid_value(const struct mt_result *r,
+					  const struct mt_rungrid_row *rw,
+					  enum mt_counter_state *state, const double **samples);
+
+/*
  * Whether rep is a sweep that varies a kernel tunable at one region: a
  * study of the seeds' kind, as memtlb run --vary's around any command.
  */

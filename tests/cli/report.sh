@@ -437,27 +437,44 @@ expect_grep 'gnuplot failed on the plots: line 7: all points y value undefined!$
 	"pdf: gnuplot's message"
 
 # The plots of each kind exist in the XHTML: an SVG with the plot's title
-# and, per series, its legend and a point drawn besides the legend's own.
-# svg_ok FILE WHAT TITLE [LEGEND...]
-svg_ok() {
-	if python3 - "$@" <<'PY'; then ok; else fail "$2: plot '$3'"; fi
+# and, per series, its legend and a point drawn besides the legend's own;
+# or (points) per series the number of points drawn, the legend's not
+# counted: a point at each place (gnuplot may draw one twice, white under
+# its colour).
+# svg_check legends|points FILE WHAT TITLE [LEGEND...|N...]
+svg_check() {
+	if python3 - "$@" <<'PY'; then ok; else fail "$3: plot '$4'"; fi
 import re, sys
-path, what, title, legends = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+mode, path, what, title, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 doc = open(path).read()
 for svg in re.findall(r"<svg.*?</svg>", doc, re.S):
     if "<text>%s</text>" % title not in svg:
         continue
     parts = re.split(r'<g id="gnuplot_plot_\d+[a-z]?" >', svg)[1:]
     names = [re.search(r"<text>(.*?)</text>", p).group(1) for p in parts]
+    if mode == "points":
+        drawn = [len(set(re.findall(r"<use xlink:href='#gpPt\d+' transform='translate\(([^)]*)\)",
+                                    p))) - 1 for p in parts]
+        if drawn != [int(n) for n in args]:
+            sys.exit("  %s: points %s of %s, expected %s" % (what, drawn, names, args))
+        sys.exit(0)
     uses = [len(re.findall(r"<use xlink:href='#gpPt", p)) for p in parts]
     bad = [n for n, u in zip(names, uses) if u < 2]
     if not parts or bad:
         sys.exit("  %s: no point drawn for %s" % (what, bad or "any series"))
-    if legends and names[:len(legends)] != legends:
-        sys.exit("  %s: legends %s, expected %s" % (what, names, legends))
+    if args and names[:len(args)] != args:
+        sys.exit("  %s: legends %s, expected %s" % (what, names, args))
     sys.exit(0)
 sys.exit("  %s: no plot titled %s" % (what, title))
 PY
+}
+# svg_ok FILE WHAT TITLE [LEGEND...]
+svg_ok() {
+	svg_check legends "$@"
+}
+# svg_points FILE WHAT TITLE N...: N points drawn in each series, in order
+svg_points() {
+	svg_check points "$@"
 }
 if command -v gnuplot >/dev/null; then
 	M=$MEMTLB_TEST_DATA/matrix-2m.json
@@ -475,6 +492,53 @@ if command -v gnuplot >/dev/null; then
 	run report "$R/run.json" -o "$work/k-run.html"
 	svg_ok "$work/k-run.html" run 'Wall time of the command (median, IQR over runs)' \
 		'kernel 6.1.0-fixture'
+	# a study: a plot per row of its grid (each event, the wall time)
+	# against the values, a point per value
+	run report "$R/grid.json" -o "$work/k-grid.html"
+	for t in minor-faults 'task-clock (msec)' 'Wall time of the command'; do
+		svg_ok "$work/k-grid.html" study "$t per value (median, IQR over runs)" \
+			'kernel 6.18.44-fc-v1294'
+		svg_points "$work/k-grid.html" study "$t per value (median, IQR over runs)" 2
+	done
+	n=$(grep -c '<svg' "$work/k-grid.html")
+	[ "$n" -eq 3 ] && ok || fail "study: $n plots, expected one per row of its grid"
+	# two workloads, one study: a series each, named by what differs; the
+	# second's minor-faults not supported at thp=never and its task-clock
+	# absent at thp=always give no point there (never a 0)
+	python3 - "$R/grid.json" "$work/grid-b.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["command_line"] = "/bin/false"
+c0, c1 = (r["phases"][0]["counters"] for r in d["results"])
+c1["minor-faults"] = {"supported": False, "error": "EOPNOTSUPP", "reason": "not supported"}
+del c0["task-clock"]
+ev = d["results"][0]["events"]
+d["results"][0]["events"] = [e for e in ev if e["name"] != "task-clock"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	run report "$R/grid.json" "$work/grid-b.json" -o "$work/k-grids.html"
+	expect_status 0 "study of two workloads"
+	for t in minor-faults 'task-clock (msec)' 'Wall time of the command'; do
+		svg_ok "$work/k-grids.html" workloads "$t per value (median, IQR over runs)" \
+			'command /bin/true' 'command /bin/false'
+	done
+	svg_points "$work/k-grids.html" 'not supported' \
+		'minor-faults per value (median, IQR over runs)' 2 1
+	svg_points "$work/k-grids.html" absent \
+		'task-clock (msec) per value (median, IQR over runs)' 2 1
+	svg_points "$work/k-grids.html" 'wall time' \
+		'Wall time of the command per value (median, IQR over runs)' 2 2
+	# an event the first workload lacks still has its plot
+	run report "$work/grid-b.json" "$R/grid.json" -o "$work/k-grids-b.html"
+	svg_points "$work/k-grids-b.html" 'the second'"'"'s event' \
+		'task-clock (msec) per value (median, IQR over runs)' 1 2
+	# the PDF has the same plots: a page each
+	if gnuplot -e 'set terminal' 2>&1 | grep -q pdfcairo; then
+		run report "$R/grid.json" "$work/grid-b.json" -o "$work/k-grids.pdf"
+		expect_status 0 "study: pdf"
+		n=$(grep -ac '/Type */Page[^s]' "$work/k-grids.pdf")
+		[ "$n" -eq 3 ] && ok || fail "study: pdf of $n pages, expected one per row"
+	fi
 	run report "$R/flush.json" -o "$work/k-flush.html"
 	svg_ok "$work/k-flush.html" flush \
 		'flush (madvise): time per page against region size (median, IQR)'
