@@ -3,9 +3,11 @@
 # memtlb compare --explain on this machine: how often it cries wolf, and
 # whether it names an injected cause. A benchmark, not a test (issue 31).
 #
-# 1. A/A: PAIRS pairs of same-kernel runs (memtlb stat --region 64m -i 5,
-#    anon), A and B alternated; a pair with any FAIL verdict is a false
-#    alarm. Goal: at most 5% of pairs.
+# 1. A/A: PAIRS pairs of same-kernel runs (memtlb stat --region 64m -i 5
+#    --runs 3, anon: three processes a side, so that compare tests the
+#    spread between runs, which is where this guest's noise is), A and B
+#    alternated; a pair with any FAIL verdict is a false alarm. Goal: at
+#    most 5% of pairs.
 # 2. Injected causes, each one sweep whose first --vary is the cause (memtlb
 #    sets the tunable, journals and restores it, under its machine lock),
 #    split into a report per value (explain-split.py), compared with
@@ -20,7 +22,7 @@
 #      prefaulted (two stat runs: no sweep varies --populate).
 #    Needs root for the sysfs causes; they are skipped, and said, without.
 #
-#   bench/explain.sh [PAIRS]   (default 20; 2.5 to 4 minutes; figures: bench/README)
+#   bench/explain.sh [PAIRS]   (default 20; 5 to 8 minutes; figures: bench/README)
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +32,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 thp=/sys/kernel/mm/transparent_hugepage
 common="--region 64m --backing anon -i 5"
+aa="$common --runs 3"
 
 # The explain array of compare --explain A B, as "verdict share term ..."
 # lines: one per changed ns/block, the largest change first.
@@ -49,11 +52,11 @@ for e in ex:
 ' "$3"
 }
 
-echo "A/A false alarms: $pairs pairs of memtlb stat $common"
+echo "A/A false alarms: $pairs pairs of memtlb stat $aa"
 alarms=0
 for i in $(seq "$pairs"); do
-	"$memtlb" stat $common -o "$work/a.json" >/dev/null 2>&1
-	"$memtlb" stat $common -o "$work/b.json" >/dev/null 2>&1
+	"$memtlb" stat $aa -o "$work/a.json" >/dev/null 2>&1
+	"$memtlb" stat $aa -o "$work/b.json" >/dev/null 2>&1
 	explain "$work/a.json" "$work/b.json" residual >"$work/aa"
 	if grep -q '^FAIL' "$work/aa"; then
 		alarms=$((alarms + 1))

@@ -664,8 +664,42 @@ static int push(struct mt_explanation *ex, const struct mt_explain *e)
 	return 0;
 }
 
+static int cmp_p(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Holm's step-down over the ns per block of every phase and point input i
+ * was tested on: the verdict is one decision over them all, and a dozen
+ * phases tested at 5% each raise a FAIL in a third of same-kernel pairs
+ * (bench/explain.sh). *cut: the largest p that survives, -1 when none
+ * does. 0 or -ENOMEM.
+ */
+static int holm_cut(const struct mt_comparison *cmp, unsigned int i, const char *metric,
+		    double *cut)
+{
+	double *p = malloc((cmp->n_rows + 1) * sizeof(*p));
+	size_t m = 0;
+
+	*cut = -1.0;
+	if (!p)
+		return -ENOMEM;
+	for (size_t k = 0; k < cmp->n_rows; k++)
+		if (!strcmp(cmp->rows[k].metric, metric) && cmp->rows[k].side[i].tested)
+			p[m++] = cmp->rows[k].side[i].p;
+	qsort(p, m, sizeof(*p), cmp_p);
+	for (size_t k = 0; k < m && p[k] < MT_COMPARE_ALPHA / (double)(m - k); k++)
+		*cut = p[k];
+	free(p);
+	return 0;
+}
+
 static int explain_row(struct mt_explanation *ex, const struct mt_comparison *cmp,
-		       const struct mt_cmp_row *row, unsigned int i, double fail_above)
+		       const struct mt_cmp_row *row, unsigned int i, double fail_above,
+		       double cut)
 {
 	const struct mt_report *ra = cmp->reps[0], *rb = cmp->reps[i];
 	const struct mt_result *a = mt_compare_find_point(ra, row->point);
@@ -694,7 +728,8 @@ static int explain_row(struct mt_explanation *ex, const struct mt_comparison *cm
 	e.point = row->point;
 	snprintf(e.phase, sizeof(e.phase), "%s", row->phase);
 	e.input = i;
-	e.fail = mt_compare_gated(row, i) > (fail_above > 0.0 ? fail_above : 0.0);
+	e.fail = mt_compare_gated(row, i) > (fail_above > 0.0 ? fail_above : 0.0) &&
+		 row->side[i].p <= cut;
 	return push(ex, &e);
 }
 
@@ -707,14 +742,17 @@ int mt_explain_create(struct mt_explanation **out, const struct mt_comparison *c
 
 	if (!ex)
 		return -ENOMEM;
-	for (size_t k = 0; !ret && k < cmp->n_rows; k++) {
-		const struct mt_cmp_row *row = &cmp->rows[k];
+	for (unsigned int i = 1; !ret && i < cmp->n_inputs; i++) {
+		double cut;
 
-		if (strcmp(row->metric, metric))
-			continue;
-		for (unsigned int i = 1; !ret && i < cmp->n_inputs; i++)
-			if (row->side[i].changed && !row->side[i].absolute)
-				ret = explain_row(ex, cmp, row, i, fail_above);
+		ret = holm_cut(cmp, i, metric, &cut);
+		for (size_t k = 0; !ret && k < cmp->n_rows; k++) {
+			const struct mt_cmp_row *row = &cmp->rows[k];
+
+			if (!strcmp(row->metric, metric) && row->side[i].changed &&
+			    !row->side[i].absolute)
+				ret = explain_row(ex, cmp, row, i, fail_above, cut);
+		}
 	}
 	if (ret) {
 		mt_explain_destroy(ex);

@@ -102,7 +102,7 @@ struct mt_explain {
 	double base_ns, new_ns;
 	double change_ns, change_pct;
 	double low_ns, high_ns;	/* the change's 95% CI, ns per block; NAN unknown */
-	bool fail;		/* a regression beyond the noise and --fail-above */
+	bool fail;		/* a regression beyond the noise and --fail-above, past Holm */
 	struct mt_explain_val term[MT_EXPLAIN_TERMS];
 	int rank[MT_EXPLAIN_TERMS];	/* present terms by |share|, -1 after the last */
 };
@@ -123,7 +123,8 @@ int mt_explain_terms(const struct mt_explain_in *in, struct mt_explain *out);
  * Every ns_per_block row of cmp that changed (compare's test and noise
  * threshold), per later input, explained from the two reports. fail_above
  * (percent, < 0 none) is --fail-above: a FAIL is a regression beyond the
- * noise and beyond it. 0, -ENOMEM.
+ * noise and beyond it, significant after Holm's correction over every ns
+ * per block of that input that was tested. 0, -ENOMEM.
  */
 int mt_explain_create(struct mt_explanation **out, const struct mt_comparison *cmp,
 		      double fail_above);

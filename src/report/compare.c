@@ -520,7 +520,8 @@ static void print_explain(FILE *f, const struct mt_explanation *ex)
 		}
 	}
 	fputs("terms: ns/block (95% CI, delta method); share of the change; FAIL: a\n"
-	      "  regression beyond the noise (and --fail-above)\n", f);
+	      "  regression beyond the noise, significant after Holm's correction over\n"
+	      "  every phase compared (and beyond --fail-above)\n", f);
 }
 
 /*
