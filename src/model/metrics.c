@@ -21,12 +21,29 @@ static const char *const role_names[MT_ROLE_MAX] = {
 
 static const char *const clock_events[] = { "task-clock", "cpu-clock" };
 
+/*
+ * The kernel's other software events (PERF_COUNT_SW_*), by perf's names:
+ * counts that perf stat shows as a rate per second of the clock event.
+ */
+static const char *const software_counts[] = {
+	"page-faults", "faults", "minor-faults", "major-faults", "context-switches", "cs",
+	"cpu-migrations", "migrations", "alignment-faults", "emulation-faults",
+};
+
 const char *mt_event_time_unit(const char *event)
 {
 	for (size_t i = 0; event && i < sizeof(clock_events) / sizeof(*clock_events); i++)
 		if (!strcmp(event, clock_events[i]))
 			return "msec";
 	return NULL;
+}
+
+bool mt_event_is_software_count(const char *event)
+{
+	for (size_t i = 0; event && i < sizeof(software_counts) / sizeof(*software_counts); i++)
+		if (!strcmp(event, software_counts[i]))
+			return true;
+	return false;
 }
 
 const char *mt_role_name(int role)

@@ -2,6 +2,8 @@
 #ifndef MEMTLB_MODEL_METRICS_H
 #define MEMTLB_MODEL_METRICS_H
 
+#include <stdbool.h>
+
 /*
  * The metrics vocabulary, defined once: what an event stands for in the
  * derived metrics (its role), and the derived metrics with their machine
@@ -44,6 +46,13 @@ enum mt_derived {
  * for an event that counts things.
  */
 const char *mt_event_time_unit(const char *event);
+
+/*
+ * Whether event is one of the kernel's software counts (page-faults,
+ * context-switches, ...; not the clocks), which perf stat shows as a rate
+ * per second of task-clock.
+ */
+bool mt_event_is_software_count(const char *event);
 #define MT_CLOCK_NS_PER_UNIT	1e6	/* ns in one "msec" */
 
 const char *mt_derived_name(enum mt_derived d);	/* "ns_per_block"; NULL out of range */

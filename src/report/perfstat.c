@@ -24,7 +24,40 @@ struct line {
 	double run_ns, running_pct;
 	double metric;		/* NAN: none measured */
 	const char *metric_unit;
+	char rate_unit[8];	/* a rate's "K/sec" */
 };
+
+/* The clock of r's runs, task-clock or cpu-clock, in ns: 0 when neither was counted. */
+static double clock_ns(const struct mt_phase_stat *ps, const struct mt_result *r)
+{
+	for (unsigned int e = 0; e < r->n_events; e++)
+		if (mt_event_time_unit(r->events[e].name) && ps->counters[e].state == MT_COUNTER_OK)
+			return ps->counters[e].s.mean;
+	return 0.0;
+}
+
+/*
+ * A software count per second of the clock, scaled as perf's stat-shadow
+ * scales it (K, M, G past 1e3, 1e6, 1e9): "21.583 K/sec".
+ */
+static void rate(struct line *l, double count, double ns)
+{
+	static const char prefix[] = { 'G', 'M', 'K' };
+	double v = 1e9 * count / ns;
+
+	snprintf(l->rate_unit, sizeof(l->rate_unit), "/sec");
+	for (size_t i = 0; i < sizeof(prefix); i++) {
+		double scale = pow(1e3, (double)(sizeof(prefix) - i));
+
+		if (v > scale) {
+			v /= scale;
+			snprintf(l->rate_unit, sizeof(l->rate_unit), "%c/sec", prefix[i]);
+			break;
+		}
+	}
+	l->metric = v;
+	l->metric_unit = l->rate_unit;
+}
 
 static void fill(const struct mt_phase_stat *ps, const struct mt_result *r, unsigned int e,
 		 struct line *l)
@@ -49,6 +82,8 @@ static void fill(const struct mt_phase_stat *ps, const struct mt_result *r, unsi
 	if (!strcmp(l->event, "task-clock") && ps->time_ns.mean > 0) {
 		l->metric = cs->s.mean / ps->time_ns.mean;
 		l->metric_unit = "CPUs utilized";
+	} else if (mt_event_is_software_count(l->event) && clock_ns(ps, r) > 0) {
+		rate(l, cs->s.mean, clock_ns(ps, r));
 	}
 }
 

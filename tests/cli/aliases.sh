@@ -87,7 +87,8 @@ expect_grep '"name": "major-faults"' "$out" "sweep second -e"
 # unit, event, [variance with -r], run time, % running, metric, its unit.
 run run -x';' -e minor-faults -e major-faults -e cycles -e task-clock -- true
 expect_status 0 "run -x;"
-expect_grep '^[0-9]+;;minor-faults;[0-9]+;100\.00;;$' "$err" "run -x;: perf's field order"
+expect_grep '^[0-9]+;;minor-faults;[0-9]+;100\.00;[0-9.]+;[KMG]?/sec$' "$err" \
+	"run -x;: perf's field order, a rate per second of task-clock"
 expect_grep '^[0-9]+;;major-faults;' "$err" "run second -e"
 expect_grep '^<not supported>;;cycles;;;;$|^[0-9]+;;cycles;[0-9]+;[0-9.]+;;$' "$err" \
 	"run -x;: an event not counted, in perf's word"
@@ -106,6 +107,59 @@ assert float(ev["minor-faults"]["counter-value"]) > 0 and "pcnt-running" in ev["
 assert ev["task-clock"]["unit"] == "msec" and ev["task-clock"]["metric-unit"] == "CPUs utilized"
 assert "variance" in ev["minor-faults"] and "event-runtime" in ev["minor-faults"], ev' "$err" &&
 	ok || fail "run -j: perf stat -j's JSON lines"
+# Against perf stat's own lines (Debian's perf 6.1, tests/data/perf/, made
+# by the commands named in its README): per event the same fields, empty
+# where perf's are, the same units and metric units. One deviation, said
+# in memtlb-run(1): an event not supported has no run time and no share
+# running (perf prints 0 and 100.00 for what it never ran).
+P=$MEMTLB_TEST_DATA/perf
+for case in "stat-x.txt:-e task-clock,page-faults,minor-faults,major-faults,context-switches,cycles" \
+	    "stat-r3-x.txt:-r 3 -e task-clock,page-faults,minor-faults" \
+	    "stat-j.txt:-j -e task-clock,page-faults,minor-faults,cycles" \
+	    "stat-r3-j.txt:-r 3 -j -e task-clock,page-faults"; do
+	file=${case%%:*} args=${case#*:}
+	[ "${args#*-j}" != "$args" ] || args="-x, $args"
+	# shellcheck disable=SC2086 # the options, a word each
+	run run $args -- true
+	if python3 - "$P/$file" "$err" <<'PY'
+import json, re, sys
+def lines(path):
+    out = {}
+    for l in open(path):
+        l = l.strip()
+        if l.startswith("{"):
+            d = json.loads(l)
+            out[d["event"]] = d
+        elif l.count(",") >= 5:
+            f = l.split(",")
+            out[f[2]] = f
+    return out
+perf, ours = lines(sys.argv[1]), lines(sys.argv[2])
+assert list(perf) == list(ours), ("events", list(perf), list(ours))
+for ev, p in perf.items():
+    o = ours[ev]
+    if isinstance(p, dict):
+        unsup = p["counter-value"] == "<not supported>"
+        keys = [k for k in p if not (unsup and k.startswith(("event-", "pcnt", "metric")))]
+        assert list(o) == keys, (ev, list(o), keys)
+        assert o["unit"] == p["unit"], (ev, o["unit"], p["unit"])
+        if "metric-unit" in p and not unsup:
+            assert re.sub("[KMG]", "", o["metric-unit"]) == re.sub("[KMG]", "", p["metric-unit"]), (ev, o, p)
+        continue
+    assert len(o) == len(p), (ev, o, p)
+    unsup = p[0] == "<not supported>"
+    for i, (a, b) in enumerate(zip(o, p)):
+        if unsup and i in (len(p) - 4, len(p) - 3):
+            assert a == "", (ev, i, o)      # never ran: no time, no share
+        elif i == len(p) - 1:
+            assert re.sub("[KMG]", "", a) == re.sub("[KMG]", "", b), (ev, i, a, b)
+        else:
+            assert (a == "") == (b == ""), (ev, i, o, p)
+    assert o[1] == p[1] and (not unsup or o[0] == p[0]), (ev, o, p)
+PY
+	then ok; else fail "run $args: not perf stat's fields ($file)"; fi
+done
+
 # --format csv and json stay memtlb's own, the report
 run run --format json -- true
 expect_grep '"command_line": "true"' "$err" "run --format json: the report"
