@@ -119,4 +119,18 @@ expect_grep '^series,params,region_bytes,phase,mean_ns,cv,ns_per_block,' "$out" 
 expect_grep '^0,"block=4k",131072,read_0,[0-9.]+,' "$out" "sweep csv: the region in bytes"
 if grep -q 'e+' "$out"; then fail "sweep csv: an exponent"; else ok; fi
 
+# memtlb compare: the table, the explanation and every note within 80
+# columns, for two inputs and for three (a table per later input); --wide
+# alone may pass them.
+C=$MEMTLB_TEST_DATA/compare
+for args in "$C/base.json $C/regression.json" "--explain $C/base.json $C/regression.json" \
+	    "$C/base.json $C/regression.json $C/improvement.json" \
+	    "$C/base.json $C/hwcounters.json"; do
+	# shellcheck disable=SC2086 # the files, a word each
+	COLUMNS=80 run compare $args
+	# the header lines name the inputs' paths, as long as the checkout's
+	grep -v '^\(base\|new\[[0-9]\]\): ' "$out" >"$work/cmp"
+	within 80 "$work/cmp" "compare ${args##*/}"
+done
+
 finish
