@@ -116,6 +116,23 @@ tracefs_mount() {
 	[ -e $t/events/tlb/tlb_flush/id ]
 }
 
+# vm_kernel: the guest kernel of a memtlb-vm test in $kernel (Debian's
+# 6.1 image, or MEMTLB_TEST_VM_KERNEL), or a skip (77) saying what to
+# install when qemu, busybox, python3 or the image is missing.
+vm_kernel() {
+	for tool in qemu-system-x86_64 busybox python3; do
+		command -v "$tool" >/dev/null || {
+			echo "SKIP: $tool not installed (apt-get install qemu-system-x86 busybox-static)"
+			exit 77
+		}
+	done
+	kernel=${MEMTLB_TEST_VM_KERNEL:-$(ls /boot/vmlinuz-6.1.* 2>/dev/null | sort -V | tail -n 1)}
+	if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+		echo "SKIP: no readable /boot/vmlinuz-6.1.* (apt-get install linux-image-cloud-amd64)"
+		exit 77
+	fi
+}
+
 finish() {
 	echo "$checks checks passed, $failures failed"
 	[ "$failures" -eq 0 ]

@@ -72,6 +72,9 @@ want = { 'stat' => %w[ns_per_block time_ns blocks_per_s],
          'sweep' => %w[ns_per_block time_ns blocks_per_s],
          'flush' => %w[ns_per_block time_ns],
          'probe' => %w[translation_ns] }.fetch(test)
+# a probe that found no TLB level here reports none: its sizes say it ran
+want = [] if test == 'probe' && !stats.key?('memtlb.probe.levels')
+abort 'probe: no memtlb.probe.sizes' if test == 'probe' && !stats.key?('memtlb.probe.sizes')
 index.each do |pat|
   re = /\A#{pat}\z/
   hit = stats.keys.any? { |k| k =~ re }
@@ -132,9 +135,12 @@ for job in "$work"/jobs/*.yaml; do
 	then ok; else fail "$name: memtlb.report"; sed 's/^/  /' "$err" >&2; fi
 done
 
-# Each KPI of the index is one some job of the matrix reports: none is dead.
+# Each KPI of the index is one some job of the matrix reports: none is dead
+# (a probe's, where the probe found a TLB level on this machine).
 while IFS=: read -r pat _; do
-	if grep -qxF -- "$pat" "$work/kpis-all" 2>/dev/null; then ok; else
+	if grep -qxF -- "$pat" "$work/kpis-all" 2>/dev/null; then ok
+	elif [ "${pat#*probe}" != "$pat" ] && ! grep -q 'probe.levels' "$work"/rt/*/memtlb.json
+	then echo "note: no probe found a TLB level here: $pat not seen"; ok; else
 		fail "index-perf-all.yaml: no job reports $pat"; fi
 done <"$contrib/etc/index-perf-all.yaml"
 

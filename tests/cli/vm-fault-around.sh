@@ -13,17 +13,7 @@
 src=${MEMTLB_SOURCE_ROOT:?}
 accel=${MEMTLB_TEST_VM_ACCEL:-tcg}
 
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-for tool in qemu-system-x86_64 busybox python3; do
-	command -v "$tool" >/dev/null || skip "$tool not installed (apt-get install qemu-system-x86 busybox-static)"
-done
-kernel=${MEMTLB_TEST_VM_KERNEL:-$(ls /boot/vmlinuz-6.1.* 2>/dev/null | sort -V | tail -n 1)}
-if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
-	skip "no readable /boot/vmlinuz-6.1.* (apt-get install linux-image-cloud-amd64)"
-fi
+vm_kernel
 
 "$src/scripts/memtlb-vm" --accel "$accel" --memory 1G --timeout 280 "$kernel" -- "$MEMTLB" \
 	sweep --region 256m --backing file --read-first --passes 1 -i 2 -e minor-faults \
