@@ -435,7 +435,13 @@ static int add_vary(struct sweep_cmd *sc, const char *arg)
 
 	if (ret)
 		return ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
-	sc->tunables |= mt_tunable_is_key(arg);
+	{
+		char key[256];
+
+		/* the key alone: "thp" of "thp=always,never" */
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(arg, "="), arg);
+		sc->tunables |= mt_tunable_is_key(key);
+	}
 	sc->pages_varied |= !strncmp(arg, "pages=", 6);
 	return 0;
 }

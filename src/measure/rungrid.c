@@ -65,11 +65,10 @@ int mt_rungrid_check(struct mt_rungrid *rg, struct mt_msg *msg)
 
 		if (ret)
 			return mt_tunable_save_error(&rg->tun[a], ret, msg);
-		for (size_t v = 0; v < ax->n; v++)
-			if (!mt_tunable_accepts(&rg->tun[a], ax->values[v]))
-				return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s: %s: not one of "
-						  "its choices (%s)", ax->key, ax->values[v],
-						  rg->tun[a].choices);
+		for (size_t v = 0; !ret && v < ax->n; v++)
+			ret = mt_tunable_check_value(&rg->tun[a], ax->values[v], msg);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

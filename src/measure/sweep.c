@@ -359,6 +359,10 @@ int mt_sweep_save_tunables(struct mt_sweep *sw, struct mt_msg *msg)
 		ret = mt_tunable_save(&ax->tun);
 		if (ret)
 			return mt_tunable_save_error(&ax->tun, ret, msg);
+		for (size_t v = 0; !ret && v < ax->n; v++)
+			ret = mt_tunable_check_value(&ax->tun, ax->values[v], msg);
+		if (ret)
+			return ret;
 		/*
 		 * The registry restores it whatever ends memtlb: SIGHUP from a
 		 * dropped ssh session as much as the end of the sweep.

@@ -321,7 +321,8 @@ int mt_rungrid_print_csv(FILE *f, const struct mt_report *rep)
 
 	fprintf(f, "column,values,metric,unit,mean,stddev,cv,n,failed,change,change_unit,p,"
 		"changed\n");
-	for (size_t c = 0; base && c < rep->n_results; c++) {
+	/* a first column without its phase has no rows to name */
+	for (size_t c = 0; base && base->n_phases && c < rep->n_results; c++) {
 		const struct mt_result *r = rep->results[c];
 		char vals[MT_SAFE_MAX] = "", q[2 * MT_SAFE_MAX + 3], qm[2 * MT_SAFE_MAX + 3];
 		size_t n = 0;

@@ -359,6 +359,14 @@ int mt_tunable_save_error(const struct mt_tunable *t, int err, struct mt_msg *ms
 	}
 }
 
+int mt_tunable_check_value(const struct mt_tunable *t, const char *value, struct mt_msg *msg)
+{
+	if (mt_tunable_accepts(t, value))
+		return 0;
+	return mt_msg_set(msg, -EINVAL, NULL, "--vary: %s: %s: not one of its choices (%s)",
+			  t->spec, value, t->choices);
+}
+
 int mt_tunable_set(struct mt_tunable *t, const char *value)
 {
 	if (!t->have_saved)

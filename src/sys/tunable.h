@@ -80,6 +80,12 @@ int mt_tunable_save_error(const struct mt_tunable *t, int err, struct mt_msg *ms
  */
 bool mt_tunable_accepts(const struct mt_tunable *t, const char *value);
 
+/*
+ * value accepted, as far as can be told (mt_tunable_accepts): 0, or
+ * -EINVAL with msg naming it and the choice's words. After save.
+ */
+int mt_tunable_check_value(const struct mt_tunable *t, const char *value, struct mt_msg *msg);
+
 /* Write a value: 0 or -errno (EINVAL: the kernel refused the value). */
 int mt_tunable_set(struct mt_tunable *t, const char *value);
 

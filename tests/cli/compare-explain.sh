@@ -134,10 +134,12 @@ then ok; else fail "an explain key without --explain"; fi
 
 # One decision over every phase: read_1 +1.5% at p ~ 0.02, the other five
 # phases unchanged. compare marks it (its own test); the gate does not fail
-# it, past Holm's correction over the six (0.05 / 6); +10% it does.
-for shift in 1.015:PASS 1.1:FAIL; do
-	f=${shift%:*} want=${shift#*:}
-	run compare --explain "$work/holm-a.json" "$work/holm-$f.json"
+# it, past Holm's correction over the six (0.05 / 6); +10% it does. The
+# exit status of --fail-above says what the verdict says.
+for shift in 1.015:PASS:0 1.1:FAIL:1; do
+	f=${shift%%:*} want=${shift#*:} rc=${want#*:} want=${want%:*}
+	run compare --explain --fail-above 0 "$work/holm-a.json" "$work/holm-$f.json"
+	expect_status "$rc" "read_1 x$f: --fail-above 0 follows the verdict"
 	expect_grep ' \* +[0-9.]+ ~ 1% +read_1\.ns_per_block$' "$out" "read_1 x$f: compare's mark"
 	expect_grep "^$want \+[0-9.]+% read_1: " "$out" "read_1 x$f: $want past Holm"
 done

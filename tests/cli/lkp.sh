@@ -109,7 +109,8 @@ for job in "$work"/jobs/*.yaml; do
 	# run-test's tee of the output ends when run's stdout closes
 	touch "$tmp/.pid-pipes"
 	while read -r pid; do
-		while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+		i=0	# bounded: a pid can be reused
+		while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	done <"$tmp/.pid-pipes"
 	# lkp reads every RESULT_ROOT/*.json as a program's stats: run leaves none.
 	left=$(cd "$rr" && ls ./*.json 2>/dev/null)

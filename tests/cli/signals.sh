@@ -86,12 +86,13 @@ restored "sweep after SIGKILL: its original is the first one's"
 if [ -e "$journal" ]; then fail "journal left after the replay"; rm -f "$journal"; else ok; fi
 
 # Two at once: the second waits for the first, says so, and the original
-# survives both (it saved the first one's value before).
+# survives both (it saved the first one's value before). The second names
+# the tunable by its shorthand, which takes the lock as its path does.
 MEMTLB_SYSROOT=$root "$MEMTLB" $long >/dev/null 2>"$work/err1" &
 first=$!
 changed $first
 MEMTLB_SYSROOT=$root "$MEMTLB" sweep --region 8m -i 1 --passes 1 -e minor-faults \
-	--vary sysfs:/sys/kernel/mm/transparent_hugepage/enabled=never >/dev/null 2>"$work/err2" &
+	--vary thp=never >/dev/null 2>"$work/err2" &
 second=$!
 wait $first
 status=$?

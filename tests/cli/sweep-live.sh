@@ -118,10 +118,24 @@ if [ "$(id -u)" -eq 0 ] && [ -w $f ]; then
 	[ "$(cat $f)" = "$before" ] && ok || fail "THP: '$(cat $f)', was '$before'"
 	n=$(grep -c '"sysfs:/sys/kernel/mm/transparent_hugepage/enabled"' "$report")
 	[ "$n" -eq 2 ] && ok || fail "THP: $n points record the tunable, expected 2"
-	# a value the kernel refuses: exit 1, still restored
-	run sweep --region 16m -i 1 --passes 1 --vary sysfs:$f=always,bogus
-	expect_status 1 "THP bad value"
-	[ "$(cat $f)" = "$before" ] && ok || fail "THP after error: '$(cat $f)', was '$before'"
+	# a value not among its choices: refused before anything runs; by its
+	# shorthand too, which takes the machine lock as the path does
+	for key in sysfs:$f thp; do
+		run sweep --region 16m -i 1 --passes 1 --vary $key=always,bogus -o "$report.bad"
+		expect_status 2 "$key: a value not among its choices"
+		expect_grep "^memtlb: --vary: $key: bogus: not one of its choices \\(always madvise never\\)\$" \
+			"$err" "$key: says which value and the choices"
+		[ ! -e "$report.bad" ] && ok || fail "$key: bad value: a report written"
+		[ "$(cat $f)" = "$before" ] && ok || fail "$key after error: '$(cat $f)', was '$before'"
+	done
+	# a value the kernel refuses (no choices to check it by): exit 1, restored
+	p=/proc/sys/vm/percpu_pagelist_high_fraction
+	if [ -w $p ]; then
+		pbefore=$(cat $p)
+		run sweep --region 16m -i 1 --passes 1 --vary "pcp_high_fraction=$pbefore,bogus"
+		expect_status 1 "a value the kernel refuses"
+		[ "$(cat $p)" = "$pbefore" ] && ok || fail "pcp after error: '$(cat $p)', was '$pbefore'"
+	fi
 else
 	echo "skip: THP tunable sweep needs root and a writable $f"
 fi
