@@ -14,4 +14,10 @@ char *mt_touch_verify(char *p, uint64_t nblocks, uint64_t block, uint64_t patter
 void mt_touch_write_at(char *base, const uint64_t *off, uint64_t n, uint64_t pattern);
 char *mt_touch_verify_at(char *base, const uint64_t *off, uint64_t n, uint64_t pattern);
 
+/*
+ * Map the loops' code pages now, by reading them: called before the first
+ * phase, so that no phase counts a fault of memtlb's own text.
+ */
+void mt_touch_prefault(void);
+
 #endif

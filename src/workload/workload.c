@@ -192,6 +192,8 @@ int mt_workload_create(struct mt_workload **out, const struct mt_config *cfg)
 		free(w);
 		return -EINVAL;
 	}
+	/* the loops' own code is no phase's fault */
+	mt_touch_prefault();
 	ret = build_phases(w);
 	if (ret)
 		goto fail;

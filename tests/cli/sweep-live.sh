@@ -77,7 +77,7 @@ status=$?
 expect_status 0 "a study of a shorthand"
 expect_grep '^study: read_first of each point, a column per value' "$out" "the study block"
 expect_grep '^ +fault_around_bytes=4096 +fault_around_bytes=16384$' "$out" "a column per value"
-expect_grep '^minor-faults +[0-9,]+ \+- [0-9.]+% +[0-9,]+ \+- [0-9.]+% +[-+][0-9.]+%' "$out" \
+expect_grep '^minor-faults +[0-9,.]+ \+- [0-9.]+% +[0-9,.]+ \+- [0-9.]+% +[-+][0-9.]+%' "$out" \
 	"counts per column, the change to the first"
 expect_grep '^read_first seconds +[0-9.]+ ' "$out" "the phase's time"
 [ "$(cat "$root/sys/kernel/debug/fault_around_bytes")" = 65536 ] && ok ||
