@@ -25,7 +25,6 @@
 #include "stats/knee.h"
 #include "sys/file.h"
 #include "sys/sysinfo.h"
-#include "sys/tunable.h"
 #include "workload/check.h"
 
 enum {
@@ -82,7 +81,6 @@ struct sweep_cmd {
 	const char *phase;
 	const char *from;
 	struct mt_knee_opts ko;
-	bool tunables;		/* a tunable's axis: the sweep changes the machine */
 	struct mt_reach tlb[MT_REACH_MAX];	/* --tlb FILE's levels */
 	size_t n_tlb;
 	bool tlb_given;
@@ -272,7 +270,7 @@ static int run_sweep(struct sweep_cmd *sc)
 	int ret;
 
 	mt_cli_progress_init(&shown, "sweep");
-	if (sc->tunables && (ret = mt_cli_machine_lock()))
+	if (mt_sweep_has_tunables(sc->sw) && (ret = mt_cli_machine_lock()))
 		return ret;
 	ret = check_points(sc);
 	if (!ret)
@@ -435,13 +433,6 @@ static int add_vary(struct sweep_cmd *sc, const char *arg)
 
 	if (ret)
 		return ret == -ENOMEM ? mt_cli_fail("sweep", ret) : mt_cli_usage(&msg);
-	{
-		char key[256];
-
-		/* the key alone: "thp" of "thp=always,never" */
-		snprintf(key, sizeof(key), "%.*s", (int)strcspn(arg, "="), arg);
-		sc->tunables |= mt_tunable_is_key(key);
-	}
 	sc->pages_varied |= !strncmp(arg, "pages=", 6);
 	return 0;
 }

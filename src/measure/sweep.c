@@ -157,6 +157,14 @@ bool mt_sweep_has_regions(const struct mt_sweep *sw)
 	return sw->n_regions;
 }
 
+bool mt_sweep_has_tunables(const struct mt_sweep *sw)
+{
+	for (size_t a = 0; a < sw->n_axes; a++)
+		if (sw->axes[a].tunable)
+			return true;
+	return false;
+}
+
 size_t mt_sweep_axes(const struct mt_sweep *sw)
 {
 	return sw->n_axes;

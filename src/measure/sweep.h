@@ -50,6 +50,8 @@ size_t mt_sweep_bound_regions(struct mt_sweep *sw, uint64_t lo, uint64_t hi);
 /* "KEY=V1,V2,...": 0, or -EINVAL / -E2BIG / -ENOMEM with msg. */
 int mt_sweep_add_axis(struct mt_sweep *sw, const char *arg, struct mt_msg *msg);
 size_t mt_sweep_axes(const struct mt_sweep *sw);
+/* Whether an axis is a kernel tunable: the sweep changes the machine. */
+bool mt_sweep_has_tunables(const struct mt_sweep *sw);
 
 size_t mt_sweep_points(const struct mt_sweep *sw);
 

@@ -64,6 +64,7 @@ static void fill(const struct mt_phase_stat *ps, const struct mt_result *r, unsi
 {
 	const struct mt_counter_stat *cs = &ps->counters[e];
 	bool clock = mt_event_time_unit(r->events[e].name) != NULL;
+	double clock_total = clock_ns(ps, r);
 
 	memset(l, 0, sizeof(*l));
 	l->event = r->events[e].name;
@@ -82,8 +83,8 @@ static void fill(const struct mt_phase_stat *ps, const struct mt_result *r, unsi
 	if (!strcmp(l->event, "task-clock") && ps->time_ns.mean > 0) {
 		l->metric = cs->s.mean / ps->time_ns.mean;
 		l->metric_unit = "CPUs utilized";
-	} else if (mt_event_is_software_count(l->event) && clock_ns(ps, r) > 0) {
-		rate(l, cs->s.mean, clock_ns(ps, r));
+	} else if (mt_event_is_software_count(l->event) && clock_total > 0) {
+		rate(l, cs->s.mean, clock_total);
 	}
 }
 

@@ -141,10 +141,11 @@ static void row_cell(const struct mt_report *rep, size_t c, const struct mt_rung
 	enum mt_counter_state st, bst;
 	const struct mt_summary *s = row_summary(r, rw, &st);
 	const struct mt_summary *b = row_summary(rep->results[0], rw, &bst);
+	const struct mt_phase_stat *ps = grid_phase(r, rw->phase);
 	struct mt_cmp_side chg;
 	bool have;
 
-	if (!grid_phase(r, rw->phase) || !grid_phase(r, rw->phase)->time_ns.n) {
+	if (!ps || !ps->time_ns.n) {
 		snprintf(buf, len, "%s", rw->phase ? "none" : "no run");
 		return;
 	}
